@@ -77,10 +77,10 @@ SAMPLE_LABELS = {
     ("flip-dark", "PuR"): "Purple Reverse",
     ("flip-dark", "WDC"): "Wild Draw Color",
     ("flex", "R5~G"): "Red 5, flex colour Green",
-    ("flex", "R4*"): "Red 4 with Flip symbol",
+    ("flex", "R4*"): "Red 4, flip icon",
     ("flex", "BFS"): "Blue Flex Skip",
     ("flex", "YFD2"): "Yellow Flex Draw Two",
-    ("flex", "WTD"): "Flex Wild Target Draw Two",
+    ("flex", "WTD"): "Flex Wild Target Draw 2",
     ("flex", "FW4"): "Flex Wild Draw Four",
     ("flex", "WAF"): "Wild All Flip",
 }
@@ -155,77 +155,119 @@ def static_server() -> Iterator[str]:
         thread.join(timeout=5)
 
 
-def test_cards_gallery(static_server: str) -> None:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
     sync_api = pytest.importorskip("playwright.sync_api")
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip(f"{CHROMIUM} not available")
-
-    errors: list[str] = []
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1360, "height": 900})
-
-            def on_console(msg: Any) -> None:
-                if msg.type == "error":
-                    errors.append(f"console.{msg.type}: {msg.text}")
-
-            page.on("console", on_console)
-            page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
-            page.on(
-                "requestfailed",
-                lambda r: errors.append(f"requestfailed: {r.url} {r.failure}"),
-            )
-            page.goto(f"{static_server}/gallery.html", wait_until="load")
-            page.wait_for_selector("body[data-ready='1']", timeout=15_000)
-
-            # ---- what rendered -------------------------------------------
-            sections: dict[str, list[dict[str, str | None]]] = page.evaluate(JS_SECTIONS)
-            total = page.locator("svg.card").count()
-
-            expected = _expected_sections()
-            for sec, notations in expected.items():
-                got = [c["card"] for c in sections.get(sec, [])]
-                assert got == notations, f"section {sec}: cards differ"
-            for sec, n in EXTRA_COUNTS.items():
-                assert len(sections.get(sec, [])) == n, f"section {sec}"
-            assert total == sum(map(len, expected.values())) + sum(EXTRA_COUNTS.values())
-            assert total == 353
-
-            for sec, cards in sections.items():
-                for c in cards:
-                    assert c["role"] == "img", (sec, c)
-                    assert c["label"], (sec, c)
-                    assert float(c["w"] or 0) > 20, (sec, c)
-
-            for (sec, notation), label in SAMPLE_LABELS.items():
-                labels = [c["label"] for c in sections[sec] if c["card"] == notation]
-                assert labels == [label], (sec, notation, labels)
-
-            # Physical Flip cards show the requested face.
-            flip_labels = [c["label"] for c in sections["flip-physical"]]
-            assert flip_labels[:4] == ["Red 3", "Wild Draw Color", "Yellow 7", "Pink Skip Everyone"]
-            assert [c["back"] for c in sections["backs"][:3]] == ["classic", "flex", "flip"]
-
-            # ---- API checks ----------------------------------------------
-            api = page.evaluate(JS_API)
-            assert api["fails"] == ["X9", "R10", "PkS", "RSE", "R9*", "R5~R", "Pk5|R5", ""]
-            assert api["p1"]["variant_hint"] == "flip"
-            assert [f["kind"] for f in api["p1"]["faces"]] == ["number", "wild_draw_color"]
-            assert api["p2"]["variant_hint"] == "flex"
-            assert api["p2"]["faces"][0]["color"] == "R"
-            assert api["p2"]["faces"][0]["flexColor"] == "G"
-            assert api["p3"]["faces"][0]["flipIcon"] is True
-            assert api["p4"]["variant_hint"] is None
-            assert len(set(api["symbols"].values())) == 8
-            assert {"card", "card--lg", "playable", "selected"} <= set(api["cls"].split())
-            assert api["label"] == "Custom"
-            assert api["backLabel"] == "Face-down card"
-
-            # ---- screenshot ----------------------------------------------
-            ARTIFACTS.mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "cards-gallery.png"), full_page=True)
+            yield b
         finally:
-            browser.close()
+            b.close()
+
+
+def test_cards_gallery(static_server: str, browser: Any) -> None:
+    errors: list[str] = []
+
+    def on_console(msg: Any) -> None:
+        if msg.type == "error":
+            errors.append(f"console.{msg.type}: {msg.text}")
+
+    page = browser.new_page(viewport={"width": 1360, "height": 900})
+    try:
+        page.on("console", on_console)
+        page.on("pageerror", lambda e: errors.append(f"pageerror: {e}"))
+        page.on(
+            "requestfailed",
+            lambda r: errors.append(f"requestfailed: {r.url} {r.failure}"),
+        )
+        page.goto(f"{static_server}/gallery.html", wait_until="load")
+        page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+
+        # ---- what rendered -------------------------------------------
+        sections: dict[str, list[dict[str, str | None]]] = page.evaluate(JS_SECTIONS)
+        total = page.locator("svg.card").count()
+
+        expected = _expected_sections()
+        for sec, notations in expected.items():
+            got = [c["card"] for c in sections.get(sec, [])]
+            assert got == notations, f"section {sec}: cards differ"
+        for sec, n in EXTRA_COUNTS.items():
+            assert len(sections.get(sec, [])) == n, f"section {sec}"
+        assert total == sum(map(len, expected.values())) + sum(EXTRA_COUNTS.values())
+        assert total == 353
+
+        for sec, cards in sections.items():
+            for c in cards:
+                assert c["role"] == "img", (sec, c)
+                assert c["label"], (sec, c)
+                assert float(c["w"] or 0) > 20, (sec, c)
+
+        for (sec, notation), label in SAMPLE_LABELS.items():
+            labels = [c["label"] for c in sections[sec] if c["card"] == notation]
+            assert labels == [label], (sec, notation, labels)
+
+        # Physical Flip cards show the requested face.
+        flip_labels = [c["label"] for c in sections["flip-physical"]]
+        assert flip_labels[:4] == ["Red 3", "Wild Draw Color", "Yellow 7", "Pink Skip Everyone"]
+        assert [c["back"] for c in sections["backs"][:3]] == ["classic", "flex", "flip"]
+
+        # ---- API checks ----------------------------------------------
+        api = page.evaluate(JS_API)
+        assert api["fails"] == ["X9", "R10", "PkS", "RSE", "R9*", "R5~R", "Pk5|R5", ""]
+        assert api["p1"]["variant_hint"] == "flip"
+        assert [f["kind"] for f in api["p1"]["faces"]] == ["number", "wild_draw_color"]
+        assert api["p2"]["variant_hint"] == "flex"
+        assert api["p2"]["faces"][0]["color"] == "R"
+        assert api["p2"]["faces"][0]["flexColor"] == "G"
+        assert api["p3"]["faces"][0]["flipIcon"] is True
+        assert api["p4"]["variant_hint"] is None
+        assert len(set(api["symbols"].values())) == 8
+        assert {"card", "card--lg", "playable", "selected"} <= set(api["cls"].split())
+        assert api["label"] == "Custom"
+        assert api["backLabel"] == "Face-down card"
+
+        # ---- screenshot ----------------------------------------------
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "cards-gallery.png"), full_page=True)
+    finally:
+        page.close()
 
     assert not errors, "\n".join(errors)
+
+
+JS_ENGINE = """(cards) => {
+  const {renderCard, parseCard} = window.unokitCards;
+  const bad = [];
+  for (const [variant, notation, twoFaced] of cards) {
+    try {
+      if (!parseCard(notation).variants.includes(variant)) bad.push([notation, 'variant']);
+      renderCard(notation, {side: 'light'});
+      if (twoFaced) renderCard(notation, {side: 'dark'});
+    } catch (e) {
+      bad.push([notation, String(e)]);
+    }
+  }
+  return bad;
+}"""
+
+
+def test_cards_js_accepts_every_engine_card(static_server: str, browser: Any) -> None:
+    """cards.js must parse and draw every card notation the Python engine defines."""
+    cards_mod = pytest.importorskip("unokit.cards")
+    cards = [
+        (cs.name, str(card), card.dark is not None)
+        for cs in (cards_mod.CLASSIC, cards_mod.FLIP, cards_mod.FLEX)
+        for card in cs.cards
+    ]
+    assert len(cards) > 100
+    page = browser.new_page()
+    try:
+        page.goto(f"{static_server}/gallery.html", wait_until="load")
+        page.wait_for_selector("body[data-ready='1']", timeout=15_000)
+        bad = page.evaluate(JS_ENGINE, cards)
+    finally:
+        page.close()
+    assert bad == []

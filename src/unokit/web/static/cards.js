@@ -329,7 +329,7 @@ const WILD_TOKENS = {
     number: 2,
     side: "light",
     variants: ["flex"],
-    label: "Flex Wild Target Draw Two",
+    label: "Flex Wild Target Draw 2",
     flexText: "flex side: a chosen player draws 2",
   },
   FW4: {
@@ -506,7 +506,7 @@ function faceLabel(face) {
   let text;
   if (face.kind === "number") {
     text = `${cname} ${face.number}`;
-    if (face.flipIcon) text += " with Flip symbol";
+    if (face.flipIcon) text += ", flip icon";
   } else {
     const body = face.code.slice(face.color.length).split("~")[0];
     text = `${cname} ${ACTION_BODIES[body].label}`;
