@@ -816,7 +816,9 @@ function renderFace(face, opts) {
   if (wild) out += fourColourOval(face.side);
   else out += plainOval(dark ? "#141414" : "#fff", dark ? colorInfo[face.color].glyph : null);
   out += centre(face, dark);
-  const idx = cornerIndex(face, dark);
+  let idx = cornerIndex(face, dark);
+  // Small cards are mostly seen fanned in a hand: enlarge the corner index.
+  if (opts.size === "sm") idx = `<g transform="translate(${INSET} ${INSET}) scale(1.22) translate(${-INSET} ${-INSET})">${idx}</g>`;
   out += `<g class="card-index">${idx}</g><g class="card-index" transform="rotate(180 ${CX} ${CY})">${idx}</g>`;
   const variantIsFlex = face.variants ? face.isFlex : false;
   if (variantIsFlex && face.kind !== "number" && !face.flexColor) out += flexRibbon(clipId);
