@@ -1,0 +1,62 @@
+# unokit — every target installs what it needs first.
+#   make serve   install and run the web app (http://127.0.0.1:8000)
+#   make test    install everything (Python packages, Debian's chromium) and run all tests
+#   make sim     install and run a simulation
+#   make bench   engine and environment benchmarks against RLCard
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-dev
+# The shared rules scenarios sit beside the checkout; a copy is kept in tests/scenarios.
+SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
+
+.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve clean
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install -q -e ".[dev]"
+	touch $@
+
+$(VENV)/.installed-web: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install -q -e ".[web]"
+	touch $@
+
+install: $(STAMP)
+
+install-web: $(VENV)/.installed-web
+
+# Browser tests need Debian's chromium (never `playwright install`).
+system-deps:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+	  echo "installing chromium (Debian package) for the browser tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+
+lint: install
+	$(BIN)/ruff check src tests benchmarks
+
+typecheck: install
+	$(BIN)/mypy
+
+conformance: install
+	$(BIN)/unokit conformance $(SCENARIOS)
+
+unit: install system-deps
+	$(BIN)/pytest tests src/unokit
+
+test: install system-deps lint typecheck conformance unit
+
+sim: install-web
+	$(BIN)/unokit sim --variant classic --players 4 --games 2000 --seed 1 --bots heuristic,random,random,random
+	$(BIN)/unokit sim --variant flip --players 4 --games 2000 --seed 1 --bots heuristic,random,random,random
+	$(BIN)/unokit sim --variant flex --players 4 --games 2000 --seed 1 --bots heuristic,random,random,random
+
+bench: install
+	$(BIN)/python benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .hypothesis artifacts

@@ -1,0 +1,240 @@
+"""Typed commands, one frozen class per kind, and their text notation.
+
+The text form is the command notation of SCENARIO_FORMAT.md::
+
+    P1 PLAY W4 color=G        P2 DRAW      P2 PASS      P1 COLOR B
+    P2 ACCEPT   P2 CHALLENGE  P0 UNO       P3 CATCH P1  NEXT
+
+>>> from unokit.cards import CLASSIC
+>>> a = parse_action("p1 play w4 color=g uno=true", CLASSIC)
+>>> a
+Play(seat=1, card=Card('W4'), color=<Color.G: 2>, flex=False, target=None, swap=None, uno=True, flip_color=None)
+>>> str(a)
+'P1 PLAY W4 color=G uno=true'
+>>> parse_action("P1 PLAY W4 colour=G", CLASSIC)
+Traceback (most recent call last):
+...
+unokit.errors.ParseError: unknown keyword 'colour' in 'P1 PLAY W4 colour=G': expected color, side, target, swap, uno, flipcolor
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from unokit.cards import Card, CardSet, Color, parse_color
+from unokit.errors import ParseError
+
+__all__ = [
+    "Action",
+    "Play",
+    "Draw",
+    "Pass",
+    "ChooseColor",
+    "Accept",
+    "Challenge",
+    "CallUno",
+    "Catch",
+    "NextRound",
+    "parse_action",
+    "seat_name",
+    "parse_seat",
+]
+
+
+def seat_name(seat: int) -> str:
+    return f"P{seat}"
+
+
+def parse_seat(text: str) -> int:
+    t = text.strip()
+    if len(t) >= 2 and t[0] in "Pp" and t[1:].isdigit():
+        return int(t[1:])
+    raise ParseError(f"expected a seat such as P0, P1, ...; got {text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play ``card`` from ``seat``'s hand (RULES.md §1.9 PLAY / PLAY_DRAWN).
+
+    ``color`` for wilds; ``flex`` to use a Flex card's flex side; ``target`` for
+    Flex targeted draws; ``swap`` for a 7 under the 7-0 house rule; ``uno`` to
+    call UNO with the play; ``flip_color`` (Flip) the colour to declare if the
+    Flip exposes a wild face."""
+
+    seat: int
+    card: Card
+    color: Color | None = None
+    flex: bool = False
+    target: int | None = None
+    swap: int | None = None
+    uno: bool = False
+    flip_color: Color | None = None
+
+    def __str__(self) -> str:
+        parts = [seat_name(self.seat), "PLAY", str(self.card)]
+        if self.color is not None:
+            parts.append(f"color={self.color.name}")
+        if self.flex:
+            parts.append("side=flex")
+        if self.target is not None:
+            parts.append(f"target={seat_name(self.target)}")
+        if self.swap is not None:
+            parts.append(f"swap={seat_name(self.swap)}")
+        if self.uno:
+            parts.append("uno=true")
+        if self.flip_color is not None:
+            parts.append(f"flipcolor={self.flip_color.name}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw the turn's card, or take a stacked penalty."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{seat_name(self.seat)} DRAW"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """Keep the playable card just drawn."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{seat_name(self.seat)} PASS"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseColor:
+    """Declare the colour when the game waits for one (first card, Flip-exposed wild)."""
+
+    seat: int
+    color: Color
+
+    def __str__(self) -> str:
+        return f"{seat_name(self.seat)} COLOR {self.color.name}"
+
+
+@dataclass(frozen=True, slots=True)
+class Accept:
+    """Take the penalty of a restricted wild draw without challenging."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{seat_name(self.seat)} ACCEPT"
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """Challenge a restricted wild draw."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{seat_name(self.seat)} CHALLENGE"
+
+
+@dataclass(frozen=True, slots=True)
+class CallUno:
+    """Call "UNO"."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"{seat_name(self.seat)} UNO"
+
+
+@dataclass(frozen=True, slots=True)
+class Catch:
+    """Catch ``target`` for not calling UNO."""
+
+    seat: int
+    target: int
+
+    def __str__(self) -> str:
+        return f"{seat_name(self.seat)} CATCH {seat_name(self.target)}"
+
+
+@dataclass(frozen=True, slots=True)
+class NextRound:
+    """Deal the next round of the match (only in ``ROUND_OVER``)."""
+
+    def __str__(self) -> str:
+        return "NEXT"
+
+
+Action = Play | Draw | Pass | ChooseColor | Accept | Challenge | CallUno | Catch | NextRound
+
+_SIMPLE = {"DRAW": Draw, "PASS": Pass, "ACCEPT": Accept, "CHALLENGE": Challenge, "UNO": CallUno}
+_KEYWORDS = ("color", "side", "target", "swap", "uno", "flipcolor")
+
+
+def parse_action(text: str, cards: CardSet) -> Action:
+    """Read one command in the notation of SCENARIO_FORMAT.md.
+
+    Raises :class:`ParseError` with a message that says what is wrong."""
+    words = text.split()
+    if not words:
+        raise ParseError("empty command")
+    if len(words) == 1 and words[0].upper() in ("NEXT", "NEXT_ROUND"):
+        return NextRound()
+    if len(words) < 2:
+        raise ParseError(
+            f"incomplete command {text!r}: expected a seat and a verb, e.g. 'P1 DRAW'"
+        )
+    seat = parse_seat(words[0])
+    verb = words[1].upper()
+    rest = words[2:]
+    if verb in _SIMPLE:
+        if rest:
+            raise ParseError(f"{verb} takes no arguments: {text!r}")
+        return _SIMPLE[verb](seat)  # type: ignore[no-any-return]
+    if verb == "COLOR":
+        if len(rest) != 1:
+            raise ParseError(f"COLOR takes one colour, e.g. 'P1 COLOR G': {text!r}")
+        return ChooseColor(seat, parse_color(rest[0]))
+    if verb == "CATCH":
+        if len(rest) != 1:
+            raise ParseError(f"CATCH takes one seat, e.g. 'P0 CATCH P2': {text!r}")
+        return Catch(seat, parse_seat(rest[0]))
+    if verb == "PLAY":
+        if not rest:
+            raise ParseError(f"PLAY needs a card, e.g. 'P1 PLAY R5': {text!r}")
+        card = cards.parse(rest[0])
+        kw: dict[str, str] = {}
+        for word in rest[1:]:
+            key, sep, value = word.partition("=")
+            key = key.lower()
+            if not sep or not value:
+                raise ParseError(f"expected key=value, got {word!r} in {text!r}")
+            if key not in _KEYWORDS:
+                raise ParseError(
+                    f"unknown keyword {key!r} in {text!r}: expected {', '.join(_KEYWORDS)}"
+                )
+            if key in kw:
+                raise ParseError(f"keyword {key!r} given twice in {text!r}")
+            kw[key] = value
+        side = kw.get("side", "regular").lower()
+        if side not in ("regular", "flex"):
+            raise ParseError(f"side must be regular or flex, got {side!r}")
+        uno = kw.get("uno", "false").lower()
+        if uno not in ("true", "false"):
+            raise ParseError(f"uno must be true or false, got {uno!r}")
+        return Play(
+            seat,
+            card,
+            color=parse_color(kw["color"]) if "color" in kw else None,
+            flex=side == "flex",
+            target=parse_seat(kw["target"]) if "target" in kw else None,
+            swap=parse_seat(kw["swap"]) if "swap" in kw else None,
+            uno=uno == "true",
+            flip_color=parse_color(kw["flipcolor"]) if "flipcolor" in kw else None,
+        )
+    raise ParseError(
+        f"unknown command {words[1]!r} in {text!r}: expected PLAY, DRAW, PASS, COLOR, "
+        "ACCEPT, CHALLENGE, UNO, CATCH or NEXT"
+    )

@@ -1,0 +1,65 @@
+"""Bots: players that see only their :class:`~unokit.observation.Observation`.
+
+A bot is any object with a ``name`` and ``act(observation) -> Action``.
+:func:`make_bot` builds one by name; :func:`register_bot` adds a kind.
+
+>>> from unokit import Game
+>>> from unokit.bots import make_bot
+>>> g = Game.new("classic", 2, seed=1)
+>>> bot = make_bot("heuristic", seed=3)
+>>> action = bot.act(g.observe(g.current))
+>>> g.is_legal(action)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
+
+from unokit.actions import Action
+from unokit.errors import OptionError
+from unokit.observation import Observation
+
+__all__ = ["Bot", "make_bot", "register_bot", "bot_names"]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    name: str
+
+    def act(self, obs: Observation) -> Action:
+        """Choose one of ``obs.legal``."""
+        ...
+
+
+BotFactory = Callable[..., Bot]
+_REGISTRY: dict[str, BotFactory] = {}
+
+
+def register_bot(name: str, factory: BotFactory) -> None:
+    """Make ``make_bot(name, ...)`` build bots with ``factory(seed=..., **options)``."""
+    _REGISTRY[name] = factory
+
+
+def bot_names() -> list[str]:
+    return list(_REGISTRY)
+
+
+def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
+    """Build a bot by name (``random``, ``heuristic``, ...)."""
+    key = name.strip().lower()
+    if key not in _REGISTRY:
+        raise OptionError(f"unknown bot {name!r}: expected one of {', '.join(_REGISTRY)}")
+    return _REGISTRY[key](seed=seed, **options)
+
+
+def _register_builtin() -> None:
+    from unokit.bots.heuristic import HeuristicBot
+    from unokit.bots.random import RandomBot
+
+    register_bot("random", RandomBot)
+    register_bot("heuristic", HeuristicBot)
+
+
+_register_builtin()

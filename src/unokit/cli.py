@@ -1,0 +1,127 @@
+"""The ``unokit`` command line (Typer). Each sub-command lives in one function;
+other modules add theirs with :func:`register_commands` hooks at the bottom."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from unokit.errors import UnoError
+
+app = typer.Typer(
+    name="unokit",
+    help="Classic UNO, UNO Flip and UNO Flex: rules engine, simulations and games.",
+    no_args_is_help=True,
+    add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+console = Console()
+err_console = Console(stderr=True)
+
+
+def parse_options(values: list[str] | None) -> dict[str, Any]:
+    """``key=value`` strings to an options dict (values are typed by Options)."""
+    out: dict[str, Any] = {}
+    for item in values or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"expected key=value, got {item!r}", param_hint="--option")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@app.command()
+def conformance(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(help="Scenario files, or directories (every *.json below them)."),
+    ],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only failures.")] = False,
+) -> None:
+    """Run rules scenario files (SCENARIO_FORMAT.md); exit 0 only if all pass."""
+    from unokit.conformance import run_paths
+
+    results = run_paths(paths)
+    for r in results:
+        if not quiet or not r.passed:
+            print(r.line())
+    passed = sum(r.passed for r in results)
+    failed = len(results) - passed
+    print(f"{passed} passed, {failed} failed")
+    if failed or not results:
+        raise typer.Exit(1)
+
+
+@app.command()
+def sim(
+    variant: Annotated[str, typer.Option(help="classic, flip or flex.")] = "classic",
+    players: Annotated[int, typer.Option(help="Number of seats.")] = 2,
+    games: Annotated[int, typer.Option(help="Rounds to play (matches with --match).")] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed+i.")] = 0,
+    bots: Annotated[
+        str, typer.Option(help="Bot per seat, comma-separated, or one bot for all seats.")
+    ] = "random",
+    match: Annotated[bool, typer.Option("--match", help="Play whole matches.")] = False,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
+    ] = None,
+    think_ms: Annotated[
+        int | None, typer.Option("--think-ms", help="Thinking budget of search bots (ms).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Bots play rounds or matches; prints speed, turns and results by seat."""
+    from unokit.sim import simulate
+
+    if games < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--games")
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    bot_options = {} if think_ms is None else {"think_ms": think_ms}
+    try:
+        opts = parse_options(option)
+        if as_json or not sys.stdout.isatty():
+            result = simulate(variant, players, games, seed, names, match, opts,
+                              bot_options=bot_options)
+        else:
+            from rich.progress import Progress
+
+            with Progress(console=console, transient=True) as bar:
+                task = bar.add_task("playing", total=games)
+                result = simulate(
+                    variant, players, games, seed, names, match, opts,
+                    progress=lambda k: bar.update(task, completed=k),
+                    bot_options=bot_options,
+                )
+    except UnoError as e:
+        err_console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from None
+    if as_json:
+        print(json.dumps(result.to_dict()))
+        return
+    unit = "matches" if match else "rounds"
+    console.print(
+        f"{result.variant}, {players} players, {games} {unit}: {result.rounds} rounds in "
+        f"{result.seconds:.2f} s = [bold]{result.rounds_per_second:,.0f} rounds/s[/bold], "
+        f"{result.mean_turns:.1f} turns per round"
+        + (f", {result.blocked} blocked" if result.blocked else "")
+    )
+    table = Table("seat", "bot", f"win rate ({unit})", "mean points / round")
+    for s in range(players):
+        table.add_row(
+            f"P{s}", result.bots[s], f"{result.win_rate[s]:.1%}", f"{result.mean_points[s]:.1f}"
+        )
+    console.print(table)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,1897 @@
+"""The rules engine: one mutable :class:`Game` holding a whole match.
+
+The engine is pure and synchronous: no I/O, no clock, no global randomness.
+Randomness comes from the ``seed`` given at creation; every shuffle ``k`` of a
+game is drawn from a generator seeded with ``(seed, k)``, so the same seed and
+the same commands always give the same game, and a position can be written
+down completely (seed and shuffle counter included).
+
+>>> g = Game.new("classic", players=3, seed=7)
+>>> g.phase.name, len(g.hands[0]), g.draw_count
+('AWAIT_TURN', 7, 86)
+>>> a = g.legal_actions()[0]; events = g.apply(a)
+>>> g.apply("P0 PLAY R99")
+Traceback (most recent call last):
+...
+unokit.errors.ParseError: unknown classic card 'R99': expected R0-R9, RS, RR, RD2, W, W4 (colours R Y G B)
+
+Commands are typed objects (:mod:`unokit.actions`) or their text; an illegal
+command raises :class:`~unokit.errors.IllegalActionError` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from enum import IntEnum
+from typing import TYPE_CHECKING, Any
+
+from unokit import events as ev
+from unokit.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    NextRound,
+    Pass,
+    Play,
+    parse_action,
+)
+from unokit.cards import Card, Color, Kind
+from unokit.errors import IllegalActionError, InvalidPositionError, ParseError
+from unokit.options import Options
+from unokit.variants import WILD_BIT, Variant, get_variant
+
+if TYPE_CHECKING:
+    from unokit.observation import Observation
+
+__all__ = ["Game", "Phase", "UnoState"]
+
+
+class Phase(IntEnum):
+    """The engine's decision states (RULES.md §1.9), plus ``DEAL``: cards dealt,
+    first card not yet turned."""
+
+    AWAIT_TURN = 0
+    AWAIT_DRAWN = 1
+    AWAIT_COLOR = 2
+    AWAIT_CHALLENGE = 3
+    ROUND_OVER = 4
+    MATCH_OVER = 5
+    DEAL = 6
+
+
+class UnoState(IntEnum):
+    NONE = 0
+    SAFE = 1
+    VULNERABLE = 2
+
+
+_T, _D, _C, _CH, _RO, _MO, _DEAL = range(7)
+_NONE, _SAFE, _VULN = 0, 1, 2
+_K = Kind
+_NUMBER = int(Kind.NUMBER)
+_SKIP, _REVERSE, _DRAW_TWO, _DRAW_ONE, _DRAW_FIVE = 1, 2, 3, 4, 5
+_FLIP, _SKIP_EVERYONE, _FLEX_SKIP, _FLEX_REVERSE, _FLEX_DRAW_TWO = 6, 7, 8, 9, 10
+_WILD, _WD4, _WD2, _WDC, _WAF, _WAD, _WTD, _FW4 = 11, 12, 13, 14, 15, 16, 17, 18
+
+# Move codes (the fast integer form of commands; see Game.legal_moves).
+OP_PLAY, OP_DRAW, OP_PASS, OP_COLOR, OP_ACCEPT, OP_CHALLENGE, OP_UNO, OP_CATCH, OP_NEXT = range(9)
+_FLEX_BIT = 1 << 20
+
+_LOCAL = threading.local()
+
+
+def _rng() -> random.Random:
+    r: random.Random | None = getattr(_LOCAL, "rng", None)
+    if r is None:
+        r = _LOCAL.rng = random.Random()
+    return r
+
+
+def encode_play(
+    cid: int, color: int = -1, flex: bool = False, target: int = -1, swap: int = -1
+) -> int:
+    """Move code of a PLAY (card id, declared colour, flex side, target, swap)."""
+    return (
+        (cid << 4)
+        | ((color + 1) << 16)
+        | (_FLEX_BIT if flex else 0)
+        | ((target + 1) << 21)
+        | ((swap + 1) << 25)
+    )
+
+
+class Game:
+    """A whole match of one variant: the authoritative, mutable state.
+
+    Attributes are public for reading (``hands``, ``draw_pile``, ...), but only
+    commands (:meth:`apply`) should change them. Card lists hold card ids of
+    ``game.variant.cards``; the ``*_cards`` properties give :class:`Card` objects.
+    """
+
+    __slots__ = (
+        "variant",
+        "options",
+        "n",
+        "seed",
+        "shuffles",
+        "hands",
+        "draw",
+        "discard",
+        "side",
+        "color",
+        "current",
+        "direction",
+        "dealer",
+        "phase",
+        "drawn",
+        "color_next",
+        "color_reason",
+        "ch_offender",
+        "ch_legal",
+        "ch_card",
+        "ch_after",
+        "ch_after_success",
+        "pending",
+        "stack_class",
+        "stack_amount",
+        "uno",
+        "uno_pre",
+        "vulnerable",
+        "powers",
+        "scores",
+        "round_no",
+        "winner",
+        "round_points",
+        "match_winners",
+        "empty_draws",
+        "reveal",
+        "log",
+        "_tables",
+        "_plain",
+    )
+
+    # ------------------------------------------------------------------ creation
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        players: int,
+        options: Options | dict[str, Any] | None = None,
+        seed: int = 0,
+        *,
+        events: bool = True,
+    ) -> None:
+        """An empty table; use :meth:`new` (deal a match) or :meth:`setup`
+        (an explicit position) instead."""
+        v = get_variant(variant)
+        opts = options if isinstance(options, Options) else Options.from_dict(options)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise InvalidPositionError(f"players must be an integer, got {players!r}")
+        if not v.min_players <= players <= v.max_players:
+            raise InvalidPositionError(
+                f"{v.name} is played by {v.min_players} to {v.max_players} players, not {players}"
+            )
+        if opts.dealer_fixed_seat is not None and opts.dealer_fixed_seat >= players:
+            raise InvalidPositionError(
+                f"dealerSelection={opts.dealerSelection}: no seat P{opts.dealer_fixed_seat}"
+            )
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise InvalidPositionError(f"seed must be an integer, got {seed!r}")
+        self.variant = v
+        self.options = opts
+        self.n = players
+        self.seed = seed
+        self.shuffles = 0
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.draw: list[int] = []  # top of the pile is the END of the list
+        self.discard: list[int] = []  # bottom -> top
+        self.side = 0
+        self.color = -1
+        self.current = 0
+        self.direction = 1
+        self.dealer = 0
+        self.phase = _DEAL
+        self.drawn = -1
+        self.color_next = -1
+        self.color_reason = ""
+        self.ch_offender = -1
+        self.ch_legal = False
+        self.ch_card = -1
+        self.ch_after = -1
+        self.ch_after_success = -1
+        self.pending = 0
+        self.stack_class = 0
+        self.stack_amount = 0
+        self.uno = [_NONE] * players
+        self.uno_pre = -1
+        self.vulnerable = -1
+        self.powers = [True] * players if v.flex else []
+        self.scores = [0] * players
+        self.round_no = 0
+        self.winner = -1
+        self.round_points = 0
+        self.match_winners: tuple[int, ...] = ()
+        self.empty_draws = 0
+        self.reveal: tuple[int, int, tuple[int, ...]] | None = None
+        self.log: list[ev.Event] | None = [] if events else None
+        self._tables = v
+        self._plain = not opts.sevenZero
+
+    @classmethod
+    def new(
+        cls,
+        variant: str | Variant,
+        players: int,
+        options: Options | dict[str, Any] | None = None,
+        seed: int = 0,
+        *,
+        events: bool = True,
+    ) -> Game:
+        """Start a match: choose the dealer (RULES.md §1.2), deal the first round.
+
+        >>> g = Game.new("flip", 4, {"targetScore": 250}, seed=3)
+        >>> g.round_no, g.side, sum(len(h) for h in g.hands)
+        (1, 0, 28)
+        """
+        g = cls(variant, players, options, seed, events=events)
+        g.dealer = g._choose_dealer()
+        g._deal_round()
+        return g
+
+    @classmethod
+    def setup(
+        cls,
+        variant: str | Variant,
+        players: int,
+        options: Options | dict[str, Any] | None = None,
+        *,
+        hands: Sequence[Sequence[Card | str]],
+        draw: Sequence[Card | str] = (),
+        discard: Sequence[Card | str] = (),
+        color: Color | str | None = None,
+        current: int = 1,
+        dealer: int = 0,
+        direction: int = 1,
+        side: int = 0,
+        phase: Phase | str = Phase.AWAIT_TURN,
+        drawn: Card | str | None = None,
+        powers: Sequence[bool] | None = None,
+        uno: dict[int, UnoState | str] | None = None,
+        scores: Sequence[int] | None = None,
+        seed: int = 0,
+        events: bool = True,
+    ) -> Game:
+        """Build an explicit position (``draw`` top first, ``discard`` bottom to top).
+
+        An empty ``discard`` means the round waits for its first card
+        (:meth:`start`). Raises :class:`InvalidPositionError` when the position
+        breaks an invariant of RULES.md §8.
+        """
+        g = cls(variant, players, options, seed, events=events)
+        v = g.variant
+        parse = g._card_id
+        if len(hands) != players:
+            raise InvalidPositionError(f"{len(hands)} hands given for {players} players")
+        g.hands = [[parse(c) for c in h] for h in hands]
+        g.draw = [parse(c) for c in reversed(draw)]
+        g.discard = [parse(c) for c in discard]
+        if not 0 <= dealer < players:
+            raise InvalidPositionError(f"dealer P{dealer} is not a seat")
+        if not 0 <= current < players:
+            raise InvalidPositionError(f"current P{current} is not a seat")
+        if direction not in (1, -1):
+            raise InvalidPositionError("direction must be cw (1) or ccw (-1)")
+        if side not in (0, 1) or (side and not v.two_sided):
+            raise InvalidPositionError(f"side {side} does not exist in {v.name}")
+        g.dealer, g.current, g.direction, g.side = dealer, current, direction, side
+        g.round_no = 1
+        ph = Phase[phase] if isinstance(phase, str) else Phase(phase)
+        if scores is not None:
+            if len(scores) != players or any(not isinstance(s, int) for s in scores):
+                raise InvalidPositionError("scores must be one integer per seat")
+            g.scores = list(scores)
+        if powers is not None:
+            if not v.flex:
+                raise InvalidPositionError("Power Cards exist only in flex")
+            if len(powers) != players:
+                raise InvalidPositionError("powers must give one state per seat")
+            g.powers = [bool(p) for p in powers]
+        for seat, state in (uno or {}).items():
+            if not 0 <= seat < players:
+                raise InvalidPositionError(f"uno: P{seat} is not a seat")
+            s = UnoState[state.upper()] if isinstance(state, str) else UnoState(state)
+            if s != UnoState.NONE and len(g.hands[seat]) != 1:
+                raise InvalidPositionError(f"uno: P{seat} is {s.name.lower()} but holds "
+                                           f"{len(g.hands[seat])} cards")
+            g.uno[seat] = int(s)
+            if s == UnoState.VULNERABLE:
+                g.vulnerable = seat
+        if sum(1 for s in g.uno if s == _VULN) > 1:
+            raise InvalidPositionError("at most one player can be vulnerable at a time")
+        if not g.discard:
+            if ph != Phase.AWAIT_TURN and ph != Phase.DEAL:
+                raise InvalidPositionError(f"the discard pile is empty in state {ph.name}")
+            if color is not None:
+                raise InvalidPositionError("no colour before the first card is turned")
+            g.phase = _DEAL
+            if side:
+                raise InvalidPositionError("a round starts on the light side")
+            return g
+        if ph == Phase.DEAL:
+            raise InvalidPositionError("state DEAL needs an empty discard pile")
+        g.phase = int(ph)
+        top = g.discard[-1]
+        if color is None:
+            c = v.color[side][top]
+            if c < 0:
+                raise InvalidPositionError(
+                    f"the top card {v.cards.cards[top]} is wild: give the current colour"
+                )
+            g.color = c
+        else:
+            col = Color[color] if isinstance(color, str) else Color(color)
+            if col not in v.colors(side):
+                raise InvalidPositionError(
+                    f"colour {col.name} does not belong to the {('light', 'dark')[side]} side"
+                )
+            g.color = int(col)
+        if ph == Phase.AWAIT_DRAWN:
+            if drawn is None:
+                raise InvalidPositionError("state AWAIT_DRAWN needs the drawn card")
+            d = parse(drawn)
+            if d not in g.hands[current]:
+                raise InvalidPositionError(f"drawn card {drawn} is not in P{current}'s hand")
+            g.drawn = d
+        elif drawn is not None:
+            raise InvalidPositionError("a drawn card is given outside AWAIT_DRAWN")
+        elif ph == Phase.AWAIT_COLOR:
+            g.color = -1 if color is None else g.color
+            if len(g.discard) == 1:
+                g.color_reason, g.color_next = "first_card", current
+            else:
+                g.color_reason, g.color_next = "flip_exposed_wild", g._next(current)
+        elif ph == Phase.AWAIT_CHALLENGE:
+            if not v.restricted[side][top]:
+                raise InvalidPositionError("AWAIT_CHALLENGE needs a restricted wild draw on top")
+            off = (current - direction) % players
+            before = v.color[side][g.discard[-2]] if len(g.discard) > 1 else -1
+            g.ch_offender, g.ch_card = off, top
+            g.ch_legal = before < 0 or not g._holds_match(off, before, -1)
+            g.ch_after, g.ch_after_success = g._next(current), current
+        elif ph in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            raise InvalidPositionError(f"a position cannot be set up in state {ph.name}")
+        if any(not h for h in g.hands):
+            raise InvalidPositionError("a player with no cards: the round would be over")
+        return g
+
+    def _card_id(self, card: Card | str) -> int:
+        cs = self.variant.cards
+        if isinstance(card, Card):
+            try:
+                return cs.index[card]
+            except KeyError:
+                raise InvalidPositionError(f"{card} is not a {cs.name} card") from None
+        try:
+            return cs.parse_id(card)
+        except ParseError as e:
+            raise InvalidPositionError(str(e)) from None
+
+    def copy(self, *, events: bool = False) -> Game:
+        """An independent copy (cheap: lists are copied, cards are ints).
+
+        The copy does not keep the event log unless ``events`` is true."""
+        g = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(g, name, getattr(self, name))
+        g.hands = [h[:] for h in self.hands]
+        g.draw = self.draw[:]
+        g.discard = self.discard[:]
+        g.uno = self.uno[:]
+        g.powers = self.powers[:]
+        g.scores = self.scores[:]
+        g.log = (self.log[:] if self.log is not None else []) if events else None
+        return g
+
+    def __copy__(self) -> Game:
+        return self.copy(events=True)
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def players(self) -> int:
+        return self.n
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Card objects by id."""
+        return self.variant.cards.cards
+
+    def hand(self, seat: int) -> list[Card]:
+        """``seat``'s hand as Card objects."""
+        cs = self.variant.cards.cards
+        return [cs[c] for c in self.hands[seat]]
+
+    @property
+    def draw_pile(self) -> list[Card]:
+        """The draw pile, top first."""
+        cs = self.variant.cards.cards
+        return [cs[c] for c in reversed(self.draw)]
+
+    @property
+    def discard_pile(self) -> list[Card]:
+        """The discard pile, bottom to top."""
+        cs = self.variant.cards.cards
+        return [cs[c] for c in self.discard]
+
+    @property
+    def draw_count(self) -> int:
+        return len(self.draw)
+
+    @property
+    def top(self) -> Card | None:
+        """The top card of the discard pile (a physical card in Flip)."""
+        return self.variant.cards.cards[self.discard[-1]] if self.discard else None
+
+    @property
+    def top_face(self) -> Any:
+        """The active face of the top card."""
+        t = self.top
+        return None if t is None else t.face(self.side)
+
+    @property
+    def current_color(self) -> Color | None:
+        return None if self.color < 0 else Color(self.color)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat whose decision it is (None when the round or match is over)."""
+        if self.phase in (_RO, _MO):
+            return None
+        return self.current
+
+    @property
+    def state(self) -> Phase:
+        return Phase(self.phase)
+
+    def uno_state(self, seat: int) -> UnoState:
+        return UnoState(self.uno[seat])
+
+    @property
+    def is_over(self) -> bool:
+        """True when the match is over."""
+        return self.phase == _MO
+
+    def hand_value(self, seat: int) -> int:
+        """The scoring value of ``seat``'s hand on the current side."""
+        pts = self.variant.points[self.side]
+        return sum(pts[c] for c in self.hands[seat])
+
+    def all_cards(self) -> Counter[int]:
+        """Multiset of every card in hands and piles (for conservation checks)."""
+        c: Counter[int] = Counter(self.draw)
+        c.update(self.discard)
+        for h in self.hands:
+            c.update(h)
+        return c
+
+    # ------------------------------------------------------------------ helpers
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        return (seat + steps * self.direction) % self.n
+
+    def _emit(self, event: ev.Event) -> None:
+        if self.log is not None:
+            self.log.append(event)
+
+    def _shuffle(self, cards: list[int]) -> None:
+        """Fisher-Yates with the generator of shuffle number ``self.shuffles``."""
+        r = _rng()
+        r.seed((self.seed & 0xFFFFFFFFFFFF) * 1_000_003 + self.shuffles)
+        self.shuffles += 1
+        rnd = r.random
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(rnd() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+
+    def _draw_one(self) -> int:
+        """Take the top card of the draw pile, reshuffling lazily (RULES.md §1.8).
+        Returns -1 when nothing can be drawn."""
+        d = self.draw
+        if not d:
+            disc = self.discard
+            if len(disc) <= 1:
+                return -1
+            top = disc.pop()
+            self.draw = d = disc
+            self.discard = [top]
+            self._shuffle(d)
+            if self.log is not None:
+                self._emit(ev.Reshuffled(len(d)))
+        return d.pop()
+
+    def _give(self, seat: int, count: int, reason: str) -> int:
+        """``seat`` draws ``count`` cards (fewer if the piles run out); returns how many."""
+        hand = self.hands[seat]
+        got = 0
+        for _ in range(count):
+            c = self._draw_one()
+            if c < 0:
+                break
+            hand.append(c)
+            got += 1
+        if got:
+            if self.uno[seat]:
+                self._uno_off(seat)
+            if self.log is not None:
+                self._log_draw(seat, hand[len(hand) - got :], reason)
+        return got
+
+    def _log_draw(self, seat: int, cids: list[int], reason: str) -> None:
+        cs = self.variant.cards.cards
+        cards = tuple(cs[c] for c in cids)
+        backs = None
+        if self.variant.two_sided:
+            backs = tuple(c.face(1 - self.side) for c in cards)
+        self._emit(ev.Drew(seat, len(cards), cards, backs, reason))
+
+    def _draw_until(self, seat: int, color: int, extra: int) -> None:
+        """Wild Draw Color: draw until a card of ``color`` (RULES.md §3.9)."""
+        hand = self.hands[seat]
+        start = len(hand)
+        cap = self.options.flipDrawColorCap
+        colors = self.variant.color[self.side]
+        drawn = 0
+        while cap is None or drawn < cap:
+            c = self._draw_one()
+            if c < 0:
+                break
+            hand.append(c)
+            drawn += 1
+            if colors[c] == color:
+                break
+        for _ in range(extra):
+            c = self._draw_one()
+            if c < 0:
+                break
+            hand.append(c)
+        got = len(hand) - start
+        if got:
+            if self.uno[seat]:
+                self._uno_off(seat)
+            if self.log is not None:
+                self._log_draw(seat, hand[start:], "penalty")
+
+    def _uno_off(self, seat: int) -> None:
+        if len(self.hands[seat]) != 1:
+            self.uno[seat] = _NONE
+            if self.vulnerable == seat:
+                self.vulnerable = -1
+
+    def _turn_action(self) -> None:
+        """A turn action was accepted: the catch window closes (RULES.md §1.11)."""
+        v = self.vulnerable
+        if v >= 0:
+            self.uno[v] = _NONE
+            self.vulnerable = -1
+        self.reveal = None
+
+    def _accept_mask(self) -> int:
+        top = self.discard[-1]
+        return (1 << self.color) | self.variant.topkey[self.side][top] | WILD_BIT
+
+    def _holds_match(self, seat: int, color: int, skip_card: int) -> bool:
+        """Whether ``seat`` (without one copy of ``skip_card``) holds a card that
+        "matches the current colour" for restricted wild draws (RULES.md §1.10)."""
+        v = self.variant
+        o = self.options
+        colors = v.color[self.side]
+        if v.flex:
+            wilds = o.flexWildsCountAsMatch
+            flexcols = o.flexFlexColorsCountAsMatch
+        else:
+            wilds = o.wildDrawWildsCountAsMatch
+            flexcols = False
+        skipped = False
+        for c in self.hands[seat]:
+            if c == skip_card and not skipped:
+                skipped = True
+                continue
+            col = colors[c]
+            if col == color:
+                return True
+            if col < 0 and wilds:
+                return True
+            if flexcols:
+                fc = v.cards.cards[c].light.flex_color
+                if fc is not None and int(fc) == color:
+                    return True
+        return False
+
+    # ------------------------------------------------------------------ round flow
+
+    def _choose_dealer(self) -> int:
+        o = self.options
+        fixed = o.dealer_fixed_seat
+        if fixed is not None:
+            return fixed
+        if o.dealerSelection == "random":
+            return self._randbelow(self.n)
+        # cut: everyone draws a card, highest deals, ties re-cut (RULES.md §1.2, D50)
+        deck = self.variant.deck(o, self.seed)
+        v = self.variant
+        value = v.cut_value
+        contenders = list(range(self.n))
+        r = _rng()
+        r.seed((self.seed & 0xFFFFFFFFFFFF) * 1_000_003 + self.shuffles)
+        self.shuffles += 1
+        rnd = r.random
+        while len(contenders) > 1:
+            if len(deck) < len(contenders):  # cannot happen with real decks
+                break
+            # each contender takes a random card of those left (cut cards return
+            # to the deck before the deal shuffle, so the deck itself is untouched)
+            cut = {s: value[deck.pop(int(rnd() * len(deck)))] for s in contenders}
+            best = max(cut.values())
+            contenders = [s for s in contenders if cut[s] == best]
+        return contenders[0]
+
+    def _randbelow(self, k: int) -> int:
+        r = _rng()
+        r.seed((self.seed & 0xFFFFFFFFFFFF) * 1_000_003 + self.shuffles)
+        self.shuffles += 1
+        return r.randrange(k)
+
+    def _deal_round(self) -> None:
+        """Shuffle, deal and turn the first card of a new round."""
+        v = self.variant
+        o = self.options
+        n = self.n
+        deck = v.deck(o, self.seed)
+        self._shuffle(deck)
+        size = o.handSize
+        if size * n >= len(deck):
+            raise InvalidPositionError(
+                f"cannot deal {size} cards to {n} players from {len(deck)} cards"
+            )
+        hands: list[list[int]] = [[] for _ in range(n)]
+        d = self.dealer
+        for _ in range(size):
+            for k in range(1, n + 1):
+                hands[(d + k) % n].append(deck.pop())
+        self.hands = hands
+        self.draw = deck
+        self.discard = []
+        self.side = 0
+        self.color = -1
+        self.direction = 1
+        self.drawn = -1
+        self.pending = self.stack_class = self.stack_amount = 0
+        self.ch_offender = -1
+        self.uno = [_NONE] * n
+        self.uno_pre = self.vulnerable = -1
+        if v.flex:
+            self.powers = [True] * n
+        self.empty_draws = 0
+        self.winner = -1
+        self.round_points = 0
+        self.reveal = None
+        self.round_no += 1
+        self.phase = _DEAL
+        if self.log is not None:
+            self.log.clear()
+            self._emit(ev.RoundStarted(self.round_no, d, tuple(len(h) for h in hands)))
+        self.start()
+
+    def start(self) -> None:
+        """Turn the first card and apply the variant's first-card rule
+        (RULES.md §2.4, §3.7, §4.8). Only in phase ``DEAL``."""
+        if self.phase != _DEAL:
+            raise IllegalActionError("the first card has already been turned")
+        v = self.variant
+        o = self.options
+        n = self.n
+        first = (self.dealer + 1) % n
+        self.direction = 1
+        kinds = v.kind[0]
+        while True:
+            c = self._draw_one()
+            if c < 0:
+                raise IllegalActionError("the draw pile is empty: no first card to turn")
+            k = kinds[c]
+            if v.flex:
+                self.discard.append(c)
+                if k == _NUMBER:
+                    self._emit(ev.CardTurned(v.cards.cards[c], "start"))
+                    break
+                self._emit(ev.CardTurned(v.cards.cards[c], "ignored"))
+                if o.flexFirstCardIgnored == "return_to_deck":
+                    self.discard.pop()
+                    self.draw.append(c)
+                    self._shuffle(self.draw)
+                continue
+            redraw = k == _WD4 or k == _WD2
+            if v.two_sided and k == _WILD and o.flipFirstCardWild == "redraw":
+                redraw = True
+            if v.two_sided and k == _FLIP and o.flipFirstCardFlip == "redraw":
+                redraw = True
+            if redraw:
+                self._emit(ev.CardTurned(v.cards.cards[c], "returned"))
+                self.draw.append(c)
+                self._shuffle(self.draw)
+                continue
+            self.discard.append(c)
+            self._emit(ev.CardTurned(v.cards.cards[c], "start"))
+            break
+        self.phase = _T
+        self.current = first
+        col = v.color[0][c]
+        self.color = col
+        if k == _SKIP:
+            self._emit(ev.Skipped(first))
+            self.current = self._next(first)
+        elif k == _REVERSE:
+            self.direction = -1
+            self.current = self.dealer
+            self._emit(ev.Reversed(-1))
+        elif k == _DRAW_TWO or k == _DRAW_ONE:
+            self._give(first, v.draw_amount[0][c], "penalty")
+            self._emit(ev.Skipped(first))
+            self.current = self._next(first)
+        elif k == _WILD:
+            self.phase = _C
+            self.color_reason = "first_card"
+            self.color_next = first
+        elif k == _FLIP:
+            self._flip_piles()
+            top = self.discard[-1]
+            self.color = v.color[1][top]
+            if self.color < 0:
+                self.phase = _C
+                self.color_reason = "first_card"
+                self.color_next = first
+
+    def next_round(self) -> list[ev.Event]:
+        """Deal the next round (only in ``ROUND_OVER``)."""
+        if self.phase != _RO:
+            raise IllegalActionError(
+                "the next round can only be dealt when a round is over"
+                + (" (the match is over)" if self.phase == _MO else "")
+            )
+        rot = self.options.dealerRotation
+        if rot == "left":
+            self.dealer = (self.dealer + 1) % self.n
+        elif rot == "winner" and self.winner >= 0:
+            self.dealer = self.winner
+        elif rot == "random":
+            self.dealer = self._randbelow(self.n)
+        else:
+            self.dealer = (self.dealer + 1) % self.n
+        self._deal_round()
+        return list(self.log) if self.log is not None else []
+
+    def _flip_piles(self) -> None:
+        """Turn the discard pile, the draw pile and all hands over (RULES.md §3.5)."""
+        self.discard.reverse()
+        if self.options.flipReverseDrawPile:
+            self.draw.reverse()
+        self.side ^= 1
+        if self.log is not None:
+            self._emit(ev.Flipped(self.side, self.variant.cards.cards[self.discard[-1]]))
+
+    def _end_round(self, winner: int) -> None:
+        """Score a round won by ``winner`` (RULES.md §1.13, §3.11)."""
+        n = self.n
+        values = [self.hand_value(s) for s in range(n)]
+        o = self.options
+        self.winner = winner
+        if o.scoringMode == "highest":
+            pts = sum(values) - values[winner]
+            self.round_points = pts
+            self.scores[winner] += pts
+        else:
+            self.round_points = 0
+            for s in range(n):
+                if s != winner:
+                    self.scores[s] += values[s]
+        self._after_round(values)
+
+    def _end_blocked(self) -> None:
+        """No card can be drawn or played any more (RULES.md §1.8, D55)."""
+        n = self.n
+        values = [self.hand_value(s) for s in range(n)]
+        if self.options.blockedRound == "lowest_hand_wins":
+            low = min(values)
+            lows = [s for s in range(n) if values[s] == low]
+            if len(lows) == 1:
+                self._end_round(lows[0])
+                return
+        self.winner = -1
+        self.round_points = 0
+        self._after_round(values)
+
+    def _after_round(self, values: list[int]) -> None:
+        o = self.options
+        self.phase = _RO
+        self.uno = [_NONE] * self.n
+        self.vulnerable = self.uno_pre = -1
+        self.drawn = -1
+        self.pending = 0
+        w = self.winner
+        if self.log is not None:
+            self._emit(
+                ev.RoundEnded(None if w < 0 else w, self.round_points, tuple(values),
+                              tuple(self.scores))
+            )
+        sc = self.scores
+        over = o.matchMode == "single_round" or max(sc) >= o.targetScore
+        if not over:
+            return
+        if o.scoringMode == "highest":
+            best = max(sc)
+            winners = tuple(s for s in range(self.n) if sc[s] == best)
+        else:
+            low = min(sc)
+            winners = tuple(s for s in range(self.n) if sc[s] == low)
+            if len(winners) > 1 and o.lowestModeTie == "play_on" and o.matchMode == "points":
+                return
+        self.match_winners = winners
+        self.phase = _MO
+        self._emit(ev.MatchEnded(winners, tuple(sc)))
+
+    # ------------------------------------------------------------------ legality
+
+    def _check_turn(self, seat: int, phases: tuple[int, ...], what: str) -> str | None:
+        ph = self.phase
+        if ph in (_RO, _MO):
+            return f"the {'match' if ph == _MO else 'round'} is over"
+        if ph == _DEAL:
+            return "the round has not started: the first card is not turned yet"
+        if ph not in phases:
+            return f"P{seat} cannot {what} now: {self._waiting_for()}"
+        if seat != self.current:
+            return f"it is P{self.current}'s decision, not P{seat}'s ({self._waiting_for()})"
+        return None
+
+    def _waiting_for(self) -> str:
+        ph, p = self.phase, self.current
+        if ph == _T:
+            if self.pending:
+                return f"P{p} must stack a draw card or DRAW {self.pending}"
+            return f"waiting for P{p} to play or draw"
+        if ph == _D:
+            return f"waiting for P{p} to play the drawn {self.cards[self.drawn]} or pass"
+        if ph == _C:
+            return f"waiting for P{p} to choose a colour"
+        if ph == _CH:
+            return f"waiting for P{p} to accept or challenge"
+        return "the round is over"
+
+    def _play_error(
+        self,
+        seat: int,
+        cid: int,
+        color: int,
+        flex: bool,
+        target: int,
+        swap: int,
+        flip_color: int,
+    ) -> tuple[str | None, bool]:
+        """Why this play is illegal (None if legal), and whether it is a misplay
+        (a non-matching card, which ``misplayPenalty=on`` punishes)."""
+        v = self.variant
+        o = self.options
+        n = self.n
+        side = self.side
+        card = v.cards.cards[cid]
+        jump = False
+        ph = self.phase
+        if ph in (_T, _D, _C, _CH) and seat != self.current and o.jumpIn:
+            if not 0 <= seat < n:
+                return f"P{seat} is not a seat", False
+            if ph != _T or self.pending:
+                return f"P{seat} cannot jump in now: {self._waiting_for()}", False
+            top = self.discard[-1]
+            ident = v.ident[side][cid]
+            if ident < 0 or ident != v.ident[side][top] or flex:
+                return (
+                    f"P{seat} cannot jump in with {card}: it is P{self.current}'s turn and "
+                    f"only a card identical to {v.cards.cards[top]} may jump in"
+                ), False
+            jump = True
+        else:
+            err = self._check_turn(seat, (_T, _D), "play")
+            if err:
+                return err, False
+        hand = self.hands[seat]
+        if cid not in hand:
+            return f"P{seat} does not hold {card}", False
+        if ph == _D and not jump and cid != self.drawn:
+            return (
+                f"P{seat} may only play the card just drawn ({v.cards.cards[self.drawn]}) "
+                f"or pass"
+            ), False
+        kind = v.kind[side][cid]
+        wild = v.mask[side][cid] & WILD_BIT
+        last = len(hand) == 1
+        if flex:
+            if not v.flex:
+                return f"{card} has no flex side: flex sides exist only in UNO Flex", False
+            if not v.flexmask[cid]:
+                return f"{card} has no flex side", False
+            if not self.powers[seat]:
+                return f"P{seat}'s Power Card is red: no flex play until it turns green", False
+        if self.pending:
+            sc = v.stack_class[side][cid]
+            if flex or not sc:
+                return (
+                    f"P{seat} must stack a draw card or DRAW {self.pending} "
+                    f"({card} cannot be stacked)"
+                ), False
+            if o.stacking == "same_symbol" and sc != self.stack_class:
+                return f"only the same draw card may be stacked here, not {card}", False
+            if o.stacking == "escalate" and v.draw_amount[side][cid] < self.stack_amount:
+                return (
+                    f"{card} draws fewer than the stacked card: only an equal or larger draw "
+                    f"may be stacked"
+                ), False
+        acc = self._accept_mask()
+        if flex:
+            ok = v.flexmask[cid] & acc
+        else:
+            ok = v.mask[side][cid] & acc
+        if not ok and not jump:
+            topc = v.cards.cards[self.discard[-1]]
+            return (
+                f"P{seat} cannot play {card}{' (flex side)' if flex else ''} on "
+                f"{topc.face(side)}: colour {Color(self.color).name}"
+                + (
+                    f", number {v.number[side][self.discard[-1]]}"
+                    if v.number[side][self.discard[-1]] >= 0
+                    else ""
+                )
+            ), True
+        if wild:
+            colors = v.colors(side)
+            if color < 0:
+                if not last or kind == _WDC:
+                    return f"{card} is a wild: declare a colour (color=...)", False
+            elif Color(color) not in colors:
+                return (
+                    f"colour {Color(color).name} is not a colour of the "
+                    f"{('light', 'dark')[side]} side ({' '.join(c.name for c in colors)})"
+                ), False
+        elif color >= 0:
+            return f"{card} is not a wild: no colour to declare", False
+        needs_target = flex and kind in (_WTD, _FW4)
+        if needs_target:
+            if target < 0:
+                return f"{card} on its flex side needs a target (target=P...)", False
+            if not 0 <= target < n:
+                return f"target P{target} is not a seat", False
+            if target == seat:
+                return f"P{seat} cannot target themselves", False
+        elif target >= 0:
+            return f"{card}{' (flex side)' if flex else ''} takes no target", False
+        seven = o.sevenZero and kind == _NUMBER and v.number[side][cid] == 7
+        if seven and not last:
+            if swap < 0:
+                return "a 7 swaps hands under the 7-0 rule: choose a player (swap=P...)", False
+            if not 0 <= swap < n or swap == seat:
+                return f"P{seat} cannot swap hands with P{swap}", False
+        elif swap >= 0 and not seven:
+            return f"{card} swaps no hands", False
+        if flip_color >= 0:
+            if kind != _FLIP:
+                return f"{card} is not a Flip card: flipcolor does not apply", False
+            if Color(flip_color) not in v.colors(1 - side):
+                return f"flipcolor {Color(flip_color).name} is not a colour of the other side", False
+        restricted = v.restricted[side][cid] and not (flex and not o.flexFlexSideWD4Restricted)
+        if restricted and o.noBluff and self.color >= 0 and self._holds_match(
+            seat, self.color, cid
+        ):
+            return (
+                f"P{seat} holds a card of colour {Color(self.color).name}: {card} may not be "
+                f"played (noBluff)"
+            ), False
+        return None, False
+
+    # ------------------------------------------------------------------ commands
+
+    def apply(self, action: Action | str) -> list[ev.Event]:
+        """Carry out one command (a typed action or its text) and return the
+        events it caused. An illegal command raises
+        :class:`~unokit.errors.IllegalActionError` (or
+        :class:`~unokit.errors.ParseError` for bad text) and changes nothing."""
+        if isinstance(action, str):
+            action = parse_action(action, self.variant.cards)
+        start = len(self.log) if self.log is not None else 0
+        if isinstance(action, Play):
+            cid = self._action_card(action.seat, action.card)
+            self.play(
+                action.seat,
+                cid,
+                -1 if action.color is None else int(action.color),
+                action.flex,
+                -1 if action.target is None else action.target,
+                -1 if action.swap is None else action.swap,
+                action.uno,
+                -1 if action.flip_color is None else int(action.flip_color),
+            )
+        elif isinstance(action, Draw):
+            self.draw_card(action.seat)
+        elif isinstance(action, Pass):
+            self.keep(action.seat)
+        elif isinstance(action, ChooseColor):
+            self.choose_color(action.seat, int(action.color))
+        elif isinstance(action, Accept):
+            self.accept(action.seat)
+        elif isinstance(action, Challenge):
+            self.challenge(action.seat)
+        elif isinstance(action, CallUno):
+            self.call_uno(action.seat)
+        elif isinstance(action, Catch):
+            self.catch(action.seat, action.target)
+        elif isinstance(action, NextRound):
+            return self.next_round()
+        else:  # pragma: no cover - typing guards this
+            raise IllegalActionError(f"not a command: {action!r}")
+        if self.log is None:
+            return []
+        return self.log[start:]
+
+    def _action_card(self, seat: int, card: Card) -> int:
+        try:
+            return self.variant.cards.index[card]
+        except KeyError:
+            raise IllegalActionError(f"{card} is not a {self.variant.name} card") from None
+
+    def _seat_ok(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.n:
+            raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
+
+    def play(
+        self,
+        seat: int,
+        cid: int,
+        color: int = -1,
+        flex: bool = False,
+        target: int = -1,
+        swap: int = -1,
+        uno: bool = False,
+        flip_color: int = -1,
+    ) -> None:
+        """PLAY / PLAY_DRAWN with card id ``cid`` (see :class:`~unokit.actions.Play`)."""
+        self._seat_ok(seat)
+        err, misplay = self._play_error(seat, cid, color, flex, target, swap, flip_color)
+        if err:
+            if misplay and self.options.misplayPenalty == "on" and self.phase == _T:
+                self._misplay(seat, cid)
+                return
+            raise IllegalActionError(err)
+        self._do_play(seat, cid, color, flex, target, swap, uno, flip_color)
+
+    def _misplay(self, seat: int, cid: int) -> None:
+        self._turn_action()
+        self._emit(ev.Misplayed(seat, self.cards[cid]))
+        self._give(seat, 2, "misplay")
+        self.uno_pre = -1
+        self.current = self._next(seat)
+
+    def _do_play(
+        self,
+        seat: int,
+        cid: int,
+        color: int,
+        flex: bool,
+        target: int,
+        swap: int,
+        uno: bool,
+        flip_color: int,
+    ) -> None:
+        v = self._tables
+        side = self.side
+        hand = self.hands[seat]
+        if self.vulnerable >= 0 or self.reveal is not None:
+            self._turn_action()
+        kind = v.kind[side][cid]
+        legal = True
+        restricted = v.restricted[side][cid] and (not flex or self.options.flexFlexSideWD4Restricted)
+        if restricted:
+            legal = not self._holds_match(seat, self.color, cid)
+        hand.remove(cid)
+        self.discard.append(cid)
+        self.drawn = -1
+        self.empty_draws = 0
+        log = self.log is not None
+        if log:
+            self._emit(
+                ev.Played(seat, v.cards.cards[cid], None if color < 0 else Color(color), flex,
+                          None if target < 0 else target, seat != self.current)
+            )
+        left = len(hand)
+        if left == 1:
+            if uno or self.uno_pre == seat:
+                self.uno[seat] = _SAFE
+            else:
+                self.uno[seat] = _VULN
+                self.vulnerable = seat
+        elif left == 0 or self.uno[seat]:
+            self.uno[seat] = _NONE
+        self.uno_pre = -1
+        if color >= 0:
+            self.color = color
+        else:
+            col = v.color[side][cid]
+            if col >= 0:
+                self.color = col
+        self.phase = _T
+        # Flex Power Card transitions (RULES.md §4.3), in order.
+        if v.flex:
+            self._powers_after(seat, cid, flex, kind)
+        if left == 0:
+            self._final_card(seat, cid, kind, flex, target, color)
+            return
+        if kind == _NUMBER and self._plain:  # the common case, kept short
+            self.current = (seat + self.direction) % self.n
+            return
+        o = self.options
+        n = self.n
+        self.current = seat
+        # ---- effects
+        if kind == _NUMBER:
+            if o.sevenZero:
+                num = v.number[side][cid]
+                if num == 7 and swap >= 0:
+                    self._swap(seat, swap)
+                elif num == 0:
+                    self._rotate_hands()
+            self.current = self._next(seat)
+        elif kind == _SKIP or (kind == _FLEX_SKIP and not flex):
+            victim = self._next(seat)
+            if log:
+                self._emit(ev.Skipped(victim))
+            self.current = self._next(seat, 2)
+        elif kind == _REVERSE or (kind == _FLEX_REVERSE and not flex):
+            self.direction = -self.direction
+            if log:
+                self._emit(ev.Reversed(self.direction))
+            self.current = seat if n == 2 else self._next(seat)
+        elif kind == _WILD or kind == _WAF or (not flex and (kind == _WAD or kind == _WTD)):
+            self.current = self._next(seat)
+        elif kind == _FLIP:
+            self._flip_piles()
+            top = self.discard[-1]
+            tc = v.color[self.side][top]
+            nxt = self._next(seat)
+            if tc >= 0:
+                self.color = tc
+                self.current = nxt
+            elif flip_color >= 0:
+                self.color = flip_color
+                self.current = nxt
+            else:
+                self.phase = _C
+                self.color_reason = "flip_exposed_wild"
+                self.color = -1
+                self.color_next = nxt
+                if o.flipExposedWildChooser == "next_player":
+                    self.current = nxt
+        elif kind == _SKIP_EVERYONE or kind == _FLEX_SKIP:  # flex side: Skip All
+            if log:
+                for k in range(1, n):
+                    self._emit(ev.Skipped(self._next(seat, k)))
+            self.current = seat
+        elif kind == _FLEX_REVERSE:  # flex side: reverse then skip
+            self.direction = -self.direction
+            if log:
+                self._emit(ev.Reversed(self.direction))
+                self._emit(ev.Skipped(self._next(seat)))
+            self.current = seat if n == 2 else self._next(seat, 2)
+        elif kind == _FLEX_DRAW_TWO or kind == _WAD:  # flex side: everyone else draws
+            amount = 1 if kind == _FLEX_DRAW_TWO else 2
+            for k in range(1, n):
+                self._give(self._next(seat, k), amount, "penalty")
+            self.current = self._next(seat)
+        elif kind == _WTD or (kind == _FW4 and flex and not restricted):
+            self._give(target, 2 if kind == _WTD else 4, "penalty")
+            self.current = self._next(seat)
+        elif restricted:
+            self._restricted_play(seat, cid, kind, legal, flex, target)
+        else:  # Draw Two / Draw One / Draw Five
+            amount = v.draw_amount[side][cid]
+            victim = self._next(seat)
+            if o.stacking != "off":
+                self._stack(cid, amount)
+                self.current = victim
+            else:
+                self._give(victim, amount, "penalty")
+                if log:
+                    self._emit(ev.Skipped(victim))
+                self.current = self._next(victim)
+
+    def _stack(self, cid: int, amount: int) -> None:
+        v = self.variant
+        if not v.restricted[self.side][cid]:
+            self._clear_challenge()  # only the last stacked card can be challenged
+        self.pending += amount
+        self.stack_class = v.stack_class[self.side][cid]
+        self.stack_amount = amount
+
+    def _restricted_play(
+        self, seat: int, cid: int, kind: int, legal: bool, flex: bool, target: int
+    ) -> None:
+        o = self.options
+        victim = target if flex else self._next(seat)
+        if flex:  # flexFlexSideWD4Restricted: the target may challenge, nobody is skipped
+            after = after_success = self._next(seat)
+        else:
+            after, after_success = self._next(victim), victim
+        stack = o.stacking != "off" and kind != _WDC and not flex
+        if o.noBluff and not stack:
+            self._penalty(victim, kind, 0)
+            if not flex and self.log is not None:
+                self._emit(ev.Skipped(victim))
+            self.current = after
+            return
+        if not o.noBluff:  # with noBluff the play was legal: nothing to challenge
+            self.ch_offender = seat
+            self.ch_legal = legal
+            self.ch_card = cid
+            self.ch_after = after
+            self.ch_after_success = after_success
+        if stack:
+            if o.noBluff:
+                self._clear_challenge()
+            self._stack(cid, self.variant.draw_amount[self.side][cid])
+            self.current = victim
+            return
+        self.phase = _CH
+        self.current = victim
+
+    def _penalty(self, seat: int, kind: int, extra: int) -> None:
+        if kind == _WDC:
+            self._draw_until(seat, self.color, extra)
+        else:
+            amount = 4 if kind in (_WD4, _FW4) else 2
+            self._give(seat, amount + extra, "penalty" if not extra else "challenge")
+
+    def _powers_after(self, seat: int, cid: int, flex: bool, kind: int) -> None:
+        p = self.powers
+        before = p[:]
+        if flex:
+            p[seat] = False
+        if self.variant.flip_icon[cid]:
+            p[seat] = not p[seat]
+        waf = kind == _WAF
+        if waf:
+            for i in range(self.n):
+                p[i] = not p[i]
+        if not any(p) and not (
+            waf and self.options.flexWildAllFlipResetCheck == "skip_after_wild_all_flip"
+        ):
+            for i in range(self.n):
+                p[i] = True
+        if self.log is not None and p != before:
+            self._emit(ev.PowersChanged(tuple(p)))
+
+    def _final_card(
+        self, seat: int, cid: int, kind: int, flex: bool, target: int, color: int
+    ) -> None:
+        """The player went out: the last card's effects still resolve (RULES.md §1.12)."""
+        v = self.variant
+        o = self.options
+        n = self.n
+        victim = self._next(seat)
+        if kind == _FLIP:
+            if o.flipLastCardFlips:
+                self._flip_piles()
+                tc = v.color[self.side][self.discard[-1]]
+                self.color = tc
+        elif kind == _WDC:
+            extra = self.pending
+            self._draw_until(victim, self.color, 0)
+            if extra:
+                self._give(victim, extra, "stack")
+        elif flex and (kind == _FLEX_DRAW_TWO or kind == _WAD):
+            amount = 1 if kind == _FLEX_DRAW_TWO else 2
+            for k in range(1, n):
+                self._give(self._next(seat, k), amount, "penalty")
+        elif flex and (kind == _WTD or kind == _FW4):
+            self._give(target, 2 if kind == _WTD else 4, "penalty")
+        else:
+            amount = v.draw_amount[self.side][cid] if not flex else 0
+            if kind in (_WAD, _WTD):
+                amount = 0
+            if amount or self.pending:
+                self._give(victim, amount + self.pending, "penalty")
+        self.pending = 0
+        self._end_round(seat)
+
+    def _swap(self, seat: int, other: int) -> None:
+        h = self.hands
+        h[seat], h[other] = h[other], h[seat]
+        for s in (seat, other):
+            self.uno[s] = _NONE
+        self.vulnerable = -1
+        if self.log is not None:
+            self._emit(ev.HandsSwapped((seat, other), (other, seat)))
+
+    def _rotate_hands(self) -> None:
+        n = self.n
+        old = self.hands
+        d = self.direction
+        self.hands = [old[(s - d) % n] for s in range(n)]
+        self.uno = [_NONE] * n
+        self.vulnerable = -1
+        if self.log is not None:
+            self._emit(
+                ev.HandsSwapped(tuple(range(n)), tuple((s - d) % n for s in range(n)))
+            )
+
+    def draw_card(self, seat: int) -> None:
+        """DRAW: the turn's one card, or the stacked penalty (RULES.md §1.6, §6.1)."""
+        self._seat_ok(seat)
+        err = self._check_turn(seat, (_T,), "draw")
+        if err:
+            raise IllegalActionError(err)
+        o = self.options
+        if self.pending:
+            self._turn_action()
+            total = self.pending
+            self.pending = self.stack_class = self.stack_amount = 0
+            self.ch_offender = -1
+            self._give(seat, total, "stack")
+            if self.log is not None:
+                self._emit(ev.Skipped(seat))
+            self.current = self._next(seat)
+            return
+        if o.forcedPlay and self._has_forced_play(seat):
+            raise IllegalActionError(
+                f"P{seat} holds a playable card and must play it (forcedPlay)"
+            )
+        self._turn_action()
+        self.uno_pre = -1
+        hand = self.hands[seat]
+        c = self._draw_one()
+        if c < 0:
+            self._emit(ev.Drew(seat, 0, (), () if self.variant.two_sided else None, "draw"))
+            self.empty_draws += 1
+            if self.empty_draws >= self.n:
+                self._end_blocked()
+                return
+            self.current = self._next(seat)
+            return
+        self.empty_draws = 0
+        got = [c]
+        hand.append(c)
+        if o.drawUntilPlayable:
+            while not self._can_play_card(seat, c):
+                c = self._draw_one()
+                if c < 0:
+                    break
+                hand.append(c)
+                got.append(c)
+            c = got[-1]
+        if self.uno[seat]:
+            self._uno_off(seat)
+        if self.log is not None:
+            self._log_draw(seat, got, "draw")
+        if self._can_play_card(seat, c):
+            self.phase = _D
+            self.drawn = c
+        else:
+            self.current = self._next(seat)
+
+    def _can_play_card(self, seat: int, cid: int) -> bool:
+        """Whether ``seat`` could play ``cid`` now (either side); restricted cards
+        count only when legal if ``noBluff`` is on."""
+        v = self.variant
+        acc = self._accept_mask()
+        side = self.side
+        if v.mask[side][cid] & acc:
+            if v.restricted[side][cid] and self.options.noBluff:
+                if self._holds_match(seat, self.color, cid):
+                    return bool(v.flex and self.powers[seat] and v.flexmask[cid])
+            return True
+        return bool(v.flex and self.powers[seat] and v.flexmask[cid] & acc)
+
+    def _has_forced_play(self, seat: int) -> bool:
+        """forcedPlay: a playable card, restricted ones only if legal (RULES.md §6.5)."""
+        v = self.variant
+        acc = self._accept_mask()
+        side = self.side
+        for c in set(self.hands[seat]):
+            if v.mask[side][c] & acc:
+                if v.restricted[side][c] and self._holds_match(seat, self.color, c):
+                    continue
+                return True
+            if v.flex and self.powers[seat] and v.flexmask[c] & acc:
+                return True
+        return False
+
+    def keep(self, seat: int) -> None:
+        """PASS: keep the playable card just drawn."""
+        self._seat_ok(seat)
+        err = self._check_turn(seat, (_D,), "pass")
+        if err:
+            if self.phase == _T and seat == self.current:
+                err = f"P{seat} may pass only after drawing a playable card: play or draw"
+            raise IllegalActionError(err)
+        if self.options.forcedPlay:
+            raise IllegalActionError(
+                f"P{seat} must play the drawn {self.cards[self.drawn]} (forcedPlay)"
+            )
+        self._turn_action()
+        self.uno_pre = -1
+        self.drawn = -1
+        self.phase = _T
+        self._emit(ev.Passed(seat))
+        self.current = self._next(seat)
+
+    def choose_color(self, seat: int, color: int) -> None:
+        """CHOOSE_COLOR in ``AWAIT_COLOR``."""
+        self._seat_ok(seat)
+        err = self._check_turn(seat, (_C,), "choose a colour")
+        if err:
+            raise IllegalActionError(err)
+        colors = self.variant.colors(self.side)
+        if not 0 <= color < 8 or Color(color) not in colors:
+            raise IllegalActionError(
+                f"{Color(color).name if 0 <= color < 8 else color} is not a colour of the "
+                f"{('light', 'dark')[self.side]} side: choose one of "
+                f"{' '.join(c.name for c in colors)}"
+            )
+        self.color = color
+        self.phase = _T
+        self.current = self.color_next
+        self.color_reason = ""
+        self.color_next = -1
+        self._emit(ev.ColorChosen(seat, Color(color)))
+
+    def accept(self, seat: int) -> None:
+        """ACCEPT a restricted wild draw: take the base penalty, lose the turn."""
+        self._seat_ok(seat)
+        err = self._check_turn(seat, (_CH,), "accept")
+        if err:
+            raise IllegalActionError(err)
+        self._turn_action()
+        kind = self.variant.kind[self.side][self.ch_card]
+        self._emit(ev.Accepted(seat))
+        self._penalty(seat, kind, 0)
+        after = self.ch_after
+        if after != seat:
+            self._emit(ev.Skipped(seat))
+        self._clear_challenge()
+        self.phase = _T
+        self.current = after
+
+    def challenge(self, seat: int) -> None:
+        """CHALLENGE a restricted wild draw (RULES.md §1.10)."""
+        self._seat_ok(seat)
+        if self.pending and self.ch_offender >= 0 and self.phase == _T and seat == self.current:
+            self._challenge_stack(seat)
+            return
+        err = self._check_turn(seat, (_CH,), "challenge")
+        if err:
+            if self.phase == _T and self.pending and seat == self.current:
+                err = "the stacked card is not a restricted wild draw: it cannot be challenged"
+            raise IllegalActionError(err)
+        self._turn_action()
+        off = self.ch_offender
+        kind = self.variant.kind[self.side][self.ch_card]
+        revealed = tuple(self.hands[off])
+        self.reveal = (seat, off, revealed)
+        if self.log is not None:
+            cs = self.cards
+            self._emit(
+                ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed))
+            )
+        if self.ch_legal:
+            self._penalty(seat, kind, 2)
+            self.current = self.ch_after
+        else:
+            self._penalty(off, kind, 0)
+            self.current = self.ch_after_success
+        self._clear_challenge()
+        self.phase = _T
+
+    def _challenge_stack(self, seat: int) -> None:
+        self._turn_action()
+        off = self.ch_offender
+        revealed = tuple(self.hands[off])
+        self.reveal = (seat, off, revealed)
+        total = self.pending
+        if self.log is not None:
+            cs = self.cards
+            self._emit(
+                ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed))
+            )
+        self.pending = self.stack_class = self.stack_amount = 0
+        if self.ch_legal:
+            self._give(seat, total + 2, "challenge")
+            self.current = self._next(seat)
+        else:
+            self._give(off, total, "challenge")
+            self.current = seat
+        self._clear_challenge()
+
+    def _clear_challenge(self) -> None:
+        self.ch_offender = self.ch_card = self.ch_after = self.ch_after_success = -1
+        self.ch_legal = False
+
+    def call_uno(self, seat: int) -> None:
+        """CALL_UNO: safe with one card; with two on one's own turn, a
+        pre-announcement for the next play; otherwise no effect."""
+        self._seat_ok(seat)
+        if self.phase in (_RO, _MO, _DEAL):
+            raise IllegalActionError("UNO can be called only during a round")
+        size = len(self.hands[seat])
+        if size == 1:
+            if self.uno[seat] != _SAFE:
+                self.uno[seat] = _SAFE
+                if self.vulnerable == seat:
+                    self.vulnerable = -1
+        elif size == 2 and seat == self.current and self.phase in (_T, _D):
+            self.uno_pre = seat
+        else:
+            return
+        self._emit(ev.UnoCalled(seat))
+
+    def catch(self, seat: int, target: int) -> None:
+        """CATCH ``target`` for not calling UNO (no effect if not vulnerable)."""
+        self._seat_ok(seat)
+        self._seat_ok(target)
+        if self.phase in (_RO, _MO, _DEAL):
+            raise IllegalActionError("catches are possible only during a round")
+        if seat == target:
+            raise IllegalActionError(f"P{seat} cannot catch themselves")
+        if self.uno[target] == _VULN:
+            self.uno[target] = _NONE
+            self.vulnerable = -1
+            self._emit(ev.Caught(seat, target, True))
+            self._give(target, self.options.unoPenalty, "catch")
+        else:
+            self._emit(ev.Caught(seat, target, False))
+            if self.options.falseCatchPenalty:
+                self._give(seat, self.options.falseCatchPenalty, "false_catch")
+
+    # ------------------------------------------------------------------ moves
+
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal command of ``seat`` (default: the seat to act), as typed
+        actions: the turn decisions, plus UNO calls and catches that have an
+        effect, plus jump-ins. Wild plays are listed once per colour."""
+        return [self.decode(seat if seat is not None else self.current, m)
+                for m in self.legal_moves(seat)]
+
+    def legal_moves(self, seat: int | None = None) -> list[int]:
+        """Like :meth:`legal_actions`, as integer move codes (see :meth:`decode`)."""
+        if self.phase in (_RO, _MO, _DEAL):
+            return []
+        s = self.current if seat is None else seat
+        moves = self.turn_moves() if s == self.current else []
+        if s != self.current and self.options.jumpIn and self.phase == _T and not self.pending:
+            moves += self._jump_moves(s)
+        size = len(self.hands[s])
+        if (size == 1 and self.uno[s] != _SAFE) or (
+            size == 2 and s == self.current and self.phase in (_T, _D) and self.uno_pre != s
+        ):
+            moves.append(OP_UNO)
+        v = self.vulnerable
+        if v >= 0 and v != s:
+            moves.append(OP_CATCH | ((v + 1) << 21))
+        return moves
+
+    def _jump_moves(self, seat: int) -> list[int]:
+        v = self.variant
+        side = self.side
+        ident = v.ident[side][self.discard[-1]]
+        if ident < 0:
+            return []
+        out = []
+        for c in sorted(set(self.hands[seat])):
+            if v.ident[side][c] == ident:
+                out += self._play_codes(seat, c, False, last=len(self.hands[seat]) == 1)
+        return out
+
+    def turn_moves(self) -> list[int]:
+        """The current player's turn decisions as move codes (no UNO or catch)."""
+        ph = self.phase
+        p = self.current
+        v = self.variant
+        if ph == _T:
+            hand = self.hands[p]
+            side = self.side
+            acc = self._accept_mask()
+            mask = v.mask[side]
+            moves: list[int] = []
+            last = len(hand) == 1
+            if self.pending:
+                sc_tab = v.stack_class[side]
+                amt = v.draw_amount[side]
+                mode = self.options.stacking
+                for c in sorted(set(hand)):
+                    sc = sc_tab[c]
+                    if not sc:
+                        continue
+                    if mode == "same_symbol" and sc != self.stack_class:
+                        continue
+                    if mode == "escalate" and amt[c] < self.stack_amount:
+                        continue
+                    moves += self._play_codes(p, c, False, last)
+                moves.append(OP_DRAW)
+                if self.ch_offender >= 0:
+                    moves.append(OP_CHALLENGE)
+                return moves
+            flex = v.flex and self.powers[p]
+            fmask = v.flexmask
+            plain = self._plain  # no option changes the list of plain cards' moves
+            playable = False
+            for c in sorted(set(hand)):
+                m = mask[c]
+                if m & acc:
+                    if plain and not m & WILD_BIT:
+                        moves.append(c << 4)
+                        playable = True
+                    else:
+                        codes = self._play_codes(p, c, False, last)
+                        if codes:
+                            playable = True
+                            moves += codes
+                if flex and fmask[c] & acc:
+                    moves += self._play_codes(p, c, True, last)
+                    playable = True
+            if not (self.options.forcedPlay and playable and self._has_forced_play(p)):
+                moves.append(OP_DRAW)
+            return moves
+        if ph == _D:
+            c = self.drawn
+            last = len(self.hands[p]) == 1
+            moves = []
+            acc = self._accept_mask()
+            if v.mask[self.side][c] & acc:
+                moves += self._play_codes(p, c, False, last)
+            if v.flex and self.powers[p] and v.flexmask[c] & acc:
+                moves += self._play_codes(p, c, True, last)
+            if not self.options.forcedPlay:
+                moves.append(OP_PASS)
+            return moves
+        if ph == _C:
+            return [OP_COLOR | ((int(c) + 1) << 16) for c in v.colors(self.side)]
+        if ph == _CH:
+            return [OP_ACCEPT, OP_CHALLENGE]
+        return []
+
+    def _play_codes(self, seat: int, c: int, flex: bool, last: bool) -> list[int]:
+        v = self.variant
+        side = self.side
+        kind = v.kind[side][c]
+        base = (c << 4) | (_FLEX_BIT if flex else 0)
+        o = self.options
+        if v.mask[side][c] & WILD_BIT:
+            if v.restricted[side][c] and o.noBluff and not (flex and not o.flexFlexSideWD4Restricted):
+                if self._holds_match(seat, self.color, c):
+                    return []
+            cols = (4, 5, 6, 7) if side else (0, 1, 2, 3)
+            if flex and (kind == _WTD or kind == _FW4):
+                return [
+                    base | ((col + 1) << 16) | ((t + 1) << 21)
+                    for col in cols
+                    for t in range(self.n)
+                    if t != seat
+                ]
+            return [base | ((col + 1) << 16) for col in cols]
+        if o.sevenZero and kind == _NUMBER and v.number[side][c] == 7 and not last:
+            return [base | ((t + 1) << 25) for t in range(self.n) if t != seat]
+        return [base]
+
+    def decode(self, seat: int, move: int) -> Action:
+        """The typed action of move code ``move`` played by ``seat``."""
+        op = move & 15
+        if op == OP_PLAY:
+            cid = (move >> 4) & 0xFFF
+            col = ((move >> 16) & 15) - 1
+            tgt = ((move >> 21) & 15) - 1
+            swp = ((move >> 25) & 15) - 1
+            return Play(
+                seat,
+                self.variant.cards.cards[cid],
+                color=None if col < 0 else Color(col),
+                flex=bool(move & _FLEX_BIT),
+                target=None if tgt < 0 else tgt,
+                swap=None if swp < 0 else swp,
+            )
+        if op == OP_DRAW:
+            return Draw(seat)
+        if op == OP_PASS:
+            return Pass(seat)
+        if op == OP_COLOR:
+            return ChooseColor(seat, Color(((move >> 16) & 15) - 1))
+        if op == OP_ACCEPT:
+            return Accept(seat)
+        if op == OP_CHALLENGE:
+            return Challenge(seat)
+        if op == OP_UNO:
+            return CallUno(seat)
+        if op == OP_CATCH:
+            return Catch(seat, ((move >> 21) & 15) - 1)
+        if op == OP_NEXT:
+            return NextRound()
+        raise ValueError(f"not a move code: {move}")
+
+    def encode(self, action: Action) -> int:
+        """The move code of a typed action (inverse of :meth:`decode`)."""
+        if isinstance(action, Play):
+            return encode_play(
+                self._action_card(action.seat, action.card),
+                -1 if action.color is None else int(action.color),
+                action.flex,
+                -1 if action.target is None else action.target,
+                -1 if action.swap is None else action.swap,
+            )
+        if isinstance(action, ChooseColor):
+            return OP_COLOR | ((int(action.color) + 1) << 16)
+        if isinstance(action, Catch):
+            return OP_CATCH | ((action.target + 1) << 21)
+        simple = {Draw: OP_DRAW, Pass: OP_PASS, Accept: OP_ACCEPT, Challenge: OP_CHALLENGE,
+                  CallUno: OP_UNO, NextRound: OP_NEXT}
+        return simple[type(action)]
+
+    def apply_move(self, move: int, seat: int | None = None, uno: bool = False) -> None:
+        """Carry out a move code for ``seat`` (default: the seat to act) without
+        building events objects for the caller; ``uno`` calls UNO with a play.
+        Illegal moves raise like :meth:`apply`."""
+        s = self.current if seat is None else seat
+        op = move & 15
+        if op == OP_PLAY:
+            self.play(
+                s,
+                (move >> 4) & 0xFFF,
+                ((move >> 16) & 15) - 1,
+                bool(move & _FLEX_BIT),
+                ((move >> 21) & 15) - 1,
+                ((move >> 25) & 15) - 1,
+                uno,
+            )
+        elif op == OP_DRAW:
+            self.draw_card(s)
+        elif op == OP_PASS:
+            self.keep(s)
+        elif op == OP_COLOR:
+            self.choose_color(s, ((move >> 16) & 15) - 1)
+        elif op == OP_ACCEPT:
+            self.accept(s)
+        elif op == OP_CHALLENGE:
+            self.challenge(s)
+        elif op == OP_UNO:
+            self.call_uno(s)
+        elif op == OP_CATCH:
+            self.catch(s, ((move >> 21) & 15) - 1)
+        elif op == OP_NEXT:
+            self.next_round()
+        else:
+            raise IllegalActionError(f"not a move code: {move}")
+
+    def _step(self, move: int, uno: bool = True) -> None:
+        """Carry out a move code that came from :meth:`turn_moves` for the seat
+        to act, without re-checking it (the hot path of random playouts; the
+        test suite proves it equals :meth:`apply_move`)."""
+        if move & 15 == OP_PLAY:
+            self._do_play(
+                self.current,
+                (move >> 4) & 0xFFF,
+                ((move >> 16) & 15) - 1,
+                bool(move & _FLEX_BIT),
+                ((move >> 21) & 15) - 1,
+                ((move >> 25) & 15) - 1,
+                uno,
+                -1,
+            )
+        else:
+            self.apply_move(move, self.current, uno)
+
+    def observe(self, seat: int | None) -> Observation:
+        """What ``seat`` may know (``None``: a spectator); see :mod:`unokit.observation`."""
+        from unokit.observation import observe
+
+        return observe(self, seat)
+
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether :meth:`apply` would accept ``action`` (the game is not changed)."""
+        try:
+            self.copy().apply(action)
+        except (IllegalActionError, ParseError):
+            return False
+        return True
+
+    # ------------------------------------------------------------------ comparison
+
+    def state_tuple(self) -> tuple[Any, ...]:
+        """Everything that defines the game (not the event log), for equality."""
+        return (
+            self.variant.name,
+            self.options,
+            self.n,
+            self.seed,
+            self.shuffles,
+            tuple(tuple(h) for h in self.hands),
+            tuple(self.draw),
+            tuple(self.discard),
+            self.side,
+            self.color,
+            self.current,
+            self.direction,
+            self.dealer,
+            self.phase,
+            self.drawn,
+            self.color_next,
+            self.color_reason,
+            self.ch_offender,
+            self.ch_legal,
+            self.ch_card,
+            self.ch_after,
+            self.ch_after_success,
+            self.pending,
+            self.stack_class,
+            self.stack_amount,
+            tuple(self.uno),
+            self.uno_pre,
+            self.vulnerable,
+            tuple(self.powers),
+            tuple(self.scores),
+            self.round_no,
+            self.winner,
+            self.round_points,
+            self.match_winners,
+            self.empty_draws,
+            self.reveal,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.state_tuple() == other.state_tuple()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        top = self.top
+        return (
+            f"<Game {self.variant.name} {self.n}p round {self.round_no} "
+            f"{Phase(self.phase).name} P{self.current} top={top} "
+            f"color={self.current_color} scores={self.scores}>"
+        )
+
+    def check_invariants(self, initial: Counter[int] | None = None) -> None:
+        """Assert the engine invariants of RULES.md §8; raise AssertionError if broken."""
+        if initial is not None:
+            assert self.all_cards() == initial, "card conservation broken"
+        ph = self.phase
+        if ph not in (_DEAL,):
+            assert self.discard, "empty discard pile after the first card"
+        if ph == _T:
+            cols = self.variant.colors(self.side)
+            assert self.color >= 0 and Color(self.color) in cols, "current colour undefined"
+        for s in range(self.n):
+            if self.uno[s] != _NONE:
+                assert len(self.hands[s]) == 1, f"P{s} has a UNO state with {len(self.hands[s])}"
+        if ph in (_T, _D, _C, _CH):
+            assert all(self.hands), "a player with no cards while the round goes on"
+        if self.variant.flex and ph in (_T, _D, _C, _CH):
+            assert any(self.powers) or (
+                self.options.flexWildAllFlipResetCheck == "skip_after_wild_all_flip"
+            ), "all Power Cards red after a play"
+        if ph == _D:
+            assert self.drawn in self.hands[self.current], "drawn card not in hand"
+
+
+def iter_cards(game: Game, ids: Iterable[int]) -> list[Card]:
+    cs = game.variant.cards.cards
+    return [cs[i] for i in ids]

@@ -1,0 +1,213 @@
+"""What one seat may know: :meth:`unokit.Game.observe`.
+
+An :class:`Observation` holds the seat's own hand, every public fact (hand
+sizes, piles' public faces, colour, direction, scores, Power Cards, UNO states),
+in Flip the faces the seat can see on the backs of other hands and of the draw
+pile's top, a hand revealed to this seat by a challenge, the legal actions and
+the round's history redacted for this seat — and nothing else. It never holds
+another hand's cards, the draw order, the seed or the random state.
+
+>>> from unokit import Game
+>>> g = Game.new("flip", 3, seed=2)
+>>> obs = g.observe(1)
+>>> len(obs.hand), obs.hand_sizes, len(obs.backs[0]), obs.backs[1]
+(7, (7, 7, 7), 7, ())
+>>> sorted(obs.to_dict())[:5]
+['backs', 'color', 'color_reason', 'current', 'dealer']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from unokit.actions import Action
+from unokit.cards import Card, Color, Face
+from unokit.events import Event, redact
+from unokit.options import Options
+
+if TYPE_CHECKING:
+    from unokit.game import Game
+
+__all__ = ["Observation", "observe", "event_to_dict"]
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    variant: str
+    players: int
+    seat: int | None  # None: a spectator
+    options: Options
+    round: int
+    phase: str  # a Phase name
+    current: int
+    direction: int  # 1 clockwise, -1 counter-clockwise
+    side: int  # 0 light, 1 dark (Flip)
+    color: Color | None
+    dealer: int
+    top: Card | None
+    discard: tuple[Card, ...]  # bottom -> top; the pile is face up
+    hand: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    draw_size: int
+    draw_top_back: Face | None  # Flip: the visible face of the draw pile's top card
+    backs: tuple[tuple[Face, ...], ...]  # Flip: visible back faces of other hands (sorted)
+    powers: tuple[bool, ...]  # Flex: True = green
+    uno: tuple[str, ...]  # none | safe | vulnerable
+    scores: tuple[int, ...]
+    drawn: Card | None  # the card this seat just drew, in AWAIT_DRAWN
+    pending_draw: int  # stacked draw penalty waiting (stacking house rule)
+    challenge_offender: int | None  # who played the restricted card, in AWAIT_CHALLENGE
+    color_reason: str  # why AWAIT_COLOR waits: first_card | flip_exposed_wild
+    revealed: tuple[int, tuple[Card, ...]] | None  # (offender, hand) shown to this challenger
+    winner: int | None  # winner of the round just ended
+    round_points: int
+    match_winners: tuple[int, ...]
+    final_hands: tuple[tuple[Card, ...], ...] | None  # all hands, once the round is over
+    legal: tuple[Action, ...]
+    history: tuple[Event, ...]
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.seat is not None and self.seat == self.current and bool(self.legal)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready form: cards and faces as notation strings."""
+        s = str
+        return {
+            "variant": self.variant,
+            "players": self.players,
+            "seat": self.seat,
+            "options": self.options.to_dict(),
+            "round": self.round,
+            "phase": self.phase,
+            "current": self.current,
+            "direction": "cw" if self.direction == 1 else "ccw",
+            "side": ("light", "dark")[self.side],
+            "color": None if self.color is None else self.color.name,
+            "dealer": self.dealer,
+            "top": None if self.top is None else s(self.top),
+            "top_face": None if self.top is None else s(self.top.face(self.side)),
+            "discard": [s(c) for c in self.discard],
+            "hand": [s(c) for c in self.hand],
+            "hand_sizes": list(self.hand_sizes),
+            "draw_size": self.draw_size,
+            "draw_top_back": None if self.draw_top_back is None else s(self.draw_top_back),
+            "backs": [[s(f) for f in b] for b in self.backs],
+            "powers": ["G" if p else "X" for p in self.powers],
+            "uno": list(self.uno),
+            "scores": list(self.scores),
+            "drawn": None if self.drawn is None else s(self.drawn),
+            "pending_draw": self.pending_draw,
+            "challenge_offender": self.challenge_offender,
+            "color_reason": self.color_reason,
+            "revealed": None
+            if self.revealed is None
+            else {"seat": self.revealed[0], "hand": [s(c) for c in self.revealed[1]]},
+            "winner": self.winner,
+            "round_points": self.round_points,
+            "match_winners": list(self.match_winners),
+            "final_hands": None
+            if self.final_hands is None
+            else [[s(c) for c in h] for h in self.final_hands],
+            "legal": [s(a) for a in self.legal],
+            "history": [event_to_dict(e) for e in self.history],
+        }
+
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """A JSON-ready form of an event: ``{"type": ..., fields...}``."""
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for name in event.__slots__:
+        value = getattr(event, name)
+        out[name] = _jsonable(value)
+    return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (Card, Face)):
+        return str(value)
+    if isinstance(value, Color):
+        return value.name
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def observe(game: Game, seat: int | None) -> Observation:
+    """The view of ``seat`` (``None`` for a spectator, who sees no hand)."""
+    from unokit.game import _CH, _D, _MO, _RO, Phase
+
+    v = game.variant
+    cs = v.cards.cards
+    n = game.n
+    side = game.side
+    if seat is not None and not 0 <= seat < n:
+        from unokit.errors import IllegalActionError
+
+        raise IllegalActionError(f"P{seat} is not a seat of this {n}-player game")
+    hands = game.hands
+    backs: tuple[tuple[Face, ...], ...] = tuple(() for _ in range(n))
+    draw_top_back = None
+    if v.two_sided:
+        other = 1 - side
+        backs = tuple(
+            ()
+            if s == seat
+            else tuple(sorted((cs[c].face(other) for c in hands[s]), key=_face_key))
+            for s in range(n)
+        )
+        if game.draw:
+            draw_top_back = cs[game.draw[-1]].face(other)
+    over = game.phase in (_RO, _MO)
+    revealed = None
+    if game.reveal is not None and seat is not None and game.reveal[0] == seat:
+        revealed = (game.reveal[1], tuple(cs[c] for c in game.reveal[2]))
+    history: tuple[Event, ...] = ()
+    if game.log is not None:
+        history = tuple(redact(e, seat) for e in game.log)
+    legal: tuple[Action, ...] = ()
+    if seat is not None and not over:
+        legal = tuple(game.legal_actions(seat))
+    return Observation(
+        variant=v.name,
+        players=n,
+        seat=seat,
+        options=game.options,
+        round=game.round_no,
+        phase=Phase(game.phase).name,
+        current=game.current,
+        direction=game.direction,
+        side=side,
+        color=None if game.color < 0 else Color(game.color),
+        dealer=game.dealer,
+        top=cs[game.discard[-1]] if game.discard else None,
+        discard=tuple(cs[c] for c in game.discard),
+        hand=() if seat is None else tuple(cs[c] for c in hands[seat]),
+        hand_sizes=tuple(len(h) for h in hands),
+        draw_size=len(game.draw),
+        draw_top_back=draw_top_back,
+        backs=backs,
+        powers=tuple(game.powers),
+        uno=tuple(("none", "safe", "vulnerable")[u] for u in game.uno),
+        scores=tuple(game.scores),
+        drawn=cs[game.drawn] if game.phase == _D and seat == game.current else None,
+        pending_draw=game.pending,
+        challenge_offender=game.ch_offender if game.phase == _CH else None,
+        color_reason=game.color_reason,
+        revealed=revealed,
+        winner=None if not over or game.winner < 0 else game.winner,
+        round_points=game.round_points if over else 0,
+        match_winners=tuple(game.match_winners),
+        final_hands=tuple(tuple(cs[c] for c in h) for h in hands) if over else None,
+        legal=legal,
+        history=history,
+    )
+
+
+def _face_key(face: Face) -> tuple[int, int, int]:
+    return (
+        -1 if face.color is None else int(face.color),
+        int(face.kind),
+        -1 if face.number is None else face.number,
+    )

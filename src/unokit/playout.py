@@ -1,0 +1,127 @@
+"""The random policy, and fast random playouts on a full game state.
+
+:func:`random_move` is the policy of the ``random`` bot: uniform over the
+playable cards of its hand when there is one (each copy counts; then a uniform
+colour, side or target), DRAW otherwise; uniform over the answers of the
+other decisions (play the drawn card or keep it, accept or challenge, colour);
+UNO is always called with the play. A random player that also draws
+voluntarily makes rounds of 1,200 turns (hands balloon), so voluntary draws
+are left out; see docs/decisions.md.
+
+:func:`playout` plays the current round to its end with that policy. It is the
+hot path of simulations and search bots: for the common case it generates the
+moves inline, but every effect goes through the engine's own ``_do_play``, and
+a test proves that a playout equals stepping :func:`random_move` through the
+public API with the same random stream.
+
+>>> import random
+>>> from unokit import Game
+>>> g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=5, events=False)
+>>> turns = playout(g, random.Random(1).random)
+>>> g.state.name
+'MATCH_OVER'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from unokit.game import _D, _NUMBER, _RO, _T, OP_DRAW, OP_PLAY, Game
+from unokit.variants import WILD_BIT
+
+__all__ = ["random_move", "playout"]
+
+
+def random_move(game: Game, rnd: Callable[[], float]) -> int:
+    """The random policy's move code for the seat to act."""
+    moves = game.turn_moves()
+    if game.phase == _T and not game.pending:
+        p = game.current
+        by_card: dict[int, list[int]] = {}
+        for m in moves:
+            if m & 15 == OP_PLAY:
+                by_card.setdefault((m >> 4) & 0xFFF, []).append(m)
+        if by_card:
+            # a uniformly random playable card of the hand (each copy counts)...
+            cards = [c for c in game.hands[p] if c in by_card]
+            codes = by_card[cards[int(rnd() * len(cards))]]
+            # ...then a uniformly random way to play it (colour, side, target)
+            return codes[0] if len(codes) == 1 else codes[int(rnd() * len(codes))]
+        return OP_DRAW
+    return moves[int(rnd() * len(moves))]
+
+
+def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
+    """Play the round in progress to its end (``ROUND_OVER`` or ``MATCH_OVER``)
+    with :func:`random_move`; returns the number of decisions made.
+    ``rnd`` returns floats in [0, 1)."""
+    v = game.variant
+    o = game.options
+    fast = not v.flex and not o.noBluff and game._plain
+    # the two commonest transitions are inlined when nothing else can happen
+    quick = fast and game.log is None
+    quick_draw = quick and not o.drawUntilPlayable
+    colors_of = ((0, 1, 2, 3), (4, 5, 6, 7))
+    step = game._step
+    n = game.n
+    turns = 0
+    while game.phase < _RO and turns < max_turns:
+        turns += 1
+        if fast and game.phase == _T and not game.pending:
+            side = game.side
+            mask = v.mask[side]
+            acc = (1 << game.color) | v.topkey[side][game.discard[-1]] | WILD_BIT
+            cur = game.current
+            hand = game.hands[cur]
+            ok = [c for c in hand if mask[c] & acc]
+            if not ok:
+                d = game.draw
+                if quick_draw and d and game.vulnerable < 0 and game.reveal is None:
+                    c = d.pop()
+                    hand.append(c)
+                    game.empty_draws = 0
+                    game.uno_pre = -1
+                    if game.uno[cur]:
+                        game._uno_off(cur)
+                    if mask[c] & acc:
+                        game.phase = _D
+                        game.drawn = c
+                    else:
+                        game.current = (cur + game.direction) % n
+                else:
+                    game.draw_card(cur)
+                continue
+            c = ok[int(rnd() * len(ok))]
+            if mask[c] & WILD_BIT:
+                game._do_play(cur, c, colors_of[side][int(rnd() * 4)], False, -1, -1, True, -1)
+            elif (
+                quick
+                and v.kind[side][c] == _NUMBER
+                and len(hand) > 2
+                and game.vulnerable < 0
+                and game.reveal is None
+            ):
+                hand.remove(c)
+                game.discard.append(c)
+                game.empty_draws = 0
+                game.uno_pre = -1
+                game.color = v.color[side][c]
+                game.current = (cur + game.direction) % n
+            else:
+                game._do_play(cur, c, -1, False, -1, -1, True, -1)
+            continue
+        if fast and game.phase == _D:
+            # play the drawn card (each colour of a wild is a choice) or keep it
+            cur = game.current
+            c = game.drawn
+            wild = v.mask[game.side][c] & WILD_BIT
+            nplay = 4 if wild else 1
+            k = int(rnd() * (nplay + (0 if o.forcedPlay else 1)))
+            if k == nplay:
+                game.keep(cur)
+            else:
+                col = colors_of[game.side][k] if wild else -1
+                game._do_play(cur, c, col, False, -1, -1, True, -1)
+            continue
+        step(random_move(game, rnd))
+    return turns

@@ -1,0 +1,160 @@
+"""Simulations: bots play rounds or matches; statistics by seat.
+
+>>> r = simulate("classic", 2, games=20, seed=1, bots=["heuristic", "random"])
+>>> r.rounds, len(r.win_rate), round(sum(r.win_rate), 6) <= 1.0
+(20, 2, True)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from unokit.bots import Bot, make_bot
+from unokit.errors import OptionError
+from unokit.game import _MO, _RO, Game
+from unokit.options import Options
+from unokit.playout import playout
+
+__all__ = ["SimResult", "simulate", "play_round", "play_match"]
+
+
+@dataclass
+class SimResult:
+    variant: str
+    players: int
+    bots: list[str]
+    games: int  # rounds, or matches with --match
+    match: bool
+    seed: int
+    rounds: int = 0
+    turns: int = 0
+    seconds: float = 0.0
+    wins: list[int] = field(default_factory=list)  # rounds (or matches) won by seat
+    points: list[int] = field(default_factory=list)  # round points scored by seat
+    blocked: int = 0
+
+    @property
+    def rounds_per_second(self) -> float:
+        return self.rounds / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def mean_turns(self) -> float:
+        return self.turns / self.rounds if self.rounds else 0.0
+
+    @property
+    def win_rate(self) -> list[float]:
+        return [w / self.games if self.games else 0.0 for w in self.wins]
+
+    @property
+    def mean_points(self) -> list[float]:
+        return [p / self.rounds if self.rounds else 0.0 for p in self.points]
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.update(
+            rounds_per_second=round(self.rounds_per_second, 1),
+            mean_turns=round(self.mean_turns, 2),
+            win_rate=[round(x, 4) for x in self.win_rate],
+            mean_points=[round(x, 2) for x in self.mean_points],
+        )
+        return d
+
+
+def play_round(game: Game, bots: Sequence[Bot], max_turns: int = 100_000) -> int:
+    """Let ``bots`` (one per seat) play the round in progress; returns the turns played.
+
+    Each decision goes to the seat to act, which sees only its observation; a
+    bot may also catch a vulnerable opponent when it is its turn to act."""
+    turns = 0
+    while game.phase < _RO:
+        seat = game.current
+        action = bots[seat].act(game.observe(seat))
+        game.apply(action)
+        turns += 1
+        if turns >= max_turns:
+            raise RuntimeError(f"round did not end after {max_turns} decisions")
+    return turns
+
+
+def play_match(game: Game, bots: Sequence[Bot]) -> int:
+    """Play every remaining round of the match; returns the turns played."""
+    turns = 0
+    while True:
+        turns += play_round(game, bots)
+        if game.phase == _MO:
+            return turns
+        game.next_round()
+
+
+def simulate(
+    variant: str,
+    players: int,
+    games: int,
+    seed: int = 0,
+    bots: Sequence[str] = ("random",),
+    match: bool = False,
+    options: dict[str, Any] | Options | None = None,
+    progress: Callable[[int], None] | None = None,
+    bot_options: dict[str, Any] | None = None,
+) -> SimResult:
+    """Play ``games`` rounds (or whole matches with ``match``) between bots.
+
+    ``bots`` names one bot per seat, or one name for every seat. Game ``i``
+    uses seed ``seed + i``, so a run is reproducible. When every seat is the
+    ``random`` bot the fast playout is used (same policy, proven equal)."""
+    names = list(bots)
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise OptionError(f"{len(names)} bots named for {players} seats: name one or {players}")
+    opts = options if isinstance(options, Options) else Options.from_dict(options)
+    if not match:
+        opts = opts.replace(matchMode="single_round")
+    all_random = all(n.strip().lower() == "random" for n in names)
+    result = SimResult(variant, players, names, games, match, seed)
+    result.wins = [0] * players
+    result.points = [0] * players
+    start = time.perf_counter()
+    for i in range(games):
+        game = Game.new(variant, players, opts, seed=seed + i, events=not all_random)
+        if all_random:
+            rnd = random.Random(seed + i).random
+            while True:
+                result.turns += playout(game, rnd)
+                _tally(result, game)
+                if game.phase == _MO:
+                    break
+                game.next_round()
+        else:
+            seat_bots = [
+                make_bot(name, seed=(seed + i) * 100 + s, **(bot_options or {}))
+                for s, name in enumerate(names)
+            ]
+            while True:
+                result.turns += play_round(game, seat_bots)
+                _tally(result, game)
+                if game.phase == _MO:
+                    break
+                game.next_round()
+        if match:
+            for w in game.match_winners:
+                result.wins[w] += 1
+        if progress is not None:
+            progress(i + 1)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _tally(result: SimResult, game: Game) -> None:
+    result.rounds += 1
+    w = game.winner
+    if w < 0:
+        result.blocked += 1
+        return
+    result.points[w] += game.round_points
+    if not result.match:
+        result.wins[w] += 1
