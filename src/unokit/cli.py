@@ -119,6 +119,25 @@ def sim(
     console.print(table)
 
 
+# Adapters add their commands from their own modules (``@app.command()`` on
+# import); heavy optional dependencies are imported inside the commands.
+_COMMAND_MODULES = ("unokit.web.cli", "unokit.tui.cli", "unokit.bots.cli", "unokit.envs.cli")
+
+
+def _load_command_modules() -> None:
+    import importlib
+
+    for name in _COMMAND_MODULES:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as e:
+            if e.name is None or not name.startswith(e.name):
+                raise
+
+
+_load_command_modules()
+
+
 def main() -> None:
     app()
 
