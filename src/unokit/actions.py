@@ -169,7 +169,13 @@ class NextRound:
 
 Action = Play | Draw | Pass | ChooseColor | Accept | Challenge | CallUno | Catch | NextRound
 
-_SIMPLE = {"DRAW": Draw, "PASS": Pass, "ACCEPT": Accept, "CHALLENGE": Challenge, "UNO": CallUno}
+_SIMPLE: dict[str, type[Draw | Pass | Accept | Challenge | CallUno]] = {
+    "DRAW": Draw,
+    "PASS": Pass,
+    "ACCEPT": Accept,
+    "CHALLENGE": Challenge,
+    "UNO": CallUno,
+}
 _KEYWORDS = ("color", "side", "target", "swap", "uno", "flipcolor")
 
 
@@ -183,16 +189,14 @@ def parse_action(text: str, cards: CardSet) -> Action:
     if len(words) == 1 and words[0].upper() in ("NEXT", "NEXT_ROUND"):
         return NextRound()
     if len(words) < 2:
-        raise ParseError(
-            f"incomplete command {text!r}: expected a seat and a verb, e.g. 'P1 DRAW'"
-        )
+        raise ParseError(f"incomplete command {text!r}: expected a seat and a verb, e.g. 'P1 DRAW'")
     seat = parse_seat(words[0])
     verb = words[1].upper()
     rest = words[2:]
     if verb in _SIMPLE:
         if rest:
             raise ParseError(f"{verb} takes no arguments: {text!r}")
-        return _SIMPLE[verb](seat)  # type: ignore[no-any-return]
+        return _SIMPLE[verb](seat)
     if verb == "COLOR":
         if len(rest) != 1:
             raise ParseError(f"COLOR takes one colour, e.g. 'P1 COLOR G': {text!r}")

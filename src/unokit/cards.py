@@ -342,9 +342,7 @@ class CardSet:
 
     def _explain(self, text: str) -> str:
         if self.name == "flip" and "|" not in text:
-            return (
-                f"unknown Flip card {text!r}: write a physical card as light|dark, e.g. R5|Pk2"
-            )
+            return f"unknown Flip card {text!r}: write a physical card as light|dark, e.g. R5|Pk2"
         hint = {
             "classic": "R0-R9, RS, RR, RD2, W, W4 (colours R Y G B)",
             "flip": "light|dark, light R1-R9 RD1 RS RR RF W W2, dark Pk1-Pk9 PkD5 PkSE PkR PkF DW WDC",

@@ -86,15 +86,22 @@ def sim(
     try:
         opts = parse_options(option)
         if as_json or not sys.stdout.isatty():
-            result = simulate(variant, players, games, seed, names, match, opts,
-                              bot_options=bot_options)
+            result = simulate(
+                variant, players, games, seed, names, match, opts, bot_options=bot_options
+            )
         else:
             from rich.progress import Progress
 
             with Progress(console=console, transient=True) as bar:
                 task = bar.add_task("playing", total=games)
                 result = simulate(
-                    variant, players, games, seed, names, match, opts,
+                    variant,
+                    players,
+                    games,
+                    seed,
+                    names,
+                    match,
+                    opts,
                     progress=lambda k: bar.update(task, completed=k),
                     bot_options=bot_options,
                 )

@@ -122,7 +122,7 @@ def _build(doc: dict[str, Any]) -> Game:
         phase=state,
         drawn=given.get("drawn"),
         powers=powers,
-        uno=uno,  # type: ignore[arg-type]
+        uno=uno,
         scores=given.get("scores"),
     )
 
@@ -273,8 +273,8 @@ def _run(doc: Any) -> None:
         raise _Fail("players must be an integer")
     if not isinstance(doc.get("options") or {}, dict):
         raise _Fail("options must be an object")
-    new_rejected = bool(steps) and steps[0]["do"].strip().upper() == "NEW" and steps[0].get(
-        "reject"
+    new_rejected = (
+        bool(steps) and steps[0]["do"].strip().upper() == "NEW" and steps[0].get("reject")
     )
     try:
         game = _build(doc)

@@ -7,7 +7,7 @@ the same commands always give the same game, and a position can be written
 down completely (seed and shuffle counter included).
 
 >>> g = Game.new("classic", players=3, seed=7)
->>> g.phase.name, len(g.hands[0]), g.draw_count
+>>> g.state.name, len(g.hands[0]), g.draw_count
 ('AWAIT_TURN', 7, 86)
 >>> a = g.legal_actions()[0]; events = g.apply(a)
 >>> g.apply("P0 PLAY R99")
@@ -153,6 +153,7 @@ class Game:
         "empty_draws",
         "reveal",
         "log",
+        "commands",
         "_tables",
         "_plain",
     )
@@ -221,6 +222,8 @@ class Game:
         self.empty_draws = 0
         self.reveal: tuple[int, int, tuple[int, ...]] | None = None
         self.log: list[ev.Event] | None = [] if events else None
+        # accepted commands of the whole match, as text (the body of a record)
+        self.commands: list[str] | None = [] if events else None
         self._tables = v
         self._plain = not opts.sevenZero
 
@@ -308,8 +311,9 @@ class Game:
                 raise InvalidPositionError(f"uno: P{seat} is not a seat")
             s = UnoState[state.upper()] if isinstance(state, str) else UnoState(state)
             if s != UnoState.NONE and len(g.hands[seat]) != 1:
-                raise InvalidPositionError(f"uno: P{seat} is {s.name.lower()} but holds "
-                                           f"{len(g.hands[seat])} cards")
+                raise InvalidPositionError(
+                    f"uno: P{seat} is {s.name.lower()} but holds {len(g.hands[seat])} cards"
+                )
             g.uno[seat] = int(s)
             if s == UnoState.VULNERABLE:
                 g.vulnerable = seat
@@ -397,6 +401,7 @@ class Game:
         g.powers = self.powers[:]
         g.scores = self.scores[:]
         g.log = (self.log[:] if self.log is not None else []) if events else None
+        g.commands = (self.commands[:] if self.commands is not None else []) if events else None
         return g
 
     def __copy__(self) -> Game:
@@ -826,8 +831,9 @@ class Game:
         w = self.winner
         if self.log is not None:
             self._emit(
-                ev.RoundEnded(None if w < 0 else w, self.round_points, tuple(values),
-                              tuple(self.scores))
+                ev.RoundEnded(
+                    None if w < 0 else w, self.round_points, tuple(values), tuple(self.scores)
+                )
             )
         sc = self.scores
         over = o.matchMode == "single_round" or max(sc) >= o.targetScore
@@ -914,8 +920,7 @@ class Game:
             return f"P{seat} does not hold {card}", False
         if ph == _D and not jump and cid != self.drawn:
             return (
-                f"P{seat} may only play the card just drawn ({v.cards.cards[self.drawn]}) "
-                f"or pass"
+                f"P{seat} may only play the card just drawn ({v.cards.cards[self.drawn]}) or pass"
             ), False
         kind = v.kind[side][cid]
         wild = v.mask[side][cid] & WILD_BIT
@@ -991,10 +996,16 @@ class Game:
             if kind != _FLIP:
                 return f"{card} is not a Flip card: flipcolor does not apply", False
             if Color(flip_color) not in v.colors(1 - side):
-                return f"flipcolor {Color(flip_color).name} is not a colour of the other side", False
+                return (
+                    f"flipcolor {Color(flip_color).name} is not a colour of the other side",
+                    False,
+                )
         restricted = v.restricted[side][cid] and not (flex and not o.flexFlexSideWD4Restricted)
-        if restricted and o.noBluff and self.color >= 0 and self._holds_match(
-            seat, self.color, cid
+        if (
+            restricted
+            and o.noBluff
+            and self.color >= 0
+            and self._holds_match(seat, self.color, cid)
         ):
             return (
                 f"P{seat} holds a card of colour {Color(self.color).name}: {card} may not be "
@@ -1039,9 +1050,14 @@ class Game:
         elif isinstance(action, Catch):
             self.catch(action.seat, action.target)
         elif isinstance(action, NextRound):
-            return self.next_round()
+            events = self.next_round()
+            if self.commands is not None:
+                self.commands.append("NEXT")
+            return events
         else:  # pragma: no cover - typing guards this
             raise IllegalActionError(f"not a command: {action!r}")
+        if self.commands is not None:
+            self.commands.append(str(action))
         if self.log is None:
             return []
         return self.log[start:]
@@ -1102,7 +1118,9 @@ class Game:
             self._turn_action()
         kind = v.kind[side][cid]
         legal = True
-        restricted = v.restricted[side][cid] and (not flex or self.options.flexFlexSideWD4Restricted)
+        restricted = v.restricted[side][cid] and (
+            not flex or self.options.flexFlexSideWD4Restricted
+        )
         if restricted:
             legal = not self._holds_match(seat, self.color, cid)
         hand.remove(cid)
@@ -1112,8 +1130,14 @@ class Game:
         log = self.log is not None
         if log:
             self._emit(
-                ev.Played(seat, v.cards.cards[cid], None if color < 0 else Color(color), flex,
-                          None if target < 0 else target, seat != self.current)
+                ev.Played(
+                    seat,
+                    v.cards.cards[cid],
+                    None if color < 0 else Color(color),
+                    flex,
+                    None if target < 0 else target,
+                    seat != self.current,
+                )
             )
         left = len(hand)
         if left == 1:
@@ -1331,9 +1355,7 @@ class Game:
         self.uno = [_NONE] * n
         self.vulnerable = -1
         if self.log is not None:
-            self._emit(
-                ev.HandsSwapped(tuple(range(n)), tuple((s - d) % n for s in range(n)))
-            )
+            self._emit(ev.HandsSwapped(tuple(range(n)), tuple((s - d) % n for s in range(n))))
 
     def draw_card(self, seat: int) -> None:
         """DRAW: the turn's one card, or the stacked penalty (RULES.md §1.6, §6.1)."""
@@ -1353,9 +1375,7 @@ class Game:
             self.current = self._next(seat)
             return
         if o.forcedPlay and self._has_forced_play(seat):
-            raise IllegalActionError(
-                f"P{seat} holds a playable card and must play it (forcedPlay)"
-            )
+            raise IllegalActionError(f"P{seat} holds a playable card and must play it (forcedPlay)")
         self._turn_action()
         self.uno_pre = -1
         hand = self.hands[seat]
@@ -1490,9 +1510,7 @@ class Game:
         self.reveal = (seat, off, revealed)
         if self.log is not None:
             cs = self.cards
-            self._emit(
-                ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed))
-            )
+            self._emit(ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed)))
         if self.ch_legal:
             self._penalty(seat, kind, 2)
             self.current = self.ch_after
@@ -1510,9 +1528,7 @@ class Game:
         total = self.pending
         if self.log is not None:
             cs = self.cards
-            self._emit(
-                ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed))
-            )
+            self._emit(ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed)))
         self.pending = self.stack_class = self.stack_amount = 0
         if self.ch_legal:
             self._give(seat, total + 2, "challenge")
@@ -1568,8 +1584,10 @@ class Game:
         """Every legal command of ``seat`` (default: the seat to act), as typed
         actions: the turn decisions, plus UNO calls and catches that have an
         effect, plus jump-ins. Wild plays are listed once per colour."""
-        return [self.decode(seat if seat is not None else self.current, m)
-                for m in self.legal_moves(seat)]
+        return [
+            self.decode(seat if seat is not None else self.current, m)
+            for m in self.legal_moves(seat)
+        ]
 
     def legal_moves(self, seat: int | None = None) -> list[int]:
         """Like :meth:`legal_actions`, as integer move codes (see :meth:`decode`)."""
@@ -1676,7 +1694,11 @@ class Game:
         base = (c << 4) | (_FLEX_BIT if flex else 0)
         o = self.options
         if v.mask[side][c] & WILD_BIT:
-            if v.restricted[side][c] and o.noBluff and not (flex and not o.flexFlexSideWD4Restricted):
+            if (
+                v.restricted[side][c]
+                and o.noBluff
+                and not (flex and not o.flexFlexSideWD4Restricted)
+            ):
                 if self._holds_match(seat, self.color, c):
                     return []
             cols = (4, 5, 6, 7) if side else (0, 1, 2, 3)
@@ -1740,8 +1762,14 @@ class Game:
             return OP_COLOR | ((int(action.color) + 1) << 16)
         if isinstance(action, Catch):
             return OP_CATCH | ((action.target + 1) << 21)
-        simple = {Draw: OP_DRAW, Pass: OP_PASS, Accept: OP_ACCEPT, Challenge: OP_CHALLENGE,
-                  CallUno: OP_UNO, NextRound: OP_NEXT}
+        simple = {
+            Draw: OP_DRAW,
+            Pass: OP_PASS,
+            Accept: OP_ACCEPT,
+            Challenge: OP_CHALLENGE,
+            CallUno: OP_UNO,
+            NextRound: OP_NEXT,
+        }
         return simple[type(action)]
 
     def apply_move(self, move: int, seat: int | None = None, uno: bool = False) -> None:

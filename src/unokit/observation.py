@@ -13,7 +13,7 @@ another hand's cards, the draw order, the seed or the random state.
 >>> len(obs.hand), obs.hand_sizes, len(obs.backs[0]), obs.backs[1]
 (7, (7, 7, 7), 7, ())
 >>> sorted(obs.to_dict())[:5]
-['backs', 'color', 'color_reason', 'current', 'dealer']
+['backs', 'challenge_offender', 'color', 'color_reason', 'current']
 """
 
 from __future__ import annotations
@@ -152,9 +152,7 @@ def observe(game: Game, seat: int | None) -> Observation:
     if v.two_sided:
         other = 1 - side
         backs = tuple(
-            ()
-            if s == seat
-            else tuple(sorted((cs[c].face(other) for c in hands[s]), key=_face_key))
+            () if s == seat else tuple(sorted((cs[c].face(other) for c in hands[s]), key=_face_key))
             for s in range(n)
         )
         if game.draw:

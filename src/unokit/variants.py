@@ -136,8 +136,10 @@ class Variant:
 
     def deck(self, options: Options, seed: int) -> list[int]:
         """A fresh list of the ids of a full deck under ``options`` (cached)."""
-        key = (options.flipPairing, seed) if options.flipPairing == "random_seeded" else (
-            options.flexDeck if self.flex else ""
+        key = (
+            (options.flipPairing, seed)
+            if options.flipPairing == "random_seeded"
+            else (options.flexDeck if self.flex else "")
         )
         cached = self._decks.get(key)
         if cached is None:

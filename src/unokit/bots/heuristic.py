@@ -121,8 +121,10 @@ class HeuristicBot:
             f = c.face(side)
             if f.color is not None:
                 counts[f.color] += 1 + (f.points >= 20)
-        colors = (Color.Pk, Color.Tl, Color.Or, Color.Pu) if side else (
-            Color.R, Color.Y, Color.G, Color.B
+        colors = (
+            (Color.Pk, Color.Tl, Color.Or, Color.Pu)
+            if side
+            else (Color.R, Color.Y, Color.G, Color.B)
         )
         return max(colors, key=lambda c: (counts[c], -int(c)))
 
@@ -134,9 +136,7 @@ class HeuristicBot:
         nxt = (seat + obs.direction) % n
         threat = min(obs.hand_sizes[s] for s in range(n) if s != seat)
         next_size = obs.hand_sizes[nxt]
-        held: Counter[Color] = Counter(
-            c.face(side).color for c in obs.hand if c.face(side).color is not None
-        )
+        held: Counter[Color | None] = Counter(c.face(side).color for c in obs.hand)
         current = obs.color
         holds_current = any(c.face(side).color == current for c in obs.hand)
         best: tuple[float, int, Play] | None = None
