@@ -692,13 +692,19 @@ class Game:
         if self.log is not None:
             self.log.clear()
             self._emit(ev.RoundStarted(self.round_no, d, tuple(len(h) for h in hands)))
-        self.start()
+        self._start()
 
     def start(self) -> None:
         """Turn the first card and apply the variant's first-card rule
-        (RULES.md §2.4, §3.7, §4.8). Only in phase ``DEAL``."""
+        (RULES.md §2.4, §3.7, §4.8). Only in phase ``DEAL`` (positions set up
+        before their first card); a new round does this by itself."""
         if self.phase != _DEAL:
             raise IllegalActionError("the first card has already been turned")
+        self._start()
+        if self.commands is not None:
+            self.commands.append("START")
+
+    def _start(self) -> None:
         v = self.variant
         o = self.options
         n = self.n
@@ -779,6 +785,8 @@ class Game:
         else:
             self.dealer = (self.dealer + 1) % self.n
         self._deal_round()
+        if self.commands is not None:
+            self.commands.append("NEXT")
         return list(self.log) if self.log is not None else []
 
     def _flip_piles(self) -> None:
@@ -1050,10 +1058,7 @@ class Game:
         elif isinstance(action, Catch):
             self.catch(action.seat, action.target)
         elif isinstance(action, NextRound):
-            events = self.next_round()
-            if self.commands is not None:
-                self.commands.append("NEXT")
-            return events
+            return self.next_round()
         else:  # pragma: no cover - typing guards this
             raise IllegalActionError(f"not a command: {action!r}")
         if self.commands is not None:
