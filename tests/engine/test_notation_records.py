@@ -19,7 +19,7 @@ from .conftest import random_game_states
 @given(seed=st.integers(0, 10_000), stop=st.integers(0, 300))
 def test_position_round_trip(seed: int, stop: int) -> None:
     g = Game.new("classic", 2, seed=seed)
-    for i, g in enumerate(random_game_states(seed, steps=stop + 1)):
+    for i, g in enumerate(random_game_states(seed, steps=stop + 1)):  # noqa: B007
         if i == stop:
             break
     text = dumps(g)
