@@ -13,7 +13,7 @@ observation's history is built from it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from unokit.cards import Card, Color, Face
 
@@ -196,8 +196,10 @@ Event = (
 
 def redact(event: Event, seat: int | None) -> Event:
     """The event as ``seat`` may see it (``None``: a spectator)."""
-    if isinstance(event, Drew) and event.seat != seat and event.cards is not None:
-        return replace(event, cards=None)
-    if isinstance(event, Challenged) and event.seat != seat and event.revealed is not None:
-        return replace(event, revealed=None)
+    if isinstance(event, Drew):
+        if event.seat != seat and event.cards is not None:
+            return Drew(event.seat, event.count, None, event.backs, event.reason)
+    elif isinstance(event, Challenged):
+        if event.seat != seat and event.revealed is not None:
+            return Challenged(event.seat, event.offender, event.success, None)
     return event

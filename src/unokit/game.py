@@ -154,6 +154,7 @@ class Game:
         "reveal",
         "log",
         "commands",
+        "_views",
         "_tables",
         "_plain",
     )
@@ -224,6 +225,8 @@ class Game:
         self.log: list[ev.Event] | None = [] if events else None
         # accepted commands of the whole match, as text (the body of a record)
         self.commands: list[str] | None = [] if events else None
+        # per-seat redacted history, extended incrementally by observe()
+        self._views: dict[int | None, tuple[int, list[ev.Event]]] = {}
         self._tables = v
         self._plain = not opts.sevenZero
 
@@ -402,6 +405,7 @@ class Game:
         g.scores = self.scores[:]
         g.log = (self.log[:] if self.log is not None else []) if events else None
         g.commands = (self.commands[:] if self.commands is not None else []) if events else None
+        g._views = {}
         return g
 
     def __copy__(self) -> Game:
@@ -690,7 +694,8 @@ class Game:
         self.round_no += 1
         self.phase = _DEAL
         if self.log is not None:
-            self.log.clear()
+            self.log = []
+            self._views = {}
             self._emit(ev.RoundStarted(self.round_no, d, tuple(len(h) for h in hands)))
         self._start()
 

@@ -162,8 +162,17 @@ def observe(game: Game, seat: int | None) -> Observation:
     if game.reveal is not None and seat is not None and game.reveal[0] == seat:
         revealed = (game.reveal[1], tuple(cs[c] for c in game.reveal[2]))
     history: tuple[Event, ...] = ()
-    if game.log is not None:
-        history = tuple(redact(e, seat) for e in game.log)
+    log = game.log
+    if log is not None:
+        key = id(log)
+        cached = game._views.get(seat)
+        if cached is None or cached[0] != key or len(cached[1]) > len(log):
+            cached = (key, [])
+            game._views[seat] = cached
+        view = cached[1]
+        if len(view) < len(log):
+            view.extend(redact(e, seat) for e in log[len(view) :])
+        history = tuple(view)
     legal: tuple[Action, ...] = ()
     if seat is not None and not over:
         legal = tuple(game.legal_actions(seat))
