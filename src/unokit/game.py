@@ -633,20 +633,27 @@ class Game:
         if o.dealerSelection == "random":
             return self._randbelow(self.n)
         # cut: everyone draws a card, highest deals, ties re-cut (RULES.md §1.2, D50)
-        deck = self.variant.deck(o, self.seed)
+        deck = self.variant.deck_ids(o, self.seed)
         v = self.variant
         value = v.cut_value
         contenders = list(range(self.n))
+        taken: set[int] = set()
         r = _rng()
         r.seed((self.seed & 0xFFFFFFFFFFFF) * 1_000_003 + self.shuffles)
         self.shuffles += 1
         rnd = r.random
         while len(contenders) > 1:
-            if len(deck) < len(contenders):  # cannot happen with real decks
+            if len(deck) - len(taken) < len(contenders):  # cannot happen with real decks
                 break
             # each contender takes a random card of those left (cut cards return
             # to the deck before the deal shuffle, so the deck itself is untouched)
-            cut = {s: value[deck.pop(int(rnd() * len(deck)))] for s in contenders}
+            cut = {}
+            for s in contenders:
+                i = int(rnd() * len(deck))
+                while i in taken:
+                    i = int(rnd() * len(deck))
+                taken.add(i)
+                cut[s] = value[deck[i]]
             best = max(cut.values())
             contenders = [s for s in contenders if cut[s] == best]
         return contenders[0]
@@ -669,11 +676,14 @@ class Game:
             raise InvalidPositionError(
                 f"cannot deal {size} cards to {n} players from {len(deck)} cards"
             )
-        hands: list[list[int]] = [[] for _ in range(n)]
+        # one card at a time, clockwise from the dealer's left, from the top
+        # (the end of the list): seat d+k gets the k-th, (k+n)-th, ... cards
         d = self.dealer
-        for _ in range(size):
-            for k in range(1, n + 1):
-                hands[(d + k) % n].append(deck.pop())
+        top = len(deck) - 1
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for k in range(1, n + 1):
+            hands[(d + k) % n] = deck[top - (k - 1) : top - (k - 1) - n * size : -n]
+        del deck[len(deck) - n * size :]
         self.hands = hands
         self.draw = deck
         self.discard = []

@@ -136,6 +136,10 @@ class Variant:
 
     def deck(self, options: Options, seed: int) -> list[int]:
         """A fresh list of the ids of a full deck under ``options`` (cached)."""
+        return list(self.deck_ids(options, seed))
+
+    def deck_ids(self, options: Options, seed: int) -> tuple[int, ...]:
+        """The ids of a full deck under ``options`` (cached, shared: do not modify)."""
         key = (
             (options.flipPairing, seed)
             if options.flipPairing == "random_seeded"
@@ -146,7 +150,7 @@ class Variant:
             cached = self._decks[key] = tuple(self.make_deck(options, seed))
             if len(self._decks) > 64:
                 self._decks.clear()
-        return list(cached)
+        return cached
 
     def colors(self, side: int) -> tuple[Color, ...]:
         """The colours that may be declared on ``side``."""
