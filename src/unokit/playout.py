@@ -57,11 +57,12 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
     ``rnd`` returns floats in [0, 1)."""
     v = game.variant
     o = game.options
-    fast = not v.flex and not o.noBluff and game._plain
-    # the two commonest transitions are inlined when nothing else can happen
-    quick = fast and game.log is None
-    quick_draw = quick and not o.drawUntilPlayable
+    flexv = v.flex
+    fast = not o.noBluff  # noBluff removes some wild plays: use the general path
+    plain_numbers = not flexv and game._plain and game.log is None
+    quick_draw = fast and game.log is None and not o.drawUntilPlayable
     colors_of = ((0, 1, 2, 3), (4, 5, 6, 7))
+    fmask = v.flexmask
     step = game._step
     n = game.n
     turns = 0
@@ -73,7 +74,11 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
             acc = (1 << game.color) | v.topkey[side][game.discard[-1]] | WILD_BIT
             cur = game.current
             hand = game.hands[cur]
-            ok = [c for c in hand if mask[c] & acc]
+            flexok = flexv and game.powers[cur]
+            if flexok:
+                ok = [c for c in hand if mask[c] & acc or fmask[c] & acc]
+            else:
+                ok = [c for c in hand if mask[c] & acc]
             if not ok:
                 d = game.draw
                 if quick_draw and d and game.vulnerable < 0 and game.reveal is None:
@@ -83,7 +88,7 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
                     game.uno_pre = -1
                     if game.uno[cur]:
                         game._uno_off(cur)
-                    if mask[c] & acc:
+                    if mask[c] & acc or (flexok and fmask[c] & acc):
                         game.phase = _D
                         game.drawn = c
                     else:
@@ -92,10 +97,10 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
                     game.draw_card(cur)
                 continue
             c = ok[int(rnd() * len(ok))]
-            if mask[c] & WILD_BIT:
-                game._do_play(cur, c, colors_of[side][int(rnd() * 4)], False, -1, -1, True, -1)
-            elif (
-                quick
+            m = mask[c]
+            if (
+                plain_numbers
+                and not m & WILD_BIT
                 and v.kind[side][c] == _NUMBER
                 and len(hand) > 2
                 and game.vulnerable < 0
@@ -107,21 +112,35 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
                 game.uno_pre = -1
                 game.color = v.color[side][c]
                 game.current = (cur + game.direction) % n
-            else:
-                game._do_play(cur, c, -1, False, -1, -1, True, -1)
+                continue
+            if not flexok or not fmask[c] & acc:
+                if not m & WILD_BIT and game._plain:
+                    game._do_play(cur, c, -1, False, -1, -1, True, -1)
+                    continue
+                if m & WILD_BIT and not flexv:
+                    col = colors_of[side][int(rnd() * 4)]
+                    game._do_play(cur, c, col, False, -1, -1, True, -1)
+                    continue
+            # the general case: every way to play this card, in turn_moves() order
+            last = len(hand) == 1
+            codes = game._play_codes(cur, c, False, last) if m & acc else []
+            if flexok and fmask[c] & acc:
+                codes += game._play_codes(cur, c, True, last)
+            step(codes[0] if len(codes) == 1 else codes[int(rnd() * len(codes))])
             continue
-        if fast and game.phase == _D:
+        if fast and game.phase == _D and not flexv:
             # play the drawn card (each colour of a wild is a choice) or keep it
             cur = game.current
             c = game.drawn
             wild = v.mask[game.side][c] & WILD_BIT
-            nplay = 4 if wild else 1
-            k = int(rnd() * (nplay + (0 if o.forcedPlay else 1)))
-            if k == nplay:
-                game.keep(cur)
-            else:
-                col = colors_of[game.side][k] if wild else -1
-                game._do_play(cur, c, col, False, -1, -1, True, -1)
-            continue
+            if wild or game._plain:
+                nplay = 4 if wild else 1
+                k = int(rnd() * (nplay + (0 if o.forcedPlay else 1)))
+                if k == nplay:
+                    game.keep(cur)
+                else:
+                    col = colors_of[game.side][k] if wild else -1
+                    game._do_play(cur, c, col, False, -1, -1, True, -1)
+                continue
         step(random_move(game, rnd))
     return turns
