@@ -1,0 +1,341 @@
+"""The PettingZoo AEC environment shared by the three variants.
+
+A thin adapter over :class:`unokit.Game`: the agent to act is the engine's
+``game.current``; an action is an index of the variant's
+:class:`~unokit.envs.actions.ActionTable`; the observation is the seat's
+:class:`~unokit.envs.observation.ObservationEncoder` vector plus the legal
+action mask. The pages of the three environments
+(:mod:`unokit.envs.uno_classic_v0` ...) document the behaviour.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no py.typed marker
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from unokit.errors import IllegalActionError, OptionError
+from unokit.game import Game, Phase
+from unokit.options import Options
+from unokit.variants import get_variant
+
+from .actions import ActionTable, action_table
+from .observation import ObservationEncoder
+
+__all__ = ["UnoEnv", "make_env", "round_rewards", "REWARDS", "EPISODES", "ILLEGAL"]
+
+REWARDS = ("points", "win")
+EPISODES = ("round", "match")
+ILLEGAL = ("terminate", "raise")
+
+_ROUND_OVER = int(Phase.ROUND_OVER)
+_MATCH_OVER = int(Phase.MATCH_OVER)
+
+Obs = dict[str, npt.NDArray[Any]]
+
+
+def round_rewards(game: Game, reward: str) -> list[float]:
+    """Rewards of the round that just ended, by seat.
+
+    ``points``: the winner gets the round's points (the sum of the other hands'
+    values) and every other seat loses its own hand's value, so the rewards sum
+    to zero and follow RULES.md scoring in both scoring modes. ``win``: +1 to the
+    winner, -1/(players-1) to the others. A round without a winner (blocked,
+    ``blockedRound=no_score``) gives 0 to everyone."""
+    n = game.n
+    w = game.winner
+    if w < 0:
+        return [0.0] * n
+    if reward == "win":
+        return [1.0 if s == w else -1.0 / (n - 1) for s in range(n)]
+    values = [game.hand_value(s) for s in range(n)]
+    return [float(sum(values) - values[w]) if s == w else float(-values[s]) for s in range(n)]
+
+
+class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
+    """PettingZoo AEC environment of one UNO variant (see the variant modules)."""
+
+    variant_name = "classic"
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "uno_classic_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 2,
+        render_mode: str | None = None,
+        *,
+        reward: str = "points",
+        episode: str = "round",
+        illegal: str = "terminate",
+        illegal_reward: float = -1.0,
+        **options: Any,
+    ) -> None:
+        super().__init__()
+        v = get_variant(self.variant_name)
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise OptionError(f"players must be an integer, got {players!r}")
+        if not v.min_players <= players <= v.max_players:
+            raise OptionError(
+                f"{v.name} is played by {v.min_players} to {v.max_players} players, not {players}"
+            )
+        for name, value, allowed in (
+            ("reward", reward, REWARDS),
+            ("episode", episode, EPISODES),
+            ("illegal", illegal, ILLEGAL),
+        ):
+            if value not in allowed:
+                raise OptionError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.options = Options.from_dict(options)
+        # Deal once to reject options that cannot be played (e.g. a hand size too large).
+        Game.new(v, players, self.options, seed=0, events=False)
+        self.players = players
+        self.render_mode = render_mode
+        self.reward_mode = reward
+        self.episode = episode
+        self.illegal = illegal
+        self.illegal_reward = float(illegal_reward)
+        self.table: ActionTable = action_table(v, players, self.options)
+        self.encoder = ObservationEncoder(v, players, self.options)
+        self.possible_agents: list[str] = [f"player_{i}" for i in range(players)]
+        self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.table.size,), dtype=np.int8),
+            }
+        )
+        act_space = spaces.Discrete(self.table.size)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
+        self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
+        self._empty_mask = np.zeros(self.table.size, dtype=np.int8)
+        self.game: Game = Game(v, players, self.options, events=False)
+        self._next_seed: int | None = None
+        self._legal: dict[int, int] | None = None  # legal action index -> move, this state
+        self._dirty_rewards = False
+        self.agents: list[str] = []
+
+    # ------------------------------------------------------------------ spaces
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new round (or match). ``reset(seed=s)`` deals exactly the game
+        ``Game.new(variant, players, options, seed=s)``; later resets without a
+        seed use ``s+1``, ``s+2``... ``options`` is accepted for the PettingZoo
+        API and ignored: game options are given to the constructor."""
+        if seed is not None:
+            if not isinstance(seed, int | np.integer) or isinstance(seed, bool):
+                raise OptionError(f"seed must be an integer, got {seed!r}")
+            game_seed = int(seed)
+        elif self._next_seed is not None:
+            game_seed = self._next_seed
+        else:
+            game_seed = random.SystemRandom().randrange(2**31)
+        self._next_seed = game_seed + 1
+        self.game = Game.new(
+            self.variant_name, self.players, self.options, seed=game_seed, events=False
+        )
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._legal = None
+        self._dirty_rewards = False
+        self.agent_selection = self.possible_agents[self.game.current]
+
+    def observe(self, agent: str) -> Obs:
+        seat = self._seat_of[agent]
+        game = self.game
+        obs = self.encoder.encode_game(game, seat)
+        if agent != self.agent_selection or game.phase >= _ROUND_OVER:
+            return {"observation": obs, "action_mask": self._empty_mask.copy()}
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            return {"observation": obs, "action_mask": self._empty_mask.copy()}
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._legal_moves(seat)
+        mask = self._empty_mask.copy()
+        mask[list(legal)] = 1
+        return {"observation": obs, "action_mask": mask}
+
+    def _legal_moves(self, seat: int) -> dict[int, int]:
+        idx = self.table.indices(seat)
+        return {idx[m]: m for m in self.game.legal_moves(seat)}
+
+    def legal_actions(self) -> list[int]:
+        """The legal action indices of the agent to act (empty when the episode is over)."""
+        agent = self.agent_selection
+        if self.terminations.get(agent) or self.truncations.get(agent):
+            return []
+        if self.game.phase >= _ROUND_OVER:
+            return []
+        if self._legal is None:
+            self._legal = self._legal_moves(self._seat_of[agent])
+        return sorted(self._legal)
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if self._dirty_rewards:
+            self._clear_rewards()
+            self._dirty_rewards = False
+        index = _action_index(action, self.table.size)
+        seat = self._seat_of[agent]
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_moves(seat)
+        move = legal.get(index)
+        if move is None:
+            self._illegal(agent, index)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        game = self.game
+        game.apply_move(move, seat)
+        self._legal = None
+        if game.phase >= _ROUND_OVER:
+            self._round_over()
+        self.agent_selection = self.possible_agents[game.current]
+
+    def _illegal(self, agent: str, index: int) -> None:
+        seat = self._seat_of[agent]
+        name = self.table.names[index]
+        message = (
+            f"{agent} (P{seat}) cannot take action {index} ({name}) now; legal: "
+            f"{', '.join(f'{i} {self.table.names[i]}' for i in self.legal_actions())}"
+        )
+        if self.illegal == "raise":
+            raise IllegalActionError(message)
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = self.illegal_reward if a == agent else 0.0
+            self.terminations[a] = True
+        self.infos[agent] = {"illegal_action": index}
+        self._accumulate_rewards()
+        self._dirty_rewards = True
+        self._legal = None
+
+    def _round_over(self) -> None:
+        game = self.game
+        match_over = game.phase == _MATCH_OVER
+        if self.reward_mode == "points":
+            values = round_rewards(game, "points")
+        elif self.episode == "round":
+            values = round_rewards(game, "win")
+        elif match_over:
+            winners = set(game.match_winners)
+            k, n = len(winners), self.players
+            values = [1.0 if s in winners else -k / (n - k) if k < n else 0.0 for s in range(n)]
+        else:
+            values = [0.0] * self.players
+        for a, r in zip(self.possible_agents, values, strict=True):
+            self.rewards[a] = r
+        self._accumulate_rewards()
+        self._dirty_rewards = True
+        if self.episode == "match" and not match_over:
+            game.next_round()
+            return
+        for a in self.agents:
+            self.terminations[a] = True
+
+    # ------------------------------------------------------------------ display
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                "You are calling render method without specifying any render mode."
+            )
+            return None
+        return self.render_text()
+
+    def render_text(self) -> str:
+        """The table as text, from the view of the agent to act (its hand is
+        shown, no other hand; in Flip the backs every player can see)."""
+        game = self.game
+        v = game.variant
+        if game.phase == _ROUND_OVER or game.phase == _MATCH_OVER:
+            seat = None
+        else:
+            seat = game.current
+        obs = game.observe(seat)
+        lines = [
+            f"{v.name} - {self.players} players - round {obs.round} - "
+            f"{'round over' if seat is None else f'P{seat} to act ({obs.phase})'}",
+        ]
+        top = obs.top.face(obs.side) if obs.top is not None else None
+        color = obs.color.name if obs.color is not None else "-"
+        side = f"  side: {('light', 'dark')[obs.side]}" if v.two_sided else ""
+        lines.append(
+            f"top: {top}  colour: {color}  direction: "
+            f"{'cw' if obs.direction == 1 else 'ccw'}  draw pile: {obs.draw_size}{side}"
+            + (f"  pending draw: {obs.pending_draw}" if obs.pending_draw else "")
+        )
+        for s in range(self.players):
+            info = f"P{s}: {obs.hand_sizes[s]:>2} cards"
+            if obs.uno[s] != "none":
+                info += f"  UNO {obs.uno[s]}"
+            if v.flex:
+                info += f"  power {'green' if obs.powers[s] else 'red'}"
+            if v.two_sided and s != seat:
+                info += "  backs " + " ".join(str(f) for f in obs.backs[s])
+            info += f"  score {obs.scores[s]}"
+            lines.append(info)
+        if seat is not None:
+            lines.append(f"P{seat} holds: " + " ".join(str(c) for c in obs.hand))
+            legal = ", ".join(f"{i}:{self.table.names[i]}" for i in self.legal_actions())
+            lines.append(f"legal: {legal}")
+        else:
+            won = "nobody (blocked)" if obs.winner is None else f"P{obs.winner}"
+            lines.append(f"round won by {won}, {obs.round_points} points")
+        return "\n".join(lines) + "\n"
+
+    def close(self) -> None:
+        pass
+
+    def action_name(self, index: int) -> str:
+        """The action table's name of ``index`` (e.g. ``"PLAY W color=G"``)."""
+        return self.table.names[index]
+
+
+def _action_index(action: Any, size: int) -> int:
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            action = int(action)
+        else:
+            raise IllegalActionError(
+                f"an action is an integer index of the action table, got {action!r}"
+            )
+    index = int(action)
+    if not 0 <= index < size:
+        raise IllegalActionError(f"action {index} is outside the action table (0..{size - 1})")
+    return index
+
+
+def make_env(raw: Callable[..., UnoEnv], **kwargs: Any) -> Any:
+    """``raw(**kwargs)`` wrapped in PettingZoo's OrderEnforcingWrapper (errors when
+    the API is used out of order, e.g. ``step`` before ``reset``)."""
+    return wrappers.OrderEnforcingWrapper(raw(**kwargs))
+

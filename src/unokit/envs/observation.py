@@ -1,0 +1,296 @@
+"""The observation vector of the UNO environments: what one seat may know.
+
+:meth:`ObservationEncoder.encode` defines the vector from an
+:class:`unokit.observation.Observation` (the engine's censored view of one
+seat) and from nothing else. The environments use
+:meth:`ObservationEncoder.encode_game`, a fast path that reads the same public
+fields straight from the game (the seat's own hand, hand sizes, piles' public
+faces, colour, side, direction, UNO states, Power Cards, scores, and in Flip
+the visible backs); the test suite proves both give the same vector on every
+step of random games of every variant, and that the vector does not change
+when hidden information (other hands, the draw order) is reshuffled.
+
+Seats are written **relative to the observer**: slot ``k`` describes seat
+``(seat + k) mod players`` (slot 0 is the observer). Layout, in order
+(``U`` = size of the card universe of :mod:`unokit.envs.actions`, ``n`` =
+players, ``F`` = 108 Flip faces, light then dark):
+
+=================  ==========  ==============================================
+segment            length      value
+=================  ==========  ==============================================
+``hand``           U           copies of each card in the observer's hand
+``top``            U           one-hot: the top card of the discard pile
+``discard``        U           copies of each card in the discard pile
+``color``          4 (Flip 8)  one-hot: the current colour (none while one is chosen)
+``phase``          4           one-hot: AWAIT_TURN, AWAIT_DRAWN, AWAIT_COLOR, AWAIT_CHALLENGE
+``uno``            2n          UNO state per seat: n "safe" flags then n "vulnerable" flags
+``hand_sizes``     n           cards held per seat
+``direction``      1           1 when play runs counter-clockwise
+``draw_size``      1           cards in the draw pile
+``pending_draw``   1           stacked draw penalty waiting (stacking house rule)
+``scores``         n           match scores per seat
+``side``           1           Flip only: 1 when the dark side is up
+``backs``          (n-1) F     Flip only: visible back faces of each opponent's hand
+``draw_top_back``  F           Flip only: one-hot, the visible back of the draw pile's top
+``powers``         n           Flex only: 1 when the seat's Power Card is green
+=================  ==========  ==============================================
+
+Not encoded: the round's history, a hand revealed by a challenge, the dealer,
+the identity of a card just drawn (the action mask shows it: only it can be
+played) and why a colour is awaited.
+
+>>> from unokit import Game
+>>> enc = ObservationEncoder("classic", 2)
+>>> g = Game.new("classic", 2, seed=3, events=False)
+>>> v = enc.encode(g.observe(1))
+>>> v.shape, v.dtype, int(v[enc.slice("hand")].sum())
+((181,), dtype('float32'), 7)
+>>> bool((v == enc.encode_game(g, 1)).all())
+True
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import numpy.typing as npt
+
+from unokit.cards import Card, Face
+from unokit.observation import Observation
+from unokit.options import Options
+from unokit.variants import Variant, get_variant
+
+from .actions import card_universe
+
+if TYPE_CHECKING:
+    from unokit.game import Game
+
+__all__ = ["ObservationEncoder", "PHASES"]
+
+#: The decision phases encoded in the ``phase`` segment (engine Phase values 0..3).
+PHASES = ("AWAIT_TURN", "AWAIT_DRAWN", "AWAIT_COLOR", "AWAIT_CHALLENGE")
+_PHASE_INDEX = {name: i for i, name in enumerate(PHASES)}
+_UNO_INDEX = {"safe": 0, "vulnerable": 1}
+
+Vector = npt.NDArray[np.float32]
+
+
+def flip_faces(variant: Variant) -> tuple[Face, ...]:
+    """The faces of a two-sided variant: light faces then dark faces, in card order."""
+    cards = variant.cards.cards
+    light = dict.fromkeys(c.light for c in cards)
+    dark = dict.fromkeys(c.dark for c in cards if c.dark is not None)
+    return tuple(light) + tuple(dark)
+
+
+class ObservationEncoder:
+    """Encodes one seat's view as a fixed-length ``float32`` vector."""
+
+    def __init__(
+        self,
+        variant: str | Variant,
+        players: int,
+        options: Options | dict[str, Any] | None = None,
+    ) -> None:
+        v = get_variant(variant)
+        opts = options if isinstance(options, Options) else Options.from_dict(options)
+        n = players
+        self.variant = v
+        self.players = n
+        self.options = opts
+        self.cards = card_universe(v, opts)
+        u = len(self.cards)
+        deck = float(len(v.deck(opts, 0)))
+        self.faces: tuple[Face, ...] = flip_faces(v) if v.two_sided else ()
+        nf = len(self.faces)
+        segs: list[tuple[str, int, float]] = [
+            ("hand", u, deck),
+            ("top", u, 1.0),
+            ("discard", u, deck),
+            ("color", 8 if v.two_sided else 4, 1.0),
+            ("phase", len(PHASES), 1.0),
+            ("uno", 2 * n, 1.0),
+            ("hand_sizes", n, deck),
+            ("direction", 1, 1.0),
+            ("draw_size", 1, deck),
+            ("pending_draw", 1, np.inf),
+            ("scores", n, np.inf),
+        ]
+        if v.two_sided:
+            segs += [("side", 1, 1.0), ("backs", (n - 1) * nf, deck), ("draw_top_back", nf, 1.0)]
+        if v.flex:
+            segs.append(("powers", n, 1.0))
+        self.segments: dict[str, tuple[int, int]] = {}
+        high: list[float] = []
+        off = 0
+        for name, length, hi in segs:
+            self.segments[name] = (off, length)
+            high += [hi] * length
+            off += length
+        self.size = off
+        self.high: Vector = np.array(high, dtype=np.float32)
+        # lookups of the reference path (Card / Face objects)
+        self._card_index: dict[Card, int] = {v.cards.cards[c]: i for i, c in enumerate(self.cards)}
+        self._face_index: dict[Face, int] = {f: i for i, f in enumerate(self.faces)}
+        # lookups of the fast path (card ids), offsets folded in
+        ncards = len(v.cards)
+        uidx = [-1] * ncards
+        for i, c in enumerate(self.cards):
+            uidx[c] = i
+        self._uidx = uidx
+        h, t = self.segments["hand"][0], self.segments["top"][0]
+        self._hand_at = [h + i if i >= 0 else -1 for i in uidx]
+        self._top_at = [t + i if i >= 0 else -1 for i in uidx]
+        self._order = tuple(tuple((s + k) % n for k in range(n)) for s in range(n))
+        if v.two_sided:
+            fidx = self._face_index
+            # face index of the side a card shows when ``side`` is up, for its back
+            self._back_at: tuple[list[int], list[int]] = (
+                [fidx[c.face(1)] for c in v.cards.cards],
+                [fidx[c.face(0)] for c in v.cards.cards],
+            )
+        self._disc_list: list[int] | None = None
+        self._disc_len = 0
+        self._disc_last = -1
+        self._disc_counts: Vector = np.zeros(u, dtype=np.float32)
+
+    def slice(self, name: str) -> slice:
+        """The slice of segment ``name`` in the vector."""
+        off, length = self.segments[name]
+        return slice(off, off + length)
+
+    def describe(self) -> list[tuple[str, int, int]]:
+        """``(segment, offset, length)`` rows, in order."""
+        return [(name, off, length) for name, (off, length) in self.segments.items()]
+
+    # ------------------------------------------------------------------ reference
+
+    def encode(self, obs: Observation) -> Vector:
+        """The vector of ``obs`` (a seat's :class:`~unokit.observation.Observation`)."""
+        if not isinstance(obs, Observation):
+            raise TypeError(f"expected an Observation, got {type(obs).__name__}")
+        if obs.variant != self.variant.name or obs.players != self.players:
+            raise ValueError(
+                f"this encoder is for {self.variant.name} with {self.players} players, "
+                f"not {obs.variant} with {obs.players}"
+            )
+        if obs.seat is None:
+            raise ValueError("a spectator's observation has no hand to encode")
+        seg = self.segments
+        out = np.zeros(self.size, dtype=np.float32)
+        ci = self._card_index
+        off = seg["hand"][0]
+        for c in obs.hand:
+            out[off + ci[c]] += 1
+        if obs.top is not None:
+            out[seg["top"][0] + ci[obs.top]] = 1
+        off = seg["discard"][0]
+        for c in obs.discard:
+            out[off + ci[c]] += 1
+        if obs.color is not None:
+            out[seg["color"][0] + int(obs.color)] = 1
+        if obs.phase in _PHASE_INDEX:
+            out[seg["phase"][0] + _PHASE_INDEX[obs.phase]] = 1
+        n = self.players
+        order = self._order[obs.seat]
+        for k, s in enumerate(order):
+            state = obs.uno[s]
+            if state in _UNO_INDEX:
+                out[seg["uno"][0] + _UNO_INDEX[state] * n + k] = 1
+            out[seg["hand_sizes"][0] + k] = obs.hand_sizes[s]
+            out[seg["scores"][0] + k] = obs.scores[s]
+        out[seg["direction"][0]] = 1 if obs.direction == -1 else 0
+        out[seg["draw_size"][0]] = obs.draw_size
+        out[seg["pending_draw"][0]] = obs.pending_draw
+        if self.variant.two_sided:
+            fi = self._face_index
+            nf = len(self.faces)
+            out[seg["side"][0]] = obs.side
+            base = seg["backs"][0]
+            for k, s in enumerate(order[1:]):
+                for f in obs.backs[s]:
+                    out[base + k * nf + fi[f]] += 1
+            if obs.draw_top_back is not None:
+                out[seg["draw_top_back"][0] + fi[obs.draw_top_back]] = 1
+        if self.variant.flex:
+            base = seg["powers"][0]
+            for k, s in enumerate(order):
+                out[base + k] = 1 if obs.powers[s] else 0
+        return out
+
+    # ------------------------------------------------------------------ fast path
+
+    def encode_game(self, game: Game, seat: int) -> Vector:
+        """The vector :meth:`encode` gives for ``game.observe(seat)``, read straight
+        from the public fields of ``game`` and ``seat``'s own hand (fast)."""
+        seg = self.segments
+        n = self.players
+        hands = game.hands
+        hot = [self._hand_at[c] for c in hands[seat]]
+        disc = game.discard
+        if disc:
+            hot.append(self._top_at[disc[-1]])
+        if game.color >= 0:
+            hot.append(seg["color"][0] + game.color)
+        ph = game.phase
+        if ph < 4:
+            hot.append(seg["phase"][0] + ph)
+        order = self._order[seat]
+        uno = game.uno
+        base = seg["uno"][0] - n
+        for k, s in enumerate(order):
+            u = uno[s]
+            if u:
+                hot.append(base + u * n + k)
+        v = self.variant
+        if v.two_sided:
+            nf = len(self.faces)
+            back = self._back_at[game.side]
+            base = seg["backs"][0]
+            for k in range(1, n):
+                at = base + (k - 1) * nf
+                hot += [at + back[c] for c in hands[order[k]]]
+            if game.draw:
+                hot.append(seg["draw_top_back"][0] + back[game.draw[-1]])
+            if game.side:
+                hot.append(seg["side"][0])
+        if v.flex:
+            base = seg["powers"][0]
+            powers = game.powers
+            hot += [base + k for k, s in enumerate(order) if powers[s]]
+        out = np.bincount(hot, minlength=self.size).astype(np.float32)
+        off, u = seg["discard"]
+        out[off : off + u] = self._discard_counts(disc)
+        sizes = [len(hands[s]) for s in order]
+        sizes += (1 if game.direction == -1 else 0, len(game.draw), game.pending)
+        scores = game.scores
+        sizes += [scores[s] for s in order]
+        off = seg["hand_sizes"][0]
+        out[off : off + 2 * n + 3] = sizes
+        return out
+
+    def _discard_counts(self, disc: list[int]) -> Vector:
+        """Copies of each card in the discard pile. One-sided variants update them
+        incrementally: between reshuffles the engine only appends to one list (a
+        reshuffle or a new round starts a new list). Flip reverses the pile when it
+        flips, so it is counted afresh."""
+        counts = self._disc_counts
+        known = self._disc_len
+        if (
+            not self.variant.two_sided
+            and disc is self._disc_list
+            and len(disc) >= known
+            and (known == 0 or disc[known - 1] == self._disc_last)
+        ):
+            uidx = self._uidx
+            for c in disc[known:]:
+                counts[uidx[c]] += 1
+        else:
+            counts[:] = np.bincount(
+                [self._uidx[c] for c in disc], minlength=len(self.cards)
+            )
+            self._disc_list = disc
+        self._disc_len = len(disc)
+        self._disc_last = disc[-1] if disc else -1
+        return counts
