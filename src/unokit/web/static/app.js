@@ -1,0 +1,451 @@
+/**
+ * unokit web app — entry point (ES module, no build step).
+ *
+ * Routes: "/" the lobby; "/r/<code>" a room (join form, waiting room, table).
+ * Talks to the server as docs/protocol.md describes: REST to create and join
+ * rooms, one WebSocket per room for everything else. The seat token of each
+ * room is kept in localStorage ("unokit.room.<code>"), so a refresh or a
+ * reconnect returns the same seat.
+ */
+
+import { LANGS, lang, onLangChange, setLang, t, translatePage } from "./i18n.js";
+import { renderLobby, renderRoom } from "./lobby.js";
+import { createTable, esc } from "./table.js";
+
+const ROOM_KEY = (code) => `unokit.room.${code}`;
+const ROOMS_INDEX = "unokit.rooms";
+
+// ---- storage -------------------------------------------------------------------
+function storeGet(key) {
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? "null");
+  } catch {
+    return null;
+  }
+}
+function storeSet(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(key);
+    else localStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    /* storage disabled: the seat lasts as long as the page */
+  }
+}
+function rememberRoom(code, data) {
+  storeSet(ROOM_KEY(code), data);
+  const idx = (storeGet(ROOMS_INDEX) ?? []).filter((r) => r.code !== code);
+  idx.unshift({ code, variant: data.variant, name: data.name, at: Date.now() });
+  storeSet(ROOMS_INDEX, idx.slice(0, 8));
+}
+function forgetRoom(code) {
+  storeSet(ROOM_KEY(code), null);
+  storeSet(ROOMS_INDEX, (storeGet(ROOMS_INDEX) ?? []).filter((r) => r.code !== code));
+}
+
+// ---- REST --------------------------------------------------------------------------
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { "content-type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    let msg = data?.detail ?? res.statusText;
+    if (Array.isArray(msg)) msg = msg.map((d) => d.msg ?? JSON.stringify(d)).join("; ");
+    const err = new Error(String(msg));
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+// ---- page state ----------------------------------------------------------------------
+const views = {
+  lobby: document.getElementById("view-lobby"),
+  room: document.getElementById("view-room"),
+  table: document.getElementById("view-table"),
+};
+const conn = document.getElementById("conn");
+const toastEl = document.getElementById("toast");
+const helpEl = document.getElementById("help");
+const app = {
+  meta: null,
+  code: null,
+  socket: null,
+  seat: null,
+  host: false,
+  spectator: false,
+  wantSpectate: false,
+  state: null,
+  info: null,
+  retry: 0,
+  reqId: 0,
+  closed: false,
+  error: null,
+  lobbyRedraw: null,
+};
+let table = null;
+
+function show(view) {
+  document.body.dataset.view = view;
+  for (const [k, el] of Object.entries(views)) el.hidden = k !== view;
+  document.getElementById("btn-log").hidden = view !== "table";
+  document.getElementById("btn-scores").hidden = view !== "table";
+}
+
+let toastTimer = null;
+function toast(msg, kind = "error") {
+  toastEl.textContent = msg;
+  toastEl.dataset.kind = kind;
+  toastEl.hidden = false;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    toastEl.hidden = true;
+  }, 4500);
+}
+
+function setConn(status) {
+  document.body.dataset.conn = status;
+  if (status === "ok") {
+    conn.hidden = true;
+    return;
+  }
+  conn.hidden = false;
+  conn.textContent = t(status === "lost" ? "conn.lost" : "conn.connecting");
+}
+
+// ---- routing ---------------------------------------------------------------------------
+function roomFromPath() {
+  const m = /^\/r\/([a-z0-9]{4,32})\/?$/i.exec(location.pathname);
+  return m ? m[1].toLowerCase() : null;
+}
+
+async function route() {
+  closeSocket();
+  app.code = roomFromPath();
+  app.state = null;
+  app.info = null;
+  app.seat = null;
+  app.error = null;
+  app.wantSpectate = false;
+  if (!app.code) return showLobby();
+  return openRoom(app.code);
+}
+
+function navigate(path) {
+  history.pushState(null, "", path);
+  route();
+}
+
+window.addEventListener("popstate", () => route());
+
+async function loadMeta() {
+  if (app.meta) return app.meta;
+  try {
+    app.meta = await api("GET", "/api/meta");
+  } catch {
+    app.meta = null;
+  }
+  return app.meta;
+}
+
+async function showLobby(error = null) {
+  show("lobby");
+  document.title = "unokit";
+  updateTopbar();
+  const meta = await loadMeta();
+  const recent = (storeGet(ROOMS_INDEX) ?? []).filter((r) => storeGet(ROOM_KEY(r.code)));
+  const lobby = renderLobby(views.lobby, {
+    meta,
+    recent,
+    error,
+    onCreate: async (body) => {
+      const res = await api("POST", "/api/rooms", body);
+      rememberRoom(res.room, { token: res.token, seat: res.seat, variant: body.variant, name: body.name });
+      navigate(`/r/${res.room}`);
+    },
+    onOpen: (code) => navigate(`/r/${code}`),
+  });
+  app.lobbyRedraw = lobby.redraw;
+}
+
+async function openRoom(code) {
+  document.title = `unokit · ${code}`;
+  const saved = storeGet(ROOM_KEY(code));
+  if (saved?.token) {
+    connect(code);
+    return;
+  }
+  // not seated here: show the room and a join form
+  try {
+    app.info = await api("GET", `/api/rooms/${code}`);
+  } catch (e) {
+    if (e.status === 404) return showLobby(t("error.noRoom", { code }));
+    toast(t("error.generic", { msg: e.message }));
+    return showLobby();
+  }
+  showRoom();
+}
+
+function showRoom() {
+  show("room");
+  updateTopbar();
+  renderRoom(views.room, {
+    info: app.info,
+    seat: app.seat,
+    host: app.host,
+    error: app.error,
+    onJoin: async (name, seat) => {
+      try {
+        const res = await api("POST", `/api/rooms/${app.code}/join`, { name, seat });
+        rememberRoom(app.code, { token: res.token, seat: res.seat, variant: app.info.variant, name });
+        app.info = res.info;
+        connect(app.code);
+      } catch (e) {
+        app.error = e.message;
+        try {
+          app.info = await api("GET", `/api/rooms/${app.code}`);
+        } catch {
+          /* keep the old info */
+        }
+        showRoom();
+      }
+    },
+    onWatch: () => {
+      app.wantSpectate = true;
+      connect(app.code);
+    },
+    onStart: () => sendMessage({ type: "start" }),
+  });
+}
+
+// ---- WebSocket --------------------------------------------------------------------------
+function closeSocket() {
+  app.closed = true;
+  if (app.socket) {
+    try {
+      app.socket.close(1000);
+    } catch {
+      /* already closed */
+    }
+  }
+  app.socket = null;
+}
+
+function connect(code) {
+  closeSocket();
+  app.closed = false;
+  setConn(app.retry ? "lost" : "connecting");
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${code}`);
+  app.socket = ws;
+  ws.addEventListener("open", () => {
+    const saved = storeGet(ROOM_KEY(code));
+    if (saved?.token && !app.wantSpectate) ws.send(JSON.stringify({ type: "hello", token: saved.token, id: ++app.reqId }));
+    else ws.send(JSON.stringify({ type: "hello", spectate: true, id: ++app.reqId }));
+  });
+  ws.addEventListener("message", (e) => {
+    if (ws !== app.socket) return;
+    let msg;
+    try {
+      msg = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    onMessage(msg);
+  });
+  ws.addEventListener("close", (e) => {
+    if (ws !== app.socket) return;
+    app.socket = null;
+    if (e.code === 4404) {
+      forgetRoom(code);
+      showLobby(t("error.noRoom", { code }));
+      return;
+    }
+    if (app.closed) return;
+    app.retry += 1;
+    setConn("lost");
+    const delay = Math.min(5000, 300 * 2 ** Math.min(app.retry, 5));
+    setTimeout(() => {
+      if (!app.closed && app.code === code && !app.socket) connect(code);
+    }, delay);
+  });
+}
+
+function sendMessage(msg) {
+  if (!app.socket || app.socket.readyState !== WebSocket.OPEN) {
+    toast(t("conn.lost"));
+    return;
+  }
+  app.socket.send(JSON.stringify({ ...msg, id: ++app.reqId }));
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "welcome":
+      app.retry = 0;
+      setConn("ok");
+      app.seat = msg.seat;
+      app.host = Boolean(msg.host);
+      app.spectator = Boolean(msg.spectator);
+      document.body.dataset.seat = msg.seat === null ? "" : String(msg.seat);
+      return;
+    case "state":
+      onState(msg);
+      return;
+    case "error":
+      onError(msg);
+      return;
+    case "chat":
+      table?.chat(msg);
+      return;
+    case "ack":
+    case "pong":
+    default:
+  }
+}
+
+function onError(msg) {
+  if (msg.code === "bad_token") {
+    // the stored seat is not valid here (room recreated?): forget it, show the join form
+    forgetRoom(app.code);
+    closeSocket();
+    openRoom(app.code);
+    return;
+  }
+  if (msg.code === "no_room") return; // the close (4404) follows
+  if (msg.code === "rate_limited") return;
+  toast(msg.message || msg.code);
+}
+
+function onState(msg) {
+  app.state = msg;
+  app.info = msg.info;
+  app.seat = msg.seat;
+  document.body.dataset.version = String(msg.version);
+  const o = msg.observation;
+  if (!o) {
+    // room in its lobby: waiting view
+    showRoom();
+    return;
+  }
+  if (!table) {
+    table = createTable(views.table, {
+      send: (text) => sendMessage({ type: "command", text }),
+      nextRound: () => sendMessage({ type: "next_round" }),
+      newMatch: () => sendMessage({ type: "new_match" }),
+      chat: (text) => sendMessage({ type: "chat", text }),
+    });
+  }
+  if (document.body.dataset.view !== "table") show("table");
+  document.body.dataset.phase = o.phase;
+  document.body.dataset.current = String(o.current);
+  document.body.dataset.round = String(o.round);
+  table.update(msg);
+  updateTopbar();
+}
+
+// ---- top bar -------------------------------------------------------------------------------
+function updateTopbar() {
+  const info = document.getElementById("topbar-info");
+  const s = app.state;
+  if (document.body.dataset.view === "table" && s?.observation) {
+    const o = s.observation;
+    const target = o.options?.matchMode === "single_round" ? "" : ` · ${t("table.target", { n: o.options?.targetScore ?? 500 })}`;
+    info.innerHTML = `<span class="tb-variant">${esc(t(`variant.${o.variant}`))}</span>
+      <span class="tb-round">${esc(t("table.round", { n: o.round }))}${esc(target)}</span>
+      <a class="tb-code" href="/r/${esc(app.code)}" title="${esc(t("room.invite"))}" id="tb-invite"><code>${esc(app.code)}</code></a>`;
+  } else if (app.code) {
+    info.innerHTML = `<span class="tb-code"><code>${esc(app.code)}</code></span>`;
+  } else {
+    info.innerHTML = "";
+  }
+}
+
+// ---- help overlay -------------------------------------------------------------------------
+const HELP_KEYS = [
+  ["← → ↑ ↓ / Tab", "help.arrows"],
+  ["Home / End", "help.home"],
+  ["Enter / Space", "help.enter"],
+  ["D", "help.draw"],
+  ["P", "help.pass"],
+  ["U", "help.uno"],
+  ["C", "help.catch"],
+  ["1–4 · R Y G B", "help.colors"],
+  ["A / X", "help.challenge"],
+  ["S", "help.sort"],
+  ["L", "help.log"],
+  ["N", "help.next"],
+  ["Esc", "help.escape"],
+  ["?", "help.help"],
+];
+
+let helpReturn = null;
+function openHelp() {
+  helpReturn = document.activeElement;
+  helpEl.innerHTML = `<div class="panel help-panel">
+    <h2 id="help-title">${esc(t("help.title"))}</h2>
+    <dl class="keys">${HELP_KEYS.map(([k, key]) => `<dt><kbd>${esc(k)}</kbd></dt><dd>${esc(t(key))}</dd>`).join("")}</dl>
+    <div class="panel-actions"><button type="button" class="btn" id="help-close">${esc(t("btn.close"))} <kbd>Esc</kbd></button></div></div>`;
+  helpEl.hidden = false;
+  helpEl.querySelector("#help-close").addEventListener("click", closeHelp);
+  helpEl.querySelector("#help-close").focus();
+}
+function closeHelp() {
+  helpEl.hidden = true;
+  helpReturn?.focus?.();
+}
+helpEl.addEventListener("click", (e) => {
+  if (e.target === helpEl) closeHelp();
+});
+
+// ---- global keys and buttons -----------------------------------------------------------
+document.addEventListener("keydown", (e) => {
+  if (!helpEl.hidden) {
+    if (e.key === "Escape" || e.key === "?") {
+      e.preventDefault();
+      closeHelp();
+    }
+    return;
+  }
+  if (e.key === "?" && !e.target.closest?.("input, textarea, select")) {
+    e.preventDefault();
+    openHelp();
+    return;
+  }
+  if (document.body.dataset.view === "table" && table && table.key(e)) e.preventDefault();
+});
+
+document.getElementById("btn-help").addEventListener("click", openHelp);
+document.getElementById("btn-log").addEventListener("click", () => table?.toggleLog());
+document.getElementById("btn-scores").addEventListener("click", () => table?.openScores());
+document.getElementById("btn-lang").addEventListener("click", () => {
+  setLang(LANGS[(LANGS.indexOf(lang()) + 1) % LANGS.length]);
+});
+document.querySelector(".brand").addEventListener("click", (e) => {
+  e.preventDefault();
+  navigate("/");
+});
+
+onLangChange(() => {
+  translatePage();
+  updateTopbar();
+  if (document.body.dataset.view === "lobby") app.lobbyRedraw?.();
+  else if (document.body.dataset.view === "room") showRoom();
+  else table?.refresh();
+  if (!helpEl.hidden) openHelp();
+});
+
+// keep the socket alive through proxies
+setInterval(() => {
+  if (app.socket?.readyState === WebSocket.OPEN) app.socket.send(JSON.stringify({ type: "ping", id: ++app.reqId }));
+}, 25000);
+
+translatePage();
+route();

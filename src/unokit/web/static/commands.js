@@ -1,0 +1,91 @@
+/**
+ * Reading the legal commands of an observation — dependency-free ES module.
+ *
+ * The server lists every legal action as command text ("P1 PLAY W4 color=G",
+ * "P1 DRAW", "P1 CATCH P2"...). The UI never decides legality itself: it
+ * offers exactly these commands, and when one card has several legal commands
+ * (a wild's colour, a Flex card's side, a target) it asks the player to choose
+ * among them, one keyword at a time.
+ *
+ *   parseCommand(text)          -> {text, seat, verb, card, arg, kw}
+ *   commandBody(text)           -> the text without the leading seat ("PLAY W4 color=G")
+ *   legalCommands(obs)          -> parsed commands of obs.legal
+ *   playsFor(cmds, card)        -> the PLAY commands of one card
+ *   nextChoice(cmds)            -> {key, values} of the first keyword that differs, or null
+ *   filterChoice(cmds, key, v)  -> the commands whose keyword `key` equals v
+ */
+
+/** The order in which several options of a card are asked. */
+export const CHOICE_ORDER = ["side", "color", "target", "swap", "flipcolor"];
+
+export function parseCommand(text) {
+  const words = String(text).trim().split(/\s+/);
+  const out = { text: String(text).trim(), seat: null, verb: "", card: null, arg: null, kw: {} };
+  let i = 0;
+  if (/^P\d+$/i.test(words[0] ?? "")) {
+    out.seat = Number(words[0].slice(1));
+    i = 1;
+  }
+  out.verb = (words[i] ?? "").toUpperCase();
+  const rest = words.slice(i + 1);
+  if (out.verb === "PLAY") {
+    out.card = rest[0] ?? null;
+    for (const w of rest.slice(1)) {
+      const eq = w.indexOf("=");
+      if (eq > 0) out.kw[w.slice(0, eq).toLowerCase()] = w.slice(eq + 1);
+    }
+  } else if (rest.length) {
+    out.arg = rest.join(" ");
+  }
+  return out;
+}
+
+/** The command without its seat prefix, as the server expects it. */
+export function commandBody(text) {
+  return String(text)
+    .trim()
+    .replace(/^P\d+\s+/i, "");
+}
+
+export function legalCommands(obs) {
+  return (obs?.legal ?? []).map(parseCommand);
+}
+
+export function hasVerb(cmds, verb) {
+  return cmds.some((c) => c.verb === verb);
+}
+
+export function findVerb(cmds, verb) {
+  return cmds.find((c) => c.verb === verb) ?? null;
+}
+
+export function playsFor(cmds, card) {
+  return cmds.filter((c) => c.verb === "PLAY" && c.card === card);
+}
+
+/** Seats this seat may catch now (from "CATCH Pn" commands). */
+export function catchTargets(cmds) {
+  return cmds.filter((c) => c.verb === "CATCH").map((c) => Number(String(c.arg).replace(/^P/i, "")));
+}
+
+/**
+ * Given the legal commands of one card, the first keyword (in CHOICE_ORDER)
+ * whose value is not the same in all of them, with its distinct values in
+ * order of appearance ("" for "absent"). null when nothing is left to choose.
+ */
+export function nextChoice(cmds) {
+  if (cmds.length <= 1) return null;
+  for (const key of CHOICE_ORDER) {
+    const values = [];
+    for (const c of cmds) {
+      const v = c.kw[key] ?? "";
+      if (!values.includes(v)) values.push(v);
+    }
+    if (values.length > 1) return { key, values };
+  }
+  return null;
+}
+
+export function filterChoice(cmds, key, value) {
+  return cmds.filter((c) => (c.kw[key] ?? "") === value);
+}

@@ -1,0 +1,1021 @@
+/**
+ * The game table — renders one `state` message of the server (docs/protocol.md)
+ * and turns clicks and keys into commands. Dependency-free ES module.
+ *
+ * Everything shown comes from the observation the server sent for this seat:
+ * what is playable is read from `observation.legal`, never recomputed here.
+ *
+ *   const table = createTable(root, {send, nextRound, newMatch, chat});
+ *   table.update(state)      // a `state` message: {info, seat, observation, last, remaining}
+ *   table.key(event)         // keyboard handling; returns true when used
+ *   table.chat(message)      // a `chat` message from the server
+ *   table.refresh()          // re-render (language change)
+ */
+
+import { renderBack, renderCard, renderSymbol, colorInfo, parseCard } from "./cards.js";
+import { cardName, colorName, describeEvent, listText, t } from "./i18n.js";
+import {
+  catchTargets,
+  commandBody,
+  filterChoice,
+  findVerb,
+  legalCommands,
+  nextChoice,
+  playsFor,
+} from "./commands.js";
+
+const LIGHT = ["R", "Y", "G", "B"];
+const DARK = ["Pk", "Tl", "Or", "Pu"];
+const SORT_KEY = "unokit.sort";
+const SORTS = ["color", "number", "none"];
+
+export function esc(s) {
+  return String(s ?? "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+/** A stable hue for a player's avatar, from the seat number. */
+function hue(seat) {
+  return (seat * 137 + 200) % 360;
+}
+
+function initialOf(name) {
+  const s = String(name ?? "?").trim();
+  return esc(s ? [...s][0].toUpperCase() : "?");
+}
+
+/** Which face of `notation` is visible on `side`. */
+function faceToken(notation, side) {
+  const parts = String(notation).split("|");
+  return parts.length === 2 ? parts[side === "dark" ? 1 : 0] : parts[0];
+}
+
+function faceInfo(notation, side) {
+  try {
+    const p = parseCard(notation);
+    return p.faces.length === 2 ? p.faces[side === "dark" ? 1 : 0] : p.faces[0];
+  } catch {
+    return null;
+  }
+}
+
+const KIND_ORDER = {
+  number: 0,
+  draw: 1,
+  skip: 2,
+  skip_everyone: 2,
+  reverse: 3,
+  flip: 4,
+  flex_draw: 5,
+  flex_skip: 6,
+  flex_reverse: 7,
+};
+
+function sortKey(notation, side, mode) {
+  const f = faceInfo(notation, side);
+  if (!f) return [9, 9, 9];
+  const colors = side === "dark" ? DARK : LIGHT;
+  const ci = f.color ? colors.indexOf(f.color) : 9;
+  const wild = f.color ? 0 : 1;
+  const kind = f.kind === "number" ? 0 : 1 + (KIND_ORDER[f.kind] ?? 8);
+  const num = f.number ?? 0;
+  if (mode === "number") return [wild, kind, num, ci];
+  return [wild, ci, kind, num];
+}
+
+function cmpKeys(a, b) {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+function loadSort() {
+  try {
+    const s = localStorage.getItem(SORT_KEY);
+    return SORTS.includes(s) ? s : "color";
+  } catch {
+    return "color";
+  }
+}
+
+/** The card a wild-draw challenge is about: base and failed-challenge penalties. */
+function challengeTexts(obs, top) {
+  const token = faceToken(top, obs.side);
+  const pending = obs.pending_draw || 0;
+  if (token === "WDC") {
+    const c = colorName(obs.color);
+    return {
+      base: t("challenge.untilColor", { color: c }),
+      fail: t("challenge.untilColorPlus", { color: c }),
+    };
+  }
+  const amount = { W4: 4, FW4: 4, W2: 2 }[token] ?? 0;
+  const base = pending > 0 ? pending : amount;
+  return { base: String(base), fail: String(base + 2) };
+}
+
+export function createTable(root, handlers) {
+  const ui = {
+    sort: loadSort(),
+    focus: null, // {card, occurrence} of the focused hand card
+    picker: null, // {card, cmds, label} while choosing a card's options
+    logOpen: window.matchMedia("(min-width: 1000px)").matches,
+    revealDismissed: null,
+    roundDismissed: null,
+    scoresOpen: false,
+    lastTop: null,
+    lastHand: [],
+    chats: [],
+    timer: null,
+    results: {},
+  };
+  let state = null;
+
+  root.innerHTML = `
+    <div class="table" id="table">
+      <div class="opponents" id="opponents" aria-label="players"></div>
+      <div class="middle">
+        <div class="center" id="center"></div>
+        <div class="status" id="status" role="status" aria-live="polite"></div>
+        <div class="reveal" id="reveal" hidden></div>
+      </div>
+      <div class="me-bar" id="me-bar"></div>
+      <div class="hand-area">
+        <div class="hand" id="hand" role="group"></div>
+      </div>
+      <aside class="log" id="log" aria-labelledby="log-title">
+        <div class="log-head"><h2 id="log-title"></h2><button type="button" class="icon-btn" id="log-close" aria-label="close">✕</button></div>
+        <ol class="log-list" id="log-list"></ol>
+        <form class="chat-form" id="chat-form" autocomplete="off">
+          <input id="chat-input" maxlength="200" aria-label="chat" />
+          <button type="submit" class="btn small" aria-label="send">➤</button>
+        </form>
+      </aside>
+      <div class="decision" id="decision" hidden></div>
+      <div class="round-end overlay" id="round-end" hidden></div>
+      <div class="scores-overlay overlay" id="scores" hidden></div>
+    </div>`;
+
+  const $ = (id) => root.querySelector(`#${id}`);
+  const els = {
+    table: $("table"),
+    opponents: $("opponents"),
+    center: $("center"),
+    status: $("status"),
+    reveal: $("reveal"),
+    me: $("me-bar"),
+    hand: $("hand"),
+    log: $("log"),
+    logList: $("log-list"),
+    decision: $("decision"),
+    roundEnd: $("round-end"),
+    scores: $("scores"),
+    chatForm: $("chat-form"),
+    chatInput: $("chat-input"),
+  };
+
+  // ---- helpers bound to the current state ---------------------------------
+  const obs = () => state?.observation ?? null;
+  const me = () => (state ? state.seat : null);
+  const seatInfo = (s) => state?.info?.seats?.[s] ?? null;
+  const nameOf = (s) => {
+    const info = seatInfo(s);
+    if (info?.name) return info.name;
+    return `${t("lobby.seat", { n: s + 1 })}`;
+  };
+  const whoText = (s) => (s === me() ? t("table.you") : nameOf(s));
+  const cmds = () => legalCommands(obs());
+  const side = () => obs()?.side ?? "light";
+
+  function send(cmd) {
+    ui.picker = null;
+    handlers.send(commandBody(cmd.text ?? cmd));
+  }
+
+  // ---- actions ----------------------------------------------------------
+  function playCard(card) {
+    const o = obs();
+    if (!o) return;
+    const options = playsFor(cmds(), card);
+    if (!options.length) return;
+    if (!nextChoice(options)) {
+      send(options[0]);
+      return;
+    }
+    ui.picker = { card, cmds: options };
+    render();
+  }
+
+  function choose(key, value) {
+    if (!ui.picker) return;
+    const rest = filterChoice(ui.picker.cmds, key, value);
+    if (!rest.length) return;
+    if (!nextChoice(rest)) {
+      send(rest[0]);
+      return;
+    }
+    ui.picker = { ...ui.picker, cmds: rest };
+    render();
+  }
+
+  function doVerb(verb, arg = null) {
+    const c = cmds().find((x) => x.verb === verb && (arg === null || x.arg === arg));
+    if (c) send(c);
+    return Boolean(c);
+  }
+
+  function catchSeat(seat) {
+    return doVerb("CATCH", `P${seat}`);
+  }
+
+  // ---- rendering -----------------------------------------------------------
+  function render() {
+    const o = obs();
+    if (!o) return;
+    document.body.dataset.side = o.side;
+    document.body.dataset.variant = o.variant;
+    els.table.classList.toggle("log-open", ui.logOpen);
+    els.table.classList.toggle("spectator", me() === null);
+    // drop a picker whose commands are no longer legal
+    if (ui.picker) {
+      const still = playsFor(cmds(), ui.picker.card);
+      const texts = new Set(still.map((c) => c.text));
+      ui.picker.cmds = ui.picker.cmds.filter((c) => texts.has(c.text));
+      if (!ui.picker.cmds.length) ui.picker = null;
+    }
+    renderOpponents(o);
+    renderCenter(o);
+    renderStatus(o);
+    renderMe(o);
+    renderHand(o);
+    renderDecision(o);
+    renderReveal(o);
+    renderLog(o);
+    renderRoundEnd(o);
+    renderScores(o);
+    renderTimer();
+  }
+
+  function seatOrder(o) {
+    const n = o.players;
+    const start = me() === null ? 0 : me() + 1;
+    const out = [];
+    for (let i = 0; i < n; i++) {
+      const s = (start + i) % n;
+      if (s !== me()) out.push(s);
+    }
+    return out;
+  }
+
+  function powerBadge(o, s) {
+    if (o.variant !== "flex" || !o.powers?.length) return "";
+    const g = o.powers[s] === "G";
+    return `<span class="power ${g ? "power-g" : "power-x"}" title="${esc(t(g ? "table.power.G" : "table.power.X"))}" aria-label="${esc(t(g ? "table.power.G" : "table.power.X"))}">${g ? "✓" : "✗"}</span>`;
+  }
+
+  function unoBadge(o, s) {
+    const u = o.uno?.[s];
+    if (u === "safe") return `<span class="uno-badge safe">${esc(t("table.uno.safe"))}</span>`;
+    if (u === "vulnerable") return `<span class="uno-badge vulnerable">${esc(t("table.uno.vulnerable"))}</span>`;
+    return "";
+  }
+
+  function fan(cards, max) {
+    // cards: array of svg strings; laid out with overlap computed by CSS
+    const shown = cards.slice(0, max);
+    const n = shown.length;
+    return shown.map((svg, i) => `<span class="fan-card" style="--i:${i};--n:${n}">${svg}</span>`).join("");
+  }
+
+  function renderOpponents(o) {
+    const catchable = new Set(catchTargets(cmds()));
+    const order = seatOrder(o);
+    const arrow = o.direction === "cw" ? "→" : "←";
+    const parts = order.map((s, idx) => {
+      const info = seatInfo(s);
+      const n = o.hand_sizes[s];
+      let cards;
+      if (o.variant === "flip") {
+        const backs = o.backs?.[s] ?? [];
+        const other = o.side === "light" ? "dark" : "light";
+        cards = backs.map((f) => renderCard(f, { size: "sm", side: other, label: cardName(f, other) }));
+      } else {
+        cards = Array.from({ length: n }, () => renderBack(o.variant, { size: "sm", label: "" }));
+      }
+      const turn = o.current === s && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase);
+      const classes = ["opp"];
+      if (turn) classes.push("turn");
+      if (o.uno?.[s] === "vulnerable") classes.push("vulnerable");
+      if (info && info.kind === "human" && !info.connected) classes.push("offline");
+      const badges = [];
+      if (info?.kind === "bot") badges.push(`<span class="badge bot">${esc(t("room.bot"))}</span>`);
+      if (info && info.kind === "human" && !info.connected && info.claimed) {
+        badges.push(`<span class="badge offline">${esc(t("room.offline"))}</span>`);
+      }
+      if (o.dealer === s) badges.push(`<span class="badge dealer" title="dealer">D</span>`);
+      const countText = n === 1 ? t("table.card") : t("table.cards", { n });
+      const catchBtn = catchable.has(s)
+        ? `<button type="button" class="btn catch" data-catch="${s}" title="${esc(t("act.catch.title", { who: nameOf(s) }))}">${esc(t("act.catch"))} <kbd>C</kbd></button>`
+        : "";
+      const label = `${nameOf(s)}, ${countText}`;
+      const sep = idx < order.length - 1 ? `<span class="flow" aria-hidden="true">${arrow}</span>` : "";
+      return `
+        <div class="${classes.join(" ")}" data-seat="${s}" role="group" aria-label="${esc(label)}">
+          <div class="opp-head">
+            <span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span>
+            <span class="opp-name">${esc(nameOf(s))}</span>
+            ${badges.join("")}
+            <span class="timer-slot" data-timer="${s}"></span>
+          </div>
+          <div class="opp-cards fan ${o.variant === "flip" ? "fan-faces" : ""}" ${o.variant === "flip" ? `aria-label="${esc(t("table.backs", { who: nameOf(s) }))}"` : 'aria-hidden="true"'}>${fan(cards, 30)}</div>
+          <div class="opp-foot">
+            <span class="count" data-count="${n}">${esc(countText)}</span>
+            <span class="score" title="${esc(t("round.total"))}">${o.scores[s]} pts</span>
+            ${powerBadge(o, s)}
+            ${unoBadge(o, s)}
+          </div>
+          ${catchBtn}
+        </div>${sep}`;
+    });
+    els.opponents.innerHTML = parts.join("");
+    els.opponents.dataset.count = String(order.length);
+  }
+
+  function renderCenter(o) {
+    const drawCmd = findVerb(cmds(), "DRAW");
+    let drawCard;
+    if (o.variant === "flip" && o.draw_top_back) {
+      const other = o.side === "light" ? "dark" : "light";
+      drawCard = renderCard(o.draw_top_back, { size: "md", side: other, label: `${t("table.drawTopBack")}: ${cardName(o.draw_top_back, other)}` });
+    } else if (o.draw_size > 0) {
+      drawCard = renderBack(o.variant, { size: "md", label: t("table.draw") });
+    } else {
+      drawCard = `<span class="empty-pile"></span>`;
+    }
+    const top = o.top;
+    const topSvg = top
+      ? renderCard(top, { size: "lg", side: o.side, label: cardName(top, o.side) })
+      : `<span class="empty-pile lg"></span>`;
+    const changed = top !== ui.lastTop;
+    ui.lastTop = top;
+    const color = o.color;
+    const cInfo = color ? colorInfo[color] : null;
+    const colorBadge = cInfo
+      ? `<div class="color-badge" style="--c:${cInfo.css}" data-color="${color}">${renderSymbol(color, { px: 26, label: colorName(color) })}<span>${esc(colorName(color))}</span></div>`
+      : "";
+    const dirLabel = t(o.direction === "cw" ? "table.dir.cw" : "table.dir.ccw");
+    const pending = o.pending_draw > 0 ? `<div class="pending">${esc(t("table.pending", { n: o.pending_draw }))}</div>` : "";
+    const sideBadge =
+      o.variant === "flip"
+        ? `<div class="side-badge ${o.side}" data-side="${o.side}"><span aria-hidden="true">${o.side === "dark" ? "☾" : "☀"}</span> ${esc(t(`table.side.${o.side}`))}</div>`
+        : "";
+    els.center.innerHTML = `
+      <div class="pile draw-pile ${drawCmd ? "can-draw" : ""}" id="draw-pile"
+           ${drawCmd ? `role="button" tabindex="0" aria-label="${esc(t("act.draw"))} (D)"` : `aria-label="${esc(t("table.draw"))}"`}>
+        <div class="pile-stack">${drawCard}</div>
+        <div class="pile-label">${esc(t("table.drawCount", { n: o.draw_size }))}</div>
+      </div>
+      <div class="discard-wrap">
+        <div class="dir-ring ${o.direction}" title="${esc(dirLabel)}" aria-label="${esc(dirLabel)}" role="img">${dirRingSvg(o.direction)}</div>
+        <div class="discard ${changed ? "pop" : ""}" id="discard" aria-label="${esc(t("table.discard"))}">${topSvg}</div>
+      </div>
+      <div class="center-info">
+        ${sideBadge}
+        ${colorBadge}
+        <div class="dir-text" data-direction="${o.direction}"><span aria-hidden="true">${o.direction === "cw" ? "↻" : "↺"}</span> ${esc(dirLabel)}</div>
+        ${pending}
+      </div>`;
+  }
+
+  function dirRingSvg(dir) {
+    // two arc arrows around the discard pile; rotation shows the direction
+    const head = dir === "cw" ? "M86 14 L96 26 L80 28 Z" : "M14 14 L4 26 L20 28 Z";
+    const head2 = dir === "cw" ? "M14 86 L4 74 L20 72 Z" : "M86 86 L96 74 L80 72 Z";
+    return `<svg viewBox="0 0 100 100" aria-hidden="true"><g fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round">
+      <path d="M22 12 A46 46 0 0 1 88 26"/><path d="M78 88 A46 46 0 0 1 12 74"/></g>
+      <path d="${dir === "cw" ? head : "M12 26 L22 12 L26 28 Z"}" fill="currentColor"/>
+      <path d="${dir === "cw" ? head2 : "M88 74 L78 88 L74 72 Z"}" fill="currentColor"/></svg>`;
+  }
+
+  function statusText(o) {
+    const my = me();
+    const cur = o.current;
+    if (o.phase === "ROUND_OVER" || o.phase === "MATCH_OVER") {
+      if (o.winner === null || o.winner === undefined) return t("round.blocked");
+      return o.winner === my ? t("round.winner.you", { points: o.round_points }) : t("round.winner", { who: nameOf(o.winner), points: o.round_points });
+    }
+    const mine = my !== null && cur === my && o.legal.some((c) => !/ (UNO|CATCH)/.test(c));
+    if (mine) {
+      if (o.phase === "AWAIT_DRAWN" && o.drawn) return t("table.yourTurn.drawn", { card: cardName(o.drawn, o.side) });
+      if (o.phase === "AWAIT_COLOR") return t("table.yourTurn.color");
+      if (o.phase === "AWAIT_CHALLENGE") {
+        return t("table.yourTurn.challenge", { who: nameOf(o.challenge_offender), card: cardName(o.top, o.side) });
+      }
+      if (o.pending_draw > 0) return t("table.yourTurn.stack", { n: o.pending_draw });
+      return t("table.yourTurn.play");
+    }
+    if (o.phase === "AWAIT_COLOR") return t("table.waitingColor", { who: nameOf(cur) });
+    if (o.phase === "AWAIT_CHALLENGE") return t("table.waitingChallenge", { who: nameOf(cur) });
+    return t("table.waitingFor", { who: nameOf(cur) });
+  }
+
+  function renderStatus(o) {
+    const my = me();
+    const mine = my !== null && o.current === my && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase);
+    els.status.classList.toggle("mine", mine);
+    els.status.innerHTML = `<span class="status-text">${esc(statusText(o))}</span>`;
+  }
+
+  function renderMe(o) {
+    const my = me();
+    const cs = cmds();
+    if (my === null) {
+      els.me.innerHTML = `<div class="me-info"><span class="badge">${esc(t("table.spectator"))}</span> <span>${esc(t("room.spectating"))}</span></div>`;
+      return;
+    }
+    const drawCmd = findVerb(cs, "DRAW");
+    const passCmd = findVerb(cs, "PASS");
+    const unoCmd = findVerb(cs, "UNO");
+    const turn = o.current === my && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase);
+    const urgent = unoCmd && (o.uno[my] === "vulnerable" || (turn && o.hand.length === 2));
+    const sortLabel = t(`table.sort.${ui.sort}`);
+    els.me.innerHTML = `
+      <div class="me-info ${turn ? "turn" : ""}">
+        <span class="avatar" style="--hue:${hue(my)}">${initialOf(nameOf(my))}</span>
+        <span class="me-name">${esc(nameOf(my))}</span>
+        <span class="score">${o.scores[my]} pts</span>
+        ${powerBadge(o, my)}
+        ${unoBadge(o, my)}
+        <span class="timer-slot" data-timer="${my}"></span>
+      </div>
+      <div class="actions">
+        <button type="button" class="btn act-draw" id="act-draw" ${drawCmd ? "" : "disabled"}>${esc(t("act.draw"))} <kbd>D</kbd></button>
+        <button type="button" class="btn act-pass" id="act-pass" ${passCmd ? "" : "hidden"} title="${esc(t("act.pass.title"))}">${esc(t("act.pass"))} <kbd>P</kbd></button>
+        <button type="button" class="btn act-uno ${urgent ? "urgent" : ""}" id="act-uno" ${unoCmd ? "" : "disabled"}>${esc(t("act.uno"))} <kbd>U</kbd></button>
+        <button type="button" class="btn ghost act-sort" id="act-sort" title="${esc(t("table.sort.title"))}">⇅ ${esc(sortLabel)} <kbd>S</kbd></button>
+      </div>`;
+  }
+
+  function sortedHand(o) {
+    const items = o.hand.map((card, i) => ({ card, i }));
+    if (ui.sort !== "none") {
+      items.sort((a, b) => cmpKeys(sortKey(a.card, o.side, ui.sort), sortKey(b.card, o.side, ui.sort)) || a.i - b.i);
+    }
+    // occurrence numbers make duplicate cards distinguishable for focus
+    const seen = {};
+    for (const it of items) {
+      seen[it.card] = (seen[it.card] ?? 0) + 1;
+      it.occ = seen[it.card];
+    }
+    return items;
+  }
+
+  function renderHand(o) {
+    if (me() === null) {
+      els.hand.innerHTML = "";
+      els.hand.setAttribute("aria-label", t("table.spectator"));
+      return;
+    }
+    const active = document.activeElement;
+    const hadFocus = active && els.hand.contains(active);
+    if (hadFocus) ui.focus = { card: active.dataset.card, occ: Number(active.dataset.occ) };
+    const playable = new Set(cmds().filter((c) => c.verb === "PLAY").map((c) => c.card));
+    const myTurn = o.current === me();
+    const items = sortedHand(o);
+    const prev = new Map();
+    for (const c of ui.lastHand) prev.set(c, (prev.get(c) ?? 0) + 1);
+    const fresh = new Map();
+    els.hand.setAttribute("aria-label", `${t("table.hand")} (${o.hand.length})`);
+    els.hand.style.setProperty("--n", String(items.length));
+    els.hand.innerHTML = items
+      .map(({ card, occ }) => {
+        const can = playable.has(card);
+        const drawn = o.drawn === card;
+        const name = cardName(card, o.side);
+        fresh.set(card, (fresh.get(card) ?? 0) + 1);
+        const isNew = ui.lastHand.length > 0 && fresh.get(card) > (prev.get(card) ?? 0);
+        const svg = renderCard(card, { size: "md", side: o.side, playable: can, label: name });
+        const cls = ["hc"];
+        if (can) cls.push("playable");
+        else if (myTurn && playable.size) cls.push("muted");
+        if (drawn) cls.push("drawn");
+        if (isNew) cls.push("enter");
+        const sel = ui.picker && ui.picker.card === card ? " selected" : "";
+        return `<button type="button" class="${cls.join(" ")}${sel}" data-card="${esc(card)}" data-occ="${occ}" aria-disabled="${can ? "false" : "true"}" aria-label="${esc(name)}${can ? " ✓" : ""}">${svg}</button>`;
+      })
+      .join("");
+    ui.lastHand = [...o.hand];
+    if (ui.focus) {
+      const btn = [...els.hand.querySelectorAll(".hc")].find((b) => b.dataset.card === ui.focus.card && Number(b.dataset.occ) === ui.focus.occ)
+        ?? els.hand.querySelector(".hc.playable") ?? els.hand.querySelector(".hc");
+      if (btn && hadFocus) btn.focus({ preventScroll: true });
+    }
+  }
+
+  function colorButtons(colors, verbKey, values) {
+    return colors
+      .map((c, i) => {
+        const info = colorInfo[c];
+        return `<button type="button" class="btn color-btn" style="--c:${info.css}" data-choose="${verbKey}" data-value="${esc(values[i])}" data-color="${c}">
+          ${renderSymbol(c, { px: 30, label: colorName(c) })}<span>${esc(colorName(c))}</span><kbd>${i + 1}</kbd></button>`;
+      })
+      .join("");
+  }
+
+  function renderDecision(o) {
+    const cs = cmds();
+    let html = "";
+    let kind = "";
+    if (ui.picker) {
+      const choice = nextChoice(ui.picker.cmds);
+      const card = ui.picker.card;
+      const name = cardName(card, o.side);
+      const preview = renderCard(card, { size: "md", side: o.side, label: name });
+      kind = `pick-${choice.key}`;
+      let body = "";
+      let title = "";
+      if (choice.key === "color" || choice.key === "flipcolor") {
+        title = t(choice.key === "flipcolor" ? "pick.color.flip" : "pick.color");
+        body = colorButtons(choice.values, choice.key, choice.values);
+      } else if (choice.key === "side") {
+        title = t("pick.side", { card: name });
+        const f = faceInfo(card, o.side);
+        const token = faceToken(card, o.side);
+        let flexDesc = "";
+        if (f?.kind === "number" && f.flexColor) flexDesc = t("card.flexSide.number", { flex: colorName(f.flexColor) });
+        else {
+          const key = token.startsWith("W") || token === "FW4" ? token : token.replace(/^(R|Y|G|B)/, "");
+          flexDesc = t(`card.flexSide.${key}`);
+        }
+        body = choice.values
+          .map((v, i) => {
+            const label = v === "flex" ? t("pick.side.flex") : t("pick.side.regular");
+            const desc = v === "flex" ? flexDesc : "";
+            return `<button type="button" class="btn side-btn ${v === "flex" ? "flex" : ""}" data-choose="side" data-value="${esc(v)}"><strong>${esc(label)}</strong>${desc ? `<small>${esc(desc)}</small>` : ""}<kbd>${i + 1}</kbd></button>`;
+          })
+          .join("");
+      } else {
+        title = t(choice.key === "swap" ? "pick.swap" : "pick.target");
+        body = choice.values
+          .map((v, i) => {
+            const s = Number(String(v).replace(/^P/i, ""));
+            return `<button type="button" class="btn seat-btn" data-choose="${choice.key}" data-value="${esc(v)}"><span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span>${esc(nameOf(s))} <small>${esc(t("table.cards", { n: o.hand_sizes[s] }))}</small><kbd>${i + 1}</kbd></button>`;
+          })
+          .join("");
+      }
+      html = `<div class="decision-card" role="dialog" aria-modal="false" aria-label="${esc(title)}">
+        <div class="decision-preview">${preview}</div>
+        <div class="decision-main"><h2>${esc(title)}</h2><div class="choices">${body}</div>
+        <button type="button" class="btn ghost" data-cancel="1">${esc(t("act.cancel"))} <kbd>Esc</kbd></button></div></div>`;
+    } else if (cs.some((c) => c.verb === "COLOR")) {
+      kind = "color";
+      const colorCmds = cs.filter((c) => c.verb === "COLOR");
+      const colors = colorCmds.map((c) => c.arg);
+      const title = o.color_reason === "flip_exposed_wild" ? t("pick.color.flip") : t("pick.color");
+      html = `<div class="decision-card" role="dialog" aria-modal="false" aria-label="${esc(title)}">
+        <div class="decision-preview">${o.top ? renderCard(o.top, { size: "md", side: o.side, label: cardName(o.top, o.side) }) : ""}</div>
+        <div class="decision-main"><h2>${esc(title)}</h2><div class="choices">${colorButtons(colors, "COLOR", colors)}</div></div></div>`;
+    } else if (findVerb(cs, "CHALLENGE") || (o.phase === "AWAIT_CHALLENGE" && findVerb(cs, "ACCEPT"))) {
+      kind = "challenge";
+      const { base, fail } = challengeTexts(o, o.top);
+      const text = t("challenge.text", { who: nameOf(o.challenge_offender), card: cardName(o.top, o.side), color: colorName(o.color), base, fail });
+      html = `<div class="decision-card" role="dialog" aria-modal="false" aria-labelledby="challenge-title">
+        <div class="decision-preview">${renderCard(o.top, { size: "md", side: o.side, label: cardName(o.top, o.side) })}</div>
+        <div class="decision-main"><h2 id="challenge-title">${esc(t("challenge.title"))}</h2><p>${esc(text)}</p>
+        <div class="choices">
+          <button type="button" class="btn" id="act-accept" data-verb="ACCEPT">${esc(t("act.accept"))} <kbd>A</kbd></button>
+          ${findVerb(cs, "CHALLENGE") ? `<button type="button" class="btn primary" id="act-challenge" data-verb="CHALLENGE">${esc(t("act.challenge"))} <kbd>X</kbd></button>` : ""}
+        </div></div></div>`;
+    }
+    els.decision.hidden = !html;
+    els.decision.dataset.kind = kind;
+    if (els.decision.innerHTML !== html) {
+      const hadFocus = els.decision.contains(document.activeElement);
+      els.decision.innerHTML = html;
+      if (html && (hadFocus || !els.hand.contains(document.activeElement))) {
+        els.decision.querySelector("button")?.focus({ preventScroll: true });
+      }
+    }
+  }
+
+  function renderReveal(o) {
+    const r = o.revealed;
+    const key = r ? `${o.round}:${r.seat}:${r.hand.join(",")}` : null;
+    if (!r || ui.revealDismissed === key) {
+      els.reveal.hidden = true;
+      els.reveal.innerHTML = "";
+      return;
+    }
+    els.reveal.hidden = false;
+    els.reveal.dataset.seat = String(r.seat);
+    els.reveal.innerHTML = `<div class="reveal-head"><strong>${esc(t("revealed.title", { who: nameOf(r.seat) }))}</strong>
+      <button type="button" class="icon-btn" data-dismiss-reveal="${esc(key)}" aria-label="${esc(t("btn.close"))}">✕</button></div>
+      <div class="reveal-cards">${r.hand.map((c) => renderCard(c, { size: "sm", side: o.side, label: cardName(c, o.side) })).join("") || "—"}</div>`;
+  }
+
+  function logLines(o) {
+    const lines = [];
+    let s = "light";
+    const ctx = {
+      me: me(),
+      name: nameOf,
+      scoringMode: o.options?.scoringMode ?? "highest",
+      variant: o.variant,
+    };
+    for (const ev of o.history ?? []) {
+      ctx.side = s;
+      const text = describeEvent(ev, ctx);
+      if (ev.type === "Flipped") s = ev.side === 1 ? "dark" : "light";
+      if (text) {
+        const seat = ev.seat ?? null;
+        lines.push({ text, type: ev.type, seat });
+      }
+    }
+    return lines;
+  }
+
+  function renderLog(o) {
+    els.log.querySelector("#log-title").textContent = t("log.title");
+    const lines = logLines(o);
+    const chats = ui.chats.map((c) => ({ text: `${c.name}: ${c.text}`, type: "chat", seat: c.seat }));
+    const all = [...lines, ...chats];
+    const html = all.length
+      ? all
+          .map((l) => `<li class="ev ev-${esc(l.type)} ${l.seat !== null && l.seat === me() ? "mine" : ""}">${esc(l.text)}</li>`)
+          .join("")
+      : `<li class="ev empty">${esc(t("log.empty"))}</li>`;
+    if (els.logList.innerHTML !== html) {
+      els.logList.innerHTML = html;
+      els.logList.scrollTop = els.logList.scrollHeight;
+    }
+  }
+
+  function roundEndEvent(o) {
+    const h = o.history ?? [];
+    for (let i = h.length - 1; i >= 0; i--) if (h[i].type === "RoundEnded") return h[i];
+    return null;
+  }
+
+  function scoreRows(o, ended) {
+    const n = o.players;
+    const rows = [];
+    for (let s = 0; s < n; s++) {
+      const hand = o.final_hands?.[s] ?? [];
+      const value = ended?.hand_values?.[s];
+      const gain = ended ? ended.scores[s] - (ended.scores[s] - (ended.winner === s ? ended.points : 0)) : 0;
+      rows.push({ s, hand, value, gain, total: o.scores[s] });
+    }
+    return rows;
+  }
+
+  function renderRoundEnd(o) {
+    const over = o.phase === "ROUND_OVER" || o.phase === "MATCH_OVER";
+    const key = `${state.info?.match ?? 1}:${o.round}:${o.phase}`;
+    if (!over || ui.roundDismissed === key) {
+      els.roundEnd.hidden = true;
+      if (!over) ui.roundDismissed = null;
+      return;
+    }
+    const ended = roundEndEvent(o);
+    if (ended) ui.results[o.round] = { scores: ended.scores, winner: ended.winner, points: ended.points };
+    const matchOver = o.phase === "MATCH_OVER";
+    const lowest = (o.options?.scoringMode ?? "highest") === "lowest";
+    let headline;
+    if (o.winner === null || o.winner === undefined) headline = t("round.blocked");
+    else if (o.winner === me()) headline = t("round.winner.you", { points: o.round_points });
+    else headline = t("round.winner", { who: nameOf(o.winner), points: o.round_points });
+    let matchLine = "";
+    if (matchOver) {
+      const ws = o.match_winners ?? [];
+      matchLine = ws.includes(me()) && ws.length === 1 ? t("match.winner.you") : t("match.winner", { who: listText(ws.map(whoText)) });
+    }
+    const prevScores = {};
+    for (let s = 0; s < o.players; s++) {
+      let gain = 0;
+      if (ended) {
+        if (lowest) gain = ended.winner === s ? 0 : ended.hand_values?.[s] ?? 0;
+        else gain = ended.winner === s ? ended.points : 0;
+      }
+      prevScores[s] = gain;
+    }
+    const rows = [];
+    for (let s = 0; s < o.players; s++) {
+      const hand = o.final_hands?.[s] ?? [];
+      const value = ended?.hand_values?.[s] ?? "";
+      const cards = hand.map((c) => renderCard(c, { size: "sm", side: o.side, label: cardName(c, o.side) })).join("");
+      const win = o.winner === s;
+      const mw = (o.match_winners ?? []).includes(s);
+      rows.push(`<tr class="${win ? "winner" : ""} ${mw ? "match-winner" : ""} ${s === me() ? "me" : ""}" data-seat="${s}">
+        <th scope="row"><span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span> ${esc(whoText(s))}${win ? ' <span aria-hidden="true">★</span>' : ""}</th>
+        <td class="cards-cell"><div class="mini-hand">${cards || "—"}</div></td>
+        <td class="num">${esc(value)}</td>
+        <td class="num gain">${prevScores[s] ? `+${prevScores[s]}` : "0"}</td>
+        <td class="num total">${o.scores[s]}</td></tr>`);
+    }
+    const seated = me() !== null;
+    const button = matchOver
+      ? `<button type="button" class="btn primary" id="act-newmatch">${esc(t("act.newMatch"))} <kbd>N</kbd></button>`
+      : `<button type="button" class="btn primary" id="act-next">${esc(t("act.next"))} <kbd>N</kbd></button>`;
+    const html = `<div class="panel round-panel" role="dialog" aria-modal="true" aria-labelledby="round-title">
+      <h2 id="round-title">${esc(matchOver ? t("match.over") : t("round.over", { n: o.round }))}</h2>
+      ${matchLine ? `<p class="match-line">${esc(matchLine)}</p>` : ""}
+      <p class="round-line">${esc(headline)}</p>
+      <div class="table-scroll"><table class="score-table">
+        <thead><tr><th scope="col">${esc(t("round.player"))}</th><th scope="col">${esc(t("round.hand"))}</th><th scope="col">${esc(t("round.value"))}</th><th scope="col">+</th><th scope="col">${esc(t("round.total"))}</th></tr></thead>
+        <tbody>${rows.join("")}</tbody></table></div>
+      ${scoreboardHtml(o)}
+      <div class="panel-actions">
+        <button type="button" class="btn ghost" id="round-hide">${esc(t("btn.close"))}</button>
+        ${seated ? button : `<span>${esc(t("match.waitNext"))}</span>`}
+      </div></div>`;
+    els.roundEnd.hidden = false;
+    if (els.roundEnd.dataset.key !== key || els.roundEnd.dataset.lang !== document.documentElement.lang) {
+      els.roundEnd.innerHTML = html;
+      els.roundEnd.dataset.key = key;
+      els.roundEnd.dataset.lang = document.documentElement.lang;
+      els.roundEnd.querySelector(".btn.primary")?.focus({ preventScroll: true });
+    }
+  }
+
+  function scoreboardHtml(o) {
+    const target = o.options?.targetScore ?? 500;
+    const lowest = (o.options?.scoringMode ?? "highest") === "lowest";
+    const single = o.options?.matchMode === "single_round";
+    const order = [...Array(o.players).keys()].sort((a, b) => (lowest ? o.scores[a] - o.scores[b] : o.scores[b] - o.scores[a]));
+    const bars = order
+      .map((s) => {
+        const pct = Math.min(100, Math.round((100 * o.scores[s]) / Math.max(1, target)));
+        return `<li class="${s === me() ? "me" : ""}" data-seat="${s}"><span class="sb-name">${esc(whoText(s))}</span>
+          <span class="bar" role="progressbar" aria-valuemin="0" aria-valuemax="${target}" aria-valuenow="${o.scores[s]}"><span style="width:${pct}%"></span></span>
+          <span class="sb-score">${o.scores[s]}</span></li>`;
+      })
+      .join("");
+    const caption = single ? t("matchMode.single_round") : lowest ? t("match.targetLowest", { n: target }) : t("match.target", { n: target });
+    return `<section class="scoreboard" aria-label="${esc(t("match.scoreboard"))}"><h3>${esc(t("match.scoreboard"))} <small>${esc(caption)}</small></h3><ol class="sb-list">${bars}</ol></section>`;
+  }
+
+  function renderScores(o) {
+    if (!ui.scoresOpen) {
+      els.scores.hidden = true;
+      return;
+    }
+    els.scores.hidden = false;
+    els.scores.innerHTML = `<div class="panel" role="dialog" aria-modal="true" aria-label="${esc(t("match.scoreboard"))}">
+      ${scoreboardHtml(o)}
+      <div class="panel-actions"><button type="button" class="btn" id="scores-close">${esc(t("btn.close"))} <kbd>Esc</kbd></button></div></div>`;
+  }
+
+  // ---- turn timer ------------------------------------------------------------
+  function renderTimer() {
+    if (ui.timer) clearInterval(ui.timer);
+    ui.timer = null;
+    const o = obs();
+    for (const el of root.querySelectorAll(".timer-slot")) el.textContent = "";
+    if (!o || state.remaining === null || state.remaining === undefined) return;
+    const endAt = performance.now() + state.remaining * 1000;
+    const slot = root.querySelector(`.timer-slot[data-timer="${o.current}"]`);
+    if (!slot) return;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((endAt - performance.now()) / 1000));
+      slot.textContent = `⏱ ${left}s`;
+      slot.classList.toggle("low", left <= 5);
+      if (left <= 0 && ui.timer) {
+        clearInterval(ui.timer);
+        ui.timer = null;
+      }
+    };
+    tick();
+    ui.timer = setInterval(tick, 250);
+  }
+
+  // ---- events ------------------------------------------------------------------
+  root.addEventListener("click", (e) => {
+    const el = e.target.closest("button, [role=button]");
+    if (!el || !root.contains(el)) return;
+    if (el.classList.contains("hc")) {
+      if (el.getAttribute("aria-disabled") === "true") return;
+      playCard(el.dataset.card);
+      return;
+    }
+    if (el.dataset.catch !== undefined) return void catchSeat(Number(el.dataset.catch));
+    if (el.dataset.choose !== undefined) {
+      const key = el.dataset.choose;
+      if (key === "COLOR") return void doVerb("COLOR", el.dataset.value);
+      return void choose(key, el.dataset.value);
+    }
+    if (el.dataset.verb) return void doVerb(el.dataset.verb);
+    if (el.dataset.cancel) {
+      ui.picker = null;
+      render();
+      els.hand.querySelector(".hc.playable")?.focus();
+      return;
+    }
+    if (el.dataset.dismissReveal) {
+      ui.revealDismissed = el.dataset.dismissReveal;
+      render();
+      return;
+    }
+    switch (el.id) {
+      case "draw-pile":
+      case "act-draw":
+        return void doVerb("DRAW");
+      case "act-pass":
+        return void doVerb("PASS");
+      case "act-uno":
+        return void doVerb("UNO");
+      case "act-sort":
+        return void cycleSort();
+      case "act-next":
+        return void handlers.nextRound();
+      case "act-newmatch":
+        return void handlers.newMatch();
+      case "round-hide": {
+        const o = obs();
+        ui.roundDismissed = `${state.info?.match ?? 1}:${o.round}:${o.phase}`;
+        render();
+        return;
+      }
+      case "scores-close":
+        ui.scoresOpen = false;
+        render();
+        return;
+      case "log-close":
+        ui.logOpen = false;
+        render();
+        return;
+      default:
+    }
+  });
+
+  els.chatForm.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = els.chatInput.value.trim();
+    if (!text) return;
+    handlers.chat(text.slice(0, 200));
+    els.chatInput.value = "";
+  });
+
+  function cycleSort() {
+    ui.sort = SORTS[(SORTS.indexOf(ui.sort) + 1) % SORTS.length];
+    try {
+      localStorage.setItem(SORT_KEY, ui.sort);
+    } catch {
+      /* ignore */
+    }
+    render();
+  }
+
+  function moveFocus(delta, absolute = null) {
+    const btns = [...els.hand.querySelectorAll(".hc")];
+    if (!btns.length) return;
+    let i = btns.indexOf(document.activeElement);
+    if (absolute !== null) i = absolute < 0 ? btns.length - 1 : absolute;
+    else if (i < 0) i = Math.max(0, btns.findIndex((b) => b.classList.contains("playable")));
+    else i = (i + delta + btns.length) % btns.length;
+    btns[i].focus();
+  }
+
+  function choiceButtons() {
+    return [...els.decision.querySelectorAll("[data-choose]")];
+  }
+
+  /** Keyboard: returns true when the key was used. */
+  function key(e) {
+    const o = obs();
+    if (!o) return false;
+    if (e.target.closest?.("input, textarea, select")) return false;
+    if (e.ctrlKey || e.metaKey || e.altKey) return false;
+    const k = e.key;
+    const lower = k.length === 1 ? k.toLowerCase() : k;
+    // decisions first: number keys and colour initials
+    if (!els.decision.hidden) {
+      const btns = choiceButtons();
+      if (/^[1-9]$/.test(k) && btns[Number(k) - 1]) {
+        btns[Number(k) - 1].click();
+        return true;
+      }
+      const byInitial = btns.find((b) => b.dataset.color && colorKey(b.dataset.color) === lower);
+      if (byInitial) {
+        byInitial.click();
+        return true;
+      }
+      if (k === "Escape" && ui.picker) {
+        ui.picker = null;
+        render();
+        moveFocus(0);
+        return true;
+      }
+      if (lower === "a" && findVerb(cmds(), "ACCEPT")) return doVerb("ACCEPT");
+      if (lower === "x" && findVerb(cmds(), "CHALLENGE")) return doVerb("CHALLENGE");
+    }
+    if (k === "Escape") {
+      if (ui.scoresOpen) {
+        ui.scoresOpen = false;
+        render();
+        return true;
+      }
+      if (!els.roundEnd.hidden) {
+        ui.roundDismissed = `${state.info?.match ?? 1}:${o.round}:${o.phase}`;
+        render();
+        return true;
+      }
+      if (!els.reveal.hidden) {
+        els.reveal.querySelector("[data-dismiss-reveal]")?.click();
+        return true;
+      }
+      return false;
+    }
+    const inHand = els.hand.contains(document.activeElement);
+    switch (lower) {
+      case "ArrowRight":
+      case "ArrowDown":
+        if (!inHand && !els.decision.hidden) return false;
+        moveFocus(1);
+        return true;
+      case "ArrowLeft":
+      case "ArrowUp":
+        if (!inHand && !els.decision.hidden) return false;
+        moveFocus(-1);
+        return true;
+      case "Home":
+        moveFocus(0, 0);
+        return true;
+      case "End":
+        moveFocus(0, -1);
+        return true;
+      case "d":
+        return doVerb("DRAW");
+      case "p":
+        return doVerb("PASS");
+      case "u":
+        return doVerb("UNO");
+      case "c": {
+        const targets = catchTargets(cmds());
+        if (targets.length) return catchSeat(targets[0]);
+        return false;
+      }
+      case "a":
+        return doVerb("ACCEPT");
+      case "x":
+        return doVerb("CHALLENGE");
+      case "s":
+        cycleSort();
+        return true;
+      case "l":
+        ui.logOpen = !ui.logOpen;
+        render();
+        return true;
+      case "n":
+        if (me() === null) return false;
+        if (o.phase === "ROUND_OVER") handlers.nextRound();
+        else if (o.phase === "MATCH_OVER") handlers.newMatch();
+        else return false;
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  function colorKey(code) {
+    return { R: "r", Y: "y", G: "g", B: "b", Pk: "k", Tl: "t", Or: "o", Pu: "v" }[code];
+  }
+
+  return {
+    update(next) {
+      const prevRound = state?.observation?.round;
+      state = next;
+      if (obs() && prevRound !== undefined && prevRound !== obs().round) {
+        ui.revealDismissed = null;
+        ui.lastHand = [];
+      }
+      render();
+    },
+    refresh() {
+      if (state) {
+        els.roundEnd.dataset.key = "";
+        render();
+      }
+    },
+    key,
+    chat(msg) {
+      ui.chats.push(msg);
+      if (ui.chats.length > 50) ui.chats.shift();
+      if (state) renderLog(obs());
+    },
+    toggleLog() {
+      ui.logOpen = !ui.logOpen;
+      render();
+    },
+    openScores() {
+      ui.scoresOpen = true;
+      render();
+      els.scores.querySelector("button")?.focus();
+    },
+    focusHand() {
+      moveFocus(0);
+    },
+  };
+}
