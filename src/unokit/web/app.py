@@ -1,0 +1,468 @@
+"""The FastAPI application: REST lobby, one WebSocket per client, static files.
+
+The protocol is documented in docs/protocol.md; the message models are in
+:mod:`unokit.web.messages`; rooms and their games in :mod:`unokit.web.room`.
+
+>>> from unokit.web.config import Settings
+>>> app = create_app(Settings(db_url="sqlite:///:memory:"))
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:2]
+['/api/meta', '/api/rooms']
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+from starlette.websockets import WebSocketDisconnect
+
+from unokit.bots import bot_names, make_bot
+from unokit.errors import UnoError
+from unokit.game import Game
+from unokit.options import _BOOLS, _INTS, HOUSE_RULES, OPTION_CHOICES, Options
+from unokit.variants import VARIANTS
+from unokit.web.config import Settings
+from unokit.web.messages import (
+    CLIENT_MESSAGE,
+    PROTOCOL,
+    ChatMsg,
+    CommandMsg,
+    CreateRoom,
+    HelloMsg,
+    JoinRoom,
+    NewMatchMsg,
+    NextRoundMsg,
+    PingMsg,
+    StartMsg,
+)
+from unokit.web.room import Conn, Hub, ProtocolError, Room
+from unokit.web.store import StorageError, Store
+
+__all__ = ["create_app", "STATIC_DIR"]
+
+log = logging.getLogger("unokit.web")
+STATIC_DIR = Path(__file__).parent / "static"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class BodyLimit:
+    """Refuse HTTP request bodies larger than ``limit`` bytes with 413, before
+    they are read into memory (whatever Content-Length claims)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for key, value in scope.get("headers", []):
+            if key == b"content-length":
+                try:
+                    too_big = int(value) > self.limit
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    await _reply_413(send)
+                    return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.limit:
+                    raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, limited, send)
+        except _TooLarge:
+            await _reply_413(send)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _reply_413(send: Send) -> None:
+    body = b'{"detail":"request body too large"}'
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", b"%d" % len(body)),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class RestLimiter:
+    """At most ``per_minute`` lobby calls (create, join) per client address."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self.hits: dict[str, deque[float]] = {}
+
+    def check(self, request: Request) -> None:
+        host = request.client.host if request.client else "?"
+        now = time.monotonic()
+        q = self.hits.setdefault(host, deque())
+        while q and now - q[0] > 60.0:
+            q.popleft()
+        if len(q) >= self.per_minute:
+            raise HTTPException(429, "too many requests; try again in a minute")
+        q.append(now)
+        if len(self.hits) > 10_000:
+            self.hits = {h: d for h, d in self.hits.items() if d and now - d[-1] < 60.0}
+
+
+def _option_meta() -> dict[str, Any]:
+    default = Options()
+    out: dict[str, Any] = {}
+    for f in fields(Options):
+        value = getattr(default, f.name)
+        if f.name in OPTION_CHOICES:
+            out[f.name] = {
+                "default": value,
+                "type": "choice",
+                "choices": list(OPTION_CHOICES[f.name]),
+            }
+        elif f.name in _BOOLS:
+            out[f.name] = {"default": value, "type": "bool"}
+        elif f.name in _INTS:
+            out[f.name] = {"default": value, "type": "int"}
+        else:
+            out[f.name] = {"default": value, "type": "str"}
+    return out
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """The web application, storing its rooms in ``settings.db_url``."""
+    store = Store(settings.db_url, sqlite_synchronous=settings.sqlite_synchronous)
+    hub = Hub(settings, store)
+    limiter = RestLimiter(settings.rest_per_minute)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(store.start)
+
+        async def sweeper() -> None:
+            while True:
+                await asyncio.sleep(60)
+                hub.sweep()
+
+        sweep = asyncio.create_task(sweeper())
+        try:
+            yield
+        finally:
+            sweep.cancel()
+            hub.close()
+            await asyncio.to_thread(store.close)
+
+    app = FastAPI(
+        title="unokit",
+        version="1",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.hub = hub
+    app.state.store = store
+    app.state.settings = settings
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+
+    # ------------------------------------------------------------ REST
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, bool]:
+        return {"ok": True}
+
+    meta = {
+        "protocol": PROTOCOL,
+        "variants": {
+            name: {"min_players": v.min_players, "max_players": v.max_players}
+            for name, v in VARIANTS.items()
+        },
+        "bots": bot_names(),
+        "house_rules": list(HOUSE_RULES),
+        "options": _option_meta(),
+        "turn_timer": {"min": 5, "max": 600},
+    }
+
+    @app.get("/api/meta")
+    async def api_meta() -> dict[str, Any]:
+        return meta
+
+    async def room_or_404(code: str) -> Room:
+        try:
+            room = await hub.get(code)
+        except StorageError as e:
+            raise HTTPException(503, f"storage error: {e}") from None
+        if room is None:
+            raise HTTPException(404, f"no room {code!r}")
+        return room
+
+    @app.post("/api/rooms", status_code=201)
+    async def create_room(body: CreateRoom, request: Request) -> dict[str, Any]:
+        limiter.check(request)
+        v = VARIANTS[body.variant]
+        n = len(body.seats)
+        if not v.min_players <= n <= v.max_players:
+            raise HTTPException(
+                422, f"{v.name} is played by {v.min_players} to {v.max_players} players, not {n}"
+            )
+        specs: list[tuple[str, str | None]] = []
+        for i, s in enumerate(body.seats):
+            if s.kind == "bot":
+                if s.level is None:
+                    raise HTTPException(
+                        422, f"seat {i}: a bot needs a level ({', '.join(bot_names())})"
+                    )
+                try:
+                    make_bot(s.level)
+                except UnoError as e:
+                    raise HTTPException(422, f"seat {i}: {e}") from None
+                specs.append(("bot", s.level.strip().lower()))
+            else:
+                if s.level is not None:
+                    raise HTTPException(422, f"seat {i}: a human seat has no bot level")
+                specs.append(("human", None))
+        if not any(kind == "human" for kind, _ in specs):
+            raise HTTPException(422, "a room needs at least one human seat")
+        try:
+            options = Options.from_dict(dict(body.options))
+            Game.new(body.variant, n, options, seed=0, events=False)  # every check of a deal
+        except UnoError as e:
+            raise HTTPException(422, str(e)) from None
+        try:
+            room, seat, token = await hub.create(
+                body.variant, specs, options, body.turn_timer, body.name
+            )
+        except StorageError as e:
+            raise HTTPException(503, f"storage error: {e}") from None
+        return {
+            "room": room.code,
+            "invite": f"/r/{room.code}",
+            "seat": seat,
+            "token": token,
+            "info": room.info(),
+        }
+
+    @app.post("/api/rooms/{code}/join")
+    async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
+        limiter.check(request)
+        room = await room_or_404(code)
+        try:
+            seat, token = await room.claim(body.name, body.seat)
+        except ProtocolError as e:
+            raise HTTPException(409 if e.code == "taken" else 422, e.message) from None
+        except StorageError as e:
+            raise HTTPException(503, f"storage error: {e}") from None
+        return {
+            "room": room.code,
+            "invite": f"/r/{room.code}",
+            "seat": seat,
+            "token": token,
+            "info": room.info(),
+        }
+
+    @app.get("/api/rooms/{code}")
+    async def room_info(code: str) -> dict[str, Any]:
+        return (await room_or_404(code)).info()
+
+    # ------------------------------------------------------------ pages
+
+    def page() -> Response:
+        html = STATIC_DIR / "app.html"
+        if html.is_file():
+            return FileResponse(html, media_type="text/html", headers={"Cache-Control": "no-cache"})
+        return HTMLResponse("<!doctype html><title>unokit</title><p>unokit server: no UI found.")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> Response:
+        return page()
+
+    @app.get("/r/{code}", include_in_schema=False)
+    async def invite(code: str) -> Response:
+        return page()
+
+    app.mount("/static", StaticFiles(directory=STATIC_DIR, check_dir=False), name="static")
+
+    # ------------------------------------------------------------ WebSocket
+
+    @app.websocket("/ws/{code}")
+    async def websocket(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        try:
+            room = await hub.get(code)
+        except StorageError as e:
+            await ws.send_text(_error(None, "storage", str(e)))
+            await ws.close(1011)
+            return
+        if room is None:
+            await ws.send_text(_error(None, "no_room", f"no room {code!r}"))
+            await ws.close(4404)
+            return
+        if len(room.conns) >= settings.max_room_conns:
+            await ws.send_text(_error(None, "bad_state", "this room has too many connections"))
+            await ws.close(1013)
+            return
+        conn = Conn(ws, room, settings)
+        room.attach(conn)
+        conn.start()
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    data = message.get("bytes") or b""
+                    if len(data) > settings.max_message:
+                        text = None
+                    else:
+                        try:
+                            text = data.decode("utf-8")
+                        except UnicodeDecodeError:
+                            text = ""
+                    if text is None:
+                        if _admit(conn):
+                            conn.send(
+                                _err(
+                                    None,
+                                    "too_large",
+                                    f"messages are limited to {settings.max_message} bytes",
+                                )
+                            )
+                        continue
+                await handle(conn, text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            conn.room.detach(conn)
+            if conn.writer is not None:
+                conn.writer.cancel()
+                with contextlib.suppress(BaseException):
+                    await conn.writer
+
+    def _admit(conn: Conn) -> bool:
+        """Rate limit; returns False if the message is to be dropped."""
+        if conn.allow():
+            return True
+        if conn.dropped >= settings.flood_close:
+            asyncio.get_running_loop().create_task(conn.close(1008, "flood"))
+            return False
+        now = time.monotonic()
+        if now - conn.last_rate_error >= 1.0:
+            conn.last_rate_error = now
+            conn.send(_err(None, "rate_limited", "too many messages; this one was dropped"))
+        return False
+
+    async def handle(conn: Conn, text: str) -> None:
+        if not _admit(conn):
+            return
+        if (
+            len(text) > settings.max_message
+            or len(text.encode("utf-8", "surrogatepass")) > settings.max_message
+        ):
+            conn.send(
+                _err(None, "too_large", f"messages are limited to {settings.max_message} bytes")
+            )
+            return
+        try:
+            msg = CLIENT_MESSAGE.validate_json(text)
+        except ValidationError as e:
+            conn.send(_validation_error(text, e))
+            return
+        room = conn.room
+        msg_id = msg.id
+        try:
+            if isinstance(msg, HelloMsg):
+                room.bind(conn, msg.token, msg.spectate)
+            elif isinstance(msg, CommandMsg):
+                await room.command(conn, msg_id, msg.text)
+            elif isinstance(msg, NextRoundMsg):
+                await room.next_round(conn, msg_id)
+            elif isinstance(msg, NewMatchMsg):
+                await room.new_match(conn, msg_id)
+            elif isinstance(msg, StartMsg):
+                await room.start(conn, msg_id, msg.level)
+            elif isinstance(msg, ChatMsg):
+                if not conn.bound:
+                    raise ProtocolError("not_joined", "say hello first")
+                seat = conn.seat
+                name = "spectator" if seat is None else (room.seats[seat].name or f"P{seat}")
+                room.broadcast(
+                    {
+                        "type": "chat",
+                        "seat": seat,
+                        "name": name,
+                        "text": msg.text,
+                        "time": round(time.time(), 3),
+                    }
+                )
+            elif isinstance(msg, PingMsg):
+                conn.send({"type": "pong", "id": msg_id})
+        except ProtocolError as e:
+            conn.send(_err(msg_id, e.code, e.message))
+        except StorageError as e:
+            log.warning("room %s: storage error: %s", room.code, e)
+            conn.send(_err(msg_id, "storage", "the change could not be stored; nothing changed"))
+        except Exception:
+            log.exception("room %s: internal error on %r", room.code, text[:200])
+            conn.send(_err(msg_id, "internal", "internal server error; nothing changed"))
+
+    return app
+
+
+def _err(msg_id: int | None, code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "id": msg_id, "code": code, "message": message}
+
+
+def _error(msg_id: int | None, code: str, message: str) -> str:
+    return json.dumps(_err(msg_id, code, message))
+
+
+def _validation_error(text: str, e: ValidationError) -> dict[str, Any]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return _err(None, "bad_json", "not JSON")
+    if not isinstance(data, dict):
+        return _err(None, "bad_json", "a message is a JSON object")
+    raw_id = data.get("id")
+    msg_id = raw_id if type(raw_id) is int and 0 <= raw_id <= 2**53 else None
+    problems = []
+    for err in e.errors()[:3]:
+        where = ".".join(str(p) for p in err.get("loc", ()) if p not in _UNION_TAGS)
+        problems.append(f"{where or 'message'}: {err.get('msg', 'invalid')}")
+    if "type" not in data:
+        problems = ["type: missing (hello, command, next_round, new_match, start, chat, ping)"]
+    return _err(msg_id, "bad_message", "; ".join(problems))
+
+
+_UNION_TAGS = {"hello", "command", "next_round", "new_match", "start", "chat", "ping"}

@@ -1,0 +1,64 @@
+"""``unokit serve``: run the web app (imported by :mod:`unokit.cli`)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from unokit.cli import app, err_console
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.", min=0, max=65535)] = 8000,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL: sqlite:///path/file.sqlite3 or postgresql://user@host/db. "
+            "Default: an SQLite file unokit.sqlite3 in $UNOKIT_DATA_DIR, else ./data.",
+        ),
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option("--bot-delay", help="Mean seconds a bot thinks before acting.", min=0)
+    ] = 0.9,
+    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
+) -> None:
+    """Play in the browser: rooms, friends and bots (http://HOST:PORT)."""
+    try:
+        import uvicorn
+
+        from unokit.web.app import create_app
+        from unokit.web.config import Settings, default_db_url
+        from unokit.web.store import normalize_url
+    except ModuleNotFoundError as e:  # pragma: no cover - the [web] extra is missing
+        err_console.print(f"[red]error:[/red] {e.name} is not installed: pip install 'unokit[web]'")
+        raise typer.Exit(2) from None
+    from sqlalchemy.exc import ArgumentError
+
+    url = db or default_db_url()
+    try:
+        from sqlalchemy.engine import make_url
+
+        make_url(normalize_url(url))
+    except ArgumentError as e:
+        raise typer.BadParameter(str(e), param_hint="--db") from None
+    settings = Settings(db_url=url, bot_delay=bot_delay)
+    try:
+        application = create_app(settings)
+    except Exception as e:
+        err_console.print(f"[red]error:[/red] cannot open the database {url}: {e}")
+        raise typer.Exit(2) from None
+    shown = url.split("@")[-1] if "@" in url else url
+    err_console.print(f"unokit: http://{host}:{port}  (database: {shown})")
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=1 << 20,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=30.0,
+        timeout_graceful_shutdown=3,
+    )

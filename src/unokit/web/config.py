@@ -1,0 +1,53 @@
+"""Server settings and the default data directory.
+
+The database defaults to an SQLite file ``unokit.sqlite3`` in the data
+directory: ``$UNOKIT_DATA_DIR`` if set, else ``./data`` (relative to the
+directory the server is started in).
+
+>>> s = Settings(db_url="sqlite:///:memory:")
+>>> s.bot_delay, s.max_message
+(0.9, 4096)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Settings", "data_dir", "default_db_url"]
+
+
+def data_dir() -> Path:
+    """``$UNOKIT_DATA_DIR``, or ``./data``."""
+    return Path(os.environ.get("UNOKIT_DATA_DIR") or "data")
+
+
+def default_db_url() -> str:
+    return f"sqlite:///{(data_dir() / 'unokit.sqlite3').resolve()}"
+
+
+@dataclass
+class Settings:
+    db_url: str
+    #: mean seconds a bot waits before acting (0: at once; tests use 0)
+    bot_delay: float = 0.9
+    #: largest client message, in bytes of UTF-8
+    max_message: int = 4096
+    #: token bucket per connection: refill rate (messages/s) and size
+    rate: float = 15.0
+    burst: int = 30
+    #: close a connection after this many dropped (rate-limited) messages in a row
+    flood_close: int = 200
+    #: messages waiting to be sent to one client before it is dropped as too slow
+    max_outbox: int = 256
+    #: room creations and joins per minute per client address
+    rest_per_minute: int = 60
+    #: largest HTTP request body, bytes
+    max_body: int = 65536
+    #: seconds without any connection after which a room is unloaded from memory
+    idle_unload: float = 1800.0
+    #: SQLite's synchronous pragma: FULL survives power loss, NORMAL only crashes
+    sqlite_synchronous: str = "FULL"
+    #: connections per room (players and spectators)
+    max_room_conns: int = 64

@@ -1,0 +1,851 @@
+"""Rooms: the authoritative game of each table, its seats, connections, bots and timer.
+
+A :class:`Room` owns one :class:`~unokit.Game` and the ordered log of accepted
+lines that rebuilds it (see :mod:`unokit.web.store`). Every change goes through
+one path, under the room's lock: check it on a copy of the game, store it
+(committed), then make the copy the live game, acknowledge and broadcast. A
+command the engine refuses, or that cannot be stored, changes nothing.
+
+Each connection receives only ``game.observe(its seat)`` (``None`` for a
+spectator) — built here from the engine's observation, with the round's history
+serialised once per event and reused (the JSON is identical to
+``json.dumps(game.observe(seat).to_dict())``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import re
+import secrets
+import time
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from sqlalchemy import Connection
+
+from unokit.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    ChooseColor,
+    Draw,
+    NextRound,
+    Pass,
+    Play,
+    parse_action,
+)
+from unokit.bots import Bot, make_bot
+from unokit.errors import IllegalActionError, ParseError, UnoError
+from unokit.events import Event, redact
+from unokit.game import Game, Phase
+from unokit.observation import event_to_dict, observe
+from unokit.options import Options
+from unokit.web.store import LoadedRoom, RoomRow, SeatRow, StorageError, Store
+
+if TYPE_CHECKING:
+    from unokit.web.config import Settings
+
+__all__ = ["Room", "Hub", "Conn", "ProtocolError", "hash_token", "BOT_NAMES", "ROOM_CODE_RE"]
+
+log = logging.getLogger("unokit.web.room")
+
+ROOM_CODE_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789"  # no l, o, 0, 1
+ROOM_CODE_LEN = 10
+ROOM_CODE_RE = re.compile(f"^[{ROOM_CODE_ALPHABET}]{{{ROOM_CODE_LEN}}}$")
+BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Juno")
+_SEAT_WORD = re.compile(r"^[Pp]\d+$")
+_DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
+class ProtocolError(Exception):
+    """A request refused with an error ``code`` of docs/protocol.md; nothing changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LEN))
+
+
+def new_seed() -> int:
+    return secrets.randbits(62)
+
+
+class Socket(Protocol):
+    """What a connection needs of a Starlette WebSocket."""
+
+    async def send_text(self, data: str) -> None: ...
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None: ...
+
+
+@dataclass
+class Seat:
+    seat: int
+    kind: str  # human | bot
+    level: str | None
+    name: str | None
+    token_hash: str | None
+    bot: Bot | None = None
+    conns: int = 0
+
+    @property
+    def claimed(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    def row(self) -> SeatRow:
+        return SeatRow(self.seat, self.kind, self.level, self.name, self.token_hash)
+
+
+class Conn:
+    """One WebSocket client of a room: a seat (or spectator) and an outgoing queue.
+
+    Messages are queued and sent by one writer task per connection, so a slow
+    client never holds up a room. ``state`` messages are coalesced: a queued
+    state is built when it is sent, from the room's latest state."""
+
+    def __init__(self, ws: Socket, room: Room, settings: Settings) -> None:
+        self.ws = ws
+        self.room = room
+        self.settings = settings
+        self.seat: int | None = None
+        self.bound = False
+        self.spectator = False
+        self.outbox: deque[str | None] = deque()  # None: "send the current state"
+        self.wake = asyncio.Event()
+        self.state_queued = False
+        self.closed = False
+        self.writer: asyncio.Task[None] | None = None
+        # rate limit: token bucket
+        self.tokens = float(settings.burst)
+        self.refill_at = time.monotonic()
+        self.dropped = 0
+        self.last_rate_error = 0.0
+
+    def start(self) -> None:
+        self.writer = asyncio.create_task(self._write_loop())
+
+    def allow(self) -> bool:
+        """Take one token of the bucket; False when the client is over its rate."""
+        now = time.monotonic()
+        s = self.settings
+        self.tokens = min(float(s.burst), self.tokens + (now - self.refill_at) * s.rate)
+        self.refill_at = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            self.dropped = 0
+            return True
+        self.dropped += 1
+        return False
+
+    def send(self, message: dict[str, Any]) -> None:
+        self._queue(_DUMPS(message))
+
+    def send_state(self) -> None:
+        if not self.state_queued:
+            self.state_queued = True
+            self._queue(None)
+
+    def _queue(self, item: str | None) -> None:
+        if self.closed:
+            return
+        self.outbox.append(item)
+        if len(self.outbox) > self.settings.max_outbox:
+            log.info("closing a connection of room %s that does not keep up", self.room.code)
+            self.outbox.clear()
+            self.closed = True
+            asyncio.get_running_loop().create_task(self._close(1013, "too slow"))
+        self.wake.set()
+
+    async def _close(self, code: int, reason: str) -> None:
+        with contextlib.suppress(Exception):
+            await self.ws.close(code, reason)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = True
+        await self._close(code, reason)
+
+    async def _write_loop(self) -> None:
+        try:
+            while not self.closed:
+                await self.wake.wait()
+                self.wake.clear()
+                while self.outbox and not self.closed:
+                    item = self.outbox.popleft()
+                    if item is None:
+                        self.state_queued = False
+                        item = self.room.state_text(self.seat)
+                    await self.ws.send_text(item)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket went away; the reader will notice
+            self.closed = True
+
+
+@dataclass
+class _Cache:
+    epoch: int = -1
+    info: dict[str, Any] | None = None
+    nolog: Game | None = None
+    states: dict[int | None, str] = field(default_factory=dict)
+
+
+class Room:
+    """One table. All changes happen under :attr:`lock`."""
+
+    def __init__(self, hub: Hub, loaded: LoadedRoom) -> None:
+        r = loaded.room
+        self.hub = hub
+        self.code = r.code
+        self.variant = r.variant
+        self.players = r.players
+        self.options = Options.from_dict(r.options)
+        self.turn_timer = r.turn_timer
+        self.host = r.host
+        self.status = r.status
+        self.seats = [Seat(s.seat, s.kind, s.level, s.name, s.token_hash) for s in loaded.seats]
+        if [s.seat for s in self.seats] != list(range(self.players)):
+            raise StorageError(f"room {self.code}: seats do not match {self.players} players")
+        for s in self.seats:
+            if s.kind == "bot":
+                s.bot = make_bot(s.level or "heuristic", seed=new_seed())
+        self.lock = asyncio.Lock()
+        self.conns: set[Conn] = set()
+        self.game: Game | None = None
+        self.log: list[str] = []
+        self.match = 0
+        self.last: dict[str, Any] | None = None
+        self.deadline: float | None = None
+        self.epoch = 0
+        self.closed = False
+        self.idle_since = time.monotonic()
+        self.bot_task: asyncio.Task[None] | None = None
+        self.timer_task: asyncio.Task[None] | None = None
+        self.rng = random.Random()
+        self._cache = _Cache()
+        self._events: dict[int, tuple[Event, str, str, int | None]] = {}
+        self._marker = f"@@history-{secrets.token_hex(16)}@@"
+        self._marker_json = _DUMPS(self._marker)
+        for text in loaded.log:
+            self._replay(text)
+
+    # ------------------------------------------------------------ rebuilding
+
+    def _replay(self, text: str) -> None:
+        if text.startswith("#MATCH "):
+            self.game = Game.new(self.variant, self.players, self.options, int(text[7:]))
+            self.match += 1
+        elif self.game is None:
+            raise StorageError(f"room {self.code}: command {text!r} before the first #MATCH")
+        else:
+            self.game.apply(text)
+        self.log.append(text)
+
+    @property
+    def version(self) -> int:
+        return len(self.log)
+
+    # ------------------------------------------------------------ views
+
+    def info(self) -> dict[str, Any]:
+        c = self._fresh_cache()
+        if c.info is None:
+            c.info = {
+                "room": self.code,
+                "invite": f"/r/{self.code}",
+                "variant": self.variant,
+                "players": self.players,
+                "options": self.options.to_dict(),
+                "turn_timer": self.turn_timer,
+                "status": self.status,
+                "host": self.host,
+                "match": self.match,
+                "version": self.version,
+                "spectators": sum(1 for c in self.conns if c.spectator),
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "name": s.name,
+                        "claimed": s.claimed,
+                        "connected": s.kind == "bot" or s.conns > 0,
+                    }
+                    for s in self.seats
+                ],
+            }
+        return c.info
+
+    def _fresh_cache(self) -> _Cache:
+        c = self._cache
+        if c.epoch != self.epoch:
+            c = self._cache = _Cache(epoch=self.epoch)
+        return c
+
+    def state_text(self, seat: int | None) -> str:
+        """The ``state`` message for ``seat`` (None: spectator), as JSON text."""
+        c = self._fresh_cache()
+        text = c.states.get(seat)
+        if text is not None:
+            return text
+        obs: dict[str, Any] | None = None
+        g = self.game
+        if g is not None and self.status == "playing":
+            if c.nolog is None:
+                c.nolog = g.copy()  # no event log: the history is spliced in below
+            obs = observe(c.nolog, seat).to_dict()
+            obs["history"] = self._marker
+        remaining = None if self.deadline is None else max(0.0, self.deadline - time.time())
+        text = _DUMPS(
+            {
+                "type": "state",
+                "version": self.version,
+                "seat": seat,
+                "info": self.info(),
+                "observation": obs,
+                "last": self.last,
+                "deadline": self.deadline,
+                "remaining": None if remaining is None else round(remaining, 2),
+            }
+        )
+        if obs is not None and g is not None:
+            text = text.replace(self._marker_json, self._history_json(g, seat), 1)
+        c.states[seat] = text
+        return text
+
+    def _history_json(self, g: Game, seat: int | None) -> str:
+        events = g.log or []
+        cache = self._events
+        if len(cache) > 4 * len(events) + 256:
+            cache.clear()
+        parts = []
+        for e in events:
+            entry = cache.get(id(e))
+            if entry is None or entry[0] is not e:
+                public = redact(e, None)
+                full = _DUMPS(event_to_dict(e))
+                if public is e:
+                    entry = (e, full, full, None)
+                else:
+                    owner: int = e.seat  # type: ignore[union-attr]  # Drew / Challenged
+                    entry = (e, _DUMPS(event_to_dict(public)), full, owner)
+                cache[id(e)] = entry
+            parts.append(entry[2] if entry[3] is None or entry[3] == seat else entry[1])
+        return "[" + ",".join(parts) + "]"
+
+    def changed(self, *, game_changed: bool) -> None:
+        """Something visible changed: queue a new state for every connection."""
+        self.epoch += 1
+        if game_changed:
+            self._schedule()
+        for conn in self.conns:
+            conn.send_state()
+
+    def broadcast(self, message: dict[str, Any]) -> None:
+        text = _DUMPS(message)
+        for conn in self.conns:
+            conn._queue(text)
+
+    # ------------------------------------------------------------ connections
+
+    def attach(self, conn: Conn) -> None:
+        self.conns.add(conn)
+        self.idle_since = time.monotonic()
+
+    def bind(self, conn: Conn, token: str | None, spectate: bool) -> None:
+        if conn.bound:
+            raise ProtocolError("already_joined", "this connection already said hello")
+        if (token is None) == (not spectate):
+            raise ProtocolError("bad_message", "hello needs either a token or spectate=true")
+        if token is not None:
+            seat = self.seat_of_token(token)
+            if seat is None:
+                raise ProtocolError("bad_token", "this token is not a seat token of this room")
+            conn.seat = seat
+            self.seats[seat].conns += 1
+        else:
+            conn.spectator = True
+        conn.bound = True
+        conn.send(
+            {
+                "type": "welcome",
+                "protocol": 1,
+                "room": self.code,
+                "seat": conn.seat,
+                "spectator": conn.spectator,
+                "host": conn.seat is not None and conn.seat == self.host,
+            }
+        )
+        self.changed(game_changed=False)
+
+    def detach(self, conn: Conn) -> None:
+        if conn not in self.conns:
+            return
+        self.conns.discard(conn)
+        conn.closed = True
+        if conn.seat is not None:
+            self.seats[conn.seat].conns -= 1
+        self.idle_since = time.monotonic()
+        if conn.bound:
+            self.changed(game_changed=False)
+
+    def seat_of_token(self, token: str) -> int | None:
+        h = hash_token(token)
+        found = None
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                found = s.seat
+        return found
+
+    # ------------------------------------------------------------ changing
+
+    async def _commit(
+        self,
+        texts: list[str],
+        game: Game,
+        *,
+        last: dict[str, Any] | None,
+        ack: tuple[Conn, int | None] | None = None,
+        extra: Callable[[Connection], None] | None = None,
+        status: str | None = None,
+    ) -> None:
+        """Store ``texts`` (committed), then make ``game`` the live game. Lock held."""
+        append = Store.append_fn(self.code, self.version + 1, texts, status)
+
+        def fn(conn: Connection) -> None:
+            if extra is not None:
+                extra(conn)
+            append(conn)
+
+        task = asyncio.ensure_future(self.hub.store.call(fn))
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            # We cannot know whether it was stored: drop this room from memory,
+            # the next access rebuilds it from the database.
+            self.hub.evict(self)
+            raise
+        self.game = game
+        self.log.extend(texts)
+        if status is not None:
+            self.status = status
+        self.last = last
+        if ack is not None:
+            ack[0].send({"type": "ack", "id": ack[1], "version": self.version})
+        self.changed(game_changed=True)
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise ProtocolError("bad_state", "this room was reloaded; reconnect")
+
+    def _actor(self, conn: Conn) -> int:
+        if not conn.bound:
+            raise ProtocolError("not_joined", "say hello first")
+        if conn.seat is None:
+            raise ProtocolError("spectator", "spectators cannot act")
+        return conn.seat
+
+    async def command(self, conn: Conn, msg_id: int | None, text: str) -> None:
+        seat = self._actor(conn)
+        words = text.split()
+        if words and _SEAT_WORD.match(words[0]):
+            if int(words[0][1:]) != seat:
+                raise ProtocolError(
+                    "forbidden", f"you play seat P{seat}; {words[0]} is not your seat"
+                )
+            words = words[1:]
+        if not words:
+            raise ProtocolError("bad_command", "empty command")
+        if words[0].upper() in ("NEXT", "NEXT_ROUND"):
+            raise ProtocolError("bad_command", "send a next_round message to deal the next round")
+        full = f"P{seat} " + " ".join(words)
+        async with self.lock:
+            self._check_open()
+            game = self.game
+            if self.status != "playing" or game is None:
+                raise ProtocolError("bad_state", "the match has not started yet")
+            try:
+                action = parse_action(full, game.variant.cards)
+            except ParseError as e:
+                raise ProtocolError("bad_command", str(e)) from None
+            g = game.copy(events=True)
+            try:
+                g.apply(action)
+            except ParseError as e:
+                raise ProtocolError("bad_command", str(e)) from None
+            except UnoError as e:
+                raise ProtocolError("illegal", str(e)) from None
+            line = str(action)
+            await self._commit(
+                [line], g, last={"seat": seat, "text": line, "by": "human"}, ack=(conn, msg_id)
+            )
+
+    async def next_round(self, conn: Conn, msg_id: int | None) -> None:
+        self._actor(conn)
+        async with self.lock:
+            self._check_open()
+            g = self.game
+            if self.status != "playing" or g is None or g.state != Phase.ROUND_OVER:
+                raise ProtocolError(
+                    "bad_state", "the next round can be dealt only when a round is over"
+                )
+            g2 = g.copy(events=True)
+            g2.apply(NextRound())
+            await self._commit(["NEXT"], g2, last=None, ack=(conn, msg_id))
+
+    async def new_match(self, conn: Conn, msg_id: int | None) -> None:
+        self._actor(conn)
+        async with self.lock:
+            self._check_open()
+            g = self.game
+            if self.status != "playing" or g is None or g.state != Phase.MATCH_OVER:
+                raise ProtocolError(
+                    "bad_state", "a new match can start only when the match is over"
+                )
+            await self._start_match(ack=(conn, msg_id))
+
+    async def _start_match(
+        self,
+        *,
+        ack: tuple[Conn, int | None] | None = None,
+        extra: Callable[[Connection], None] | None = None,
+    ) -> None:
+        seed = new_seed()
+        g = Game.new(self.variant, self.players, self.options, seed)
+        self.match += 1
+        try:
+            await self._commit(
+                [f"#MATCH {seed}"], g, last=None, ack=ack, extra=extra, status="playing"
+            )
+        except BaseException:
+            self.match -= 1
+            raise
+
+    async def start(self, conn: Conn, msg_id: int | None, level: str) -> None:
+        seat = self._actor(conn)
+        if seat != self.host:
+            raise ProtocolError("forbidden", "only the host can start the match early")
+        try:
+            make_bot(level)
+        except UnoError as e:
+            raise ProtocolError("bad_message", str(e)) from None
+        async with self.lock:
+            self._check_open()
+            if self.status != "lobby":
+                raise ProtocolError("bad_state", "the match has already started")
+            empty = [s for s in self.seats if not s.claimed]
+            rows = [SeatRow(s.seat, "bot", level, BOT_NAMES[s.seat], None) for s in empty]
+
+            def extra(c: Connection) -> None:
+                for r in rows:
+                    Store.set_seat_fn(self.code, r)(c)
+
+            await self._start_match_with_seats(rows, extra, ack=(conn, msg_id))
+
+    async def _start_match_with_seats(
+        self,
+        rows: list[SeatRow],
+        extra: Callable[[Connection], None] | None,
+        ack: tuple[Conn, int | None] | None = None,
+    ) -> None:
+        before = [(s.kind, s.level, s.name, s.bot) for s in self.seats]
+        for r in rows:
+            s = self.seats[r.seat]
+            s.kind, s.level, s.name = r.kind, r.level, r.name
+            s.bot = make_bot(r.level or "heuristic", seed=new_seed())
+        try:
+            await self._start_match(ack=ack, extra=extra)
+        except BaseException:
+            for s, (kind, level, name, bot) in zip(self.seats, before, strict=True):
+                s.kind, s.level, s.name, s.bot = kind, level, name, bot
+            raise
+
+    async def claim(self, name: str, seat: int | None) -> tuple[int, str]:
+        """Give a free human seat to ``name``; start the match if it was the last one."""
+        async with self.lock:
+            if self.closed:
+                raise StorageError("room reloaded")
+            free = [s for s in self.seats if s.kind == "human" and not s.claimed]
+            if seat is not None:
+                if not 0 <= seat < self.players:
+                    raise ProtocolError("bad_message", f"no seat {seat} in this room")
+                free = [s for s in free if s.seat == seat]
+                if not free:
+                    raise ProtocolError("taken", f"seat {seat} is not a free human seat")
+            if not free:
+                raise ProtocolError("taken", "no free seat in this room")
+            target = free[0]
+            token = secrets.token_urlsafe(32)
+            row = SeatRow(target.seat, "human", None, name, hash_token(token))
+            last_one = len([s for s in self.seats if not s.claimed]) == 1
+            if last_one and self.status == "lobby":
+                target.name, target.token_hash = row.name, row.token_hash
+                try:
+                    await self._start_match(extra=Store.set_seat_fn(self.code, row))
+                except BaseException:
+                    target.name, target.token_hash = None, None
+                    raise
+            else:
+                await self.hub.store.call(Store.set_seat_fn(self.code, row))
+                target.name, target.token_hash = row.name, row.token_hash
+                self.changed(game_changed=False)
+            return target.seat, token
+
+    # ------------------------------------------------------------ automation
+
+    def _schedule(self) -> None:
+        """After a change of the game: start the bot's move or the turn timer."""
+        current = asyncio.current_task()
+        for task in (self.bot_task, self.timer_task):
+            if task is not None and task is not current:
+                task.cancel()
+        self.bot_task = self.timer_task = None
+        self.deadline = None
+        g = self.game
+        if self.closed or self.status != "playing" or g is None:
+            return
+        seat = g.to_act
+        if seat is not None and self.seats[seat].kind == "bot":
+            self.bot_task = asyncio.create_task(self._bot_turn(self.version, seat))
+        elif self.turn_timer and (seat is not None or g.state == Phase.ROUND_OVER):
+            self.deadline = time.time() + self.turn_timer
+            self.timer_task = asyncio.create_task(self._timeout(self.version, self.turn_timer))
+
+    async def _bot_turn(self, version: int, seat: int) -> None:
+        delay = self.hub.settings.bot_delay
+        g = self.game
+        if delay > 0 and g is not None:
+            if g.state == Phase.AWAIT_CHALLENGE:
+                delay *= 1.5
+            await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4))
+        else:
+            await asyncio.sleep(0)
+        for attempt in range(5):
+            async with self.lock:
+                g = self.game
+                if self.closed or self.version != version or g is None:
+                    return
+                bot = self.seats[seat].bot
+                action: Action | None = None
+                g2 = g.copy(events=True)
+                try:
+                    if bot is None:
+                        raise IllegalActionError("no bot object")
+                    action = bot.act(g.observe(seat))
+                    g2.apply(action)
+                except Exception:
+                    log.exception(
+                        "bot %s of room %s failed; playing a legal action", seat, self.code
+                    )
+                    legal = g.legal_actions(seat)
+                    if not legal:
+                        return
+                    action = legal[0]
+                    g2 = g.copy(events=True)
+                    g2.apply(action)
+                line = str(action)
+                try:
+                    await self._commit([line], g2, last={"seat": seat, "text": line, "by": "bot"})
+                    return
+                except StorageError as e:
+                    log.warning("room %s: could not store a bot move (%s); retrying", self.code, e)
+            await asyncio.sleep(0.5 * (attempt + 1))
+
+    async def _timeout(self, version: int, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        async with self.lock:
+            g = self.game
+            if self.closed or self.version != version or g is None:
+                return
+            seat = g.to_act
+            try:
+                if seat is None:
+                    if g.state == Phase.ROUND_OVER:
+                        g2 = g.copy(events=True)
+                        g2.apply(NextRound())
+                        await self._commit(["NEXT"], g2, last=None)
+                    return
+                for _ in range(3):  # draw, then keep it; or choose a colour
+                    g = self.game
+                    if g is None or g.to_act != seat:
+                        return
+                    action = auto_action(g, seat)
+                    if action is None:
+                        return
+                    g2 = g.copy(events=True)
+                    g2.apply(action)
+                    line = str(action)
+                    await self._commit([line], g2, last={"seat": seat, "text": line, "by": "timer"})
+                    if g2.state not in (Phase.AWAIT_DRAWN, Phase.AWAIT_COLOR):
+                        return
+            except StorageError as e:
+                log.warning("room %s: could not store a timed-out move (%s)", self.code, e)
+
+    def close(self) -> None:
+        """Stop the room's tasks and ask its clients to reconnect (it reloads on demand)."""
+        self.closed = True
+        current = asyncio.current_task()
+        for task in (self.bot_task, self.timer_task):
+            if task is not None and task is not current:
+                task.cancel()
+        loop = asyncio.get_running_loop()
+        for conn in list(self.conns):
+            loop.create_task(conn.close(1012, "room reloaded; reconnect"))
+
+
+def auto_action(g: Game, seat: int) -> Action | None:
+    """What the server does for a player whose turn timer ran out: draw, keep the
+    drawn card, accept a penalty, or choose the colour held most."""
+    legal = [a for a in g.legal_actions(seat) if not isinstance(a, (CallUno, Catch))]
+    if not legal:
+        return None
+    phase = g.state
+    prefer: type[Action] | None = {
+        Phase.AWAIT_TURN: Draw,
+        Phase.AWAIT_DRAWN: Pass,
+        Phase.AWAIT_CHALLENGE: Accept,
+    }.get(phase)  # type: ignore[assignment]
+    if prefer is not None:
+        for a in legal:
+            if isinstance(a, prefer):
+                return a
+    if phase == Phase.AWAIT_COLOR:
+        held = Counter(
+            f.color for f in (c.face(g.side) for c in g.hand(seat)) if f.color is not None
+        )
+        choices = [a for a in legal if isinstance(a, ChooseColor)]
+        if choices:
+            return max(choices, key=lambda a: held.get(a.color, 0))
+    plays = [a for a in legal if isinstance(a, Play)]
+    return plays[0] if plays else legal[0]
+
+
+class Hub:
+    """All rooms of the server: loaded lazily from the store, created, joined."""
+
+    def __init__(self, settings: Settings, store: Store) -> None:
+        self.settings = settings
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
+
+    async def get(self, code: str) -> Room | None:
+        """The room ``code`` (loaded from the database if needed), or None."""
+        if not ROOM_CODE_RE.match(code):
+            return None
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        pending = self._loading.get(code)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        fut: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
+        self._loading[code] = fut
+        try:
+            loaded = await self.store.call(Store.load_fn(code))
+            room = None
+            if loaded is not None:
+                try:
+                    room = Room(self, loaded)
+                except (UnoError, StorageError, ValueError) as e:
+                    log.error("room %s cannot be rebuilt: %s", code, e)
+                    raise StorageError(f"room {code} cannot be rebuilt: {e}") from e
+                self.rooms[code] = room
+                room._schedule()
+            fut.set_result(room)
+            return room
+        except BaseException as e:
+            fut.set_exception(e)
+            fut.exception()  # retrieved: nobody else may be waiting
+            raise
+        finally:
+            del self._loading[code]
+
+    def evict(self, room: Room) -> None:
+        room.close()
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+
+    async def create(
+        self,
+        variant: str,
+        seat_specs: list[tuple[str, str | None]],
+        options: Options,
+        turn_timer: float | None,
+        name: str,
+    ) -> tuple[Room, int, str]:
+        """A new room; the creator takes the first human seat. Returns (room, seat, token)."""
+        host = next(i for i, (kind, _) in enumerate(seat_specs) if kind == "human")
+        token = secrets.token_urlsafe(32)
+        rows = []
+        for i, (kind, level) in enumerate(seat_specs):
+            if kind == "bot":
+                rows.append(SeatRow(i, "bot", level, BOT_NAMES[i], None))
+            elif i == host:
+                rows.append(SeatRow(i, "human", None, name, hash_token(token)))
+            else:
+                rows.append(SeatRow(i, "human", None, None, None))
+        full = all(r.kind == "bot" or r.token_hash for r in rows)
+        for _ in range(5):
+            code = new_room_code()
+            if code in self.rooms:
+                continue
+            row = RoomRow(
+                code=code,
+                created=time.time(),
+                variant=variant,
+                players=len(rows),
+                options=options.to_dict(),
+                turn_timer=turn_timer,
+                host=host,
+                status="lobby",
+            )
+            try:
+                await self.store.call(Store.create_room_fn(row, rows))
+            except StorageError:
+                if await self.store.call(Store.exists_fn(code)):
+                    continue  # a code collision: draw another
+                raise
+            break
+        else:  # pragma: no cover - 2^50 codes
+            raise StorageError("could not find a free room code")
+        room = Room(self, LoadedRoom(row, rows, []))
+        self.rooms[code] = room
+        if full:
+            async with room.lock:
+                await room._start_match()
+        return room, host, token
+
+    def sweep(self) -> None:
+        """Unload rooms nobody has watched for a while (they reload on demand)."""
+        limit = self.settings.idle_unload
+        now = time.monotonic()
+        for room in list(self.rooms.values()):
+            if (
+                not room.conns
+                and now - room.idle_since > limit
+                and not room.lock.locked()
+                and (room.bot_task is None or room.bot_task.done())
+            ):
+                self.evict(room)
+
+    def close(self) -> None:
+        for room in list(self.rooms.values()):
+            room.close()
+        self.rooms.clear()

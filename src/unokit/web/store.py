@@ -1,0 +1,364 @@
+"""Durable storage of rooms (SQLAlchemy 2 Core; SQLite by default, or PostgreSQL).
+
+A room is stored as its configuration (``rooms``), its seats (``seats``: kind,
+bot level, name, the SHA-256 of the seat token) and an append-only **log** of
+text lines (``log``): ``#MATCH <seed>`` starts a match, every other line is an
+accepted engine command (``P1 PLAY R5``, ``NEXT``). The game is rebuilt by
+replaying the log: the engine is deterministic.
+
+Every database call runs on one worker thread. Calls queued while a transaction
+is in flight are committed together in the next one (group commit), so many
+rooms can store commands per second while each command is still committed
+before it is acknowledged. A call whose batch fails is retried alone, so one
+bad call never fails the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    Column,
+    Connection,
+    Engine,
+    Float,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import make_url
+
+__all__ = ["Store", "StorageError", "RoomRow", "SeatRow", "normalize_url", "LoadedRoom"]
+
+log = logging.getLogger("unokit.web.store")
+T = TypeVar("T")
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("code", String(16), primary_key=True),
+    Column("created", Float, nullable=False),
+    Column("variant", String(16), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("options", Text, nullable=False),  # JSON of Options.to_dict()
+    Column("turn_timer", Float, nullable=True),
+    Column("host", Integer, nullable=False),
+    Column("status", String(16), nullable=False),  # lobby | playing
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human | bot
+    Column("level", String(40), nullable=True),
+    Column("name", String(100), nullable=True),
+    Column("token_hash", String(64), nullable=True),
+)
+
+room_log = Table(
+    "log",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("seq", Integer, primary_key=True),  # 1, 2, ... = the room's version
+    Column("text", String(300), nullable=False),
+    Column("created", Float, nullable=False),
+)
+
+
+class StorageError(Exception):
+    """The database refused or failed a call; nothing was stored."""
+
+
+@dataclass
+class RoomRow:
+    code: str
+    created: float
+    variant: str
+    players: int
+    options: dict[str, Any]
+    turn_timer: float | None
+    host: int
+    status: str
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    level: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass
+class LoadedRoom:
+    room: RoomRow
+    seats: list[SeatRow]
+    log: list[str]
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` means psycopg 3 (the driver we ship), not psycopg2."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+_Job = tuple[Callable[[Connection], Any], Future[Any]]
+
+
+class Store:
+    """The database, used from asyncio through :meth:`call` (one worker thread)."""
+
+    def __init__(self, url: str, *, sqlite_synchronous: str = "FULL") -> None:
+        self.url = normalize_url(url)
+        u = make_url(self.url)
+        self.is_sqlite = u.get_backend_name() == "sqlite"
+        if self.is_sqlite and u.database and u.database != ":memory:":
+            Path(u.database).parent.mkdir(parents=True, exist_ok=True)
+        self.engine: Engine = create_engine(self.url, pool_pre_ping=not self.is_sqlite)
+        if self.is_sqlite:
+            sync = sqlite_synchronous
+
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute(f"PRAGMA synchronous={sync}")
+                cur.execute("PRAGMA busy_timeout=5000")
+                cur.close()
+
+        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._conn: Connection | None = None
+        self.commits = 0
+        self.calls = 0
+
+    # ------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        """Create the tables (if needed) and start the worker thread."""
+        metadata.create_all(self.engine)
+        self._thread = threading.Thread(target=self._run, name="unokit-store", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        if self._thread is not None:
+            self._jobs.put(None)
+            self._thread.join(timeout=10)
+            self._thread = None
+        self.engine.dispose()
+
+    # ------------------------------------------------------------ calling
+
+    def submit(self, fn: Callable[[Connection], T]) -> Future[T]:
+        fut: Future[T] = Future()
+        if self._thread is None:
+            fut.set_exception(StorageError("the store is not running"))
+            return fut
+        self._jobs.put((fn, fut))
+        return fut
+
+    async def call(self, fn: Callable[[Connection], T]) -> T:
+        """Run ``fn(connection)`` in a committed transaction; raise StorageError on failure."""
+        try:
+            return await asyncio.wrap_future(self.submit(fn))
+        except StorageError:
+            raise
+        except Exception as e:  # the database's own errors
+            raise StorageError(f"{type(e).__name__}: {e}") from e
+
+    def _connection(self) -> Connection:
+        if self._conn is None or self._conn.invalidated or self._conn.closed:
+            self._conn = self.engine.connect()
+        return self._conn
+
+    def _run(self) -> None:
+        stop = False
+        while not stop:
+            item = self._jobs.get()
+            if item is None:
+                break
+            batch = [item]
+            while len(batch) < 500:
+                try:
+                    nxt = self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is None:
+                    stop = True
+                    break
+                batch.append(nxt)
+            self._run_batch(batch)
+        if self._conn is not None:
+            self._conn.close()
+
+    def _run_batch(self, batch: list[_Job]) -> None:
+        live = [(fn, fut) for fn, fut in batch if fut.set_running_or_notify_cancel()]
+        if not live:
+            return
+        results: list[Any] = []
+        try:
+            conn = self._connection()
+            with conn.begin():
+                for fn, _ in live:
+                    # a savepoint per call would cost more than the rare retry below
+                    results.append(fn(conn))
+            self.commits += 1
+            self.calls += len(live)
+        except Exception as e:
+            self._reset()
+            if len(live) == 1:
+                live[0][1].set_exception(e)
+                return
+            log.warning("batch of %d store calls failed (%s); retrying one by one", len(live), e)
+            for fn, fut in live:
+                try:
+                    conn = self._connection()
+                    with conn.begin():
+                        r = fn(conn)
+                    self.commits += 1
+                    self.calls += 1
+                except Exception as e1:
+                    self._reset()
+                    fut.set_exception(e1)
+                else:
+                    fut.set_result(r)
+            return
+        for (_, fut), r in zip(live, results, strict=True):
+            fut.set_result(r)
+
+    def _reset(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except Exception:  # pragma: no cover - a dead connection
+                pass
+            self._conn = None
+
+    # ------------------------------------------------------------ operations
+
+    @staticmethod
+    def create_room_fn(room: RoomRow, seat_rows: list[SeatRow]) -> Callable[[Connection], None]:
+        def fn(conn: Connection) -> None:
+            conn.execute(
+                insert(rooms).values(
+                    code=room.code,
+                    created=room.created,
+                    variant=room.variant,
+                    players=room.players,
+                    options=json.dumps(room.options),
+                    turn_timer=room.turn_timer,
+                    host=room.host,
+                    status=room.status,
+                )
+            )
+            conn.execute(
+                insert(seats),
+                [
+                    {
+                        "room": room.code,
+                        "seat": s.seat,
+                        "kind": s.kind,
+                        "level": s.level,
+                        "name": s.name,
+                        "token_hash": s.token_hash,
+                    }
+                    for s in seat_rows
+                ],
+            )
+
+        return fn
+
+    @staticmethod
+    def set_seat_fn(code: str, row: SeatRow) -> Callable[[Connection], None]:
+        def fn(conn: Connection) -> None:
+            conn.execute(
+                update(seats)
+                .where(seats.c.room == code, seats.c.seat == row.seat)
+                .values(kind=row.kind, level=row.level, name=row.name, token_hash=row.token_hash)
+            )
+
+        return fn
+
+    @staticmethod
+    def append_fn(
+        code: str, seq: int, texts: list[str], status: str | None = None
+    ) -> Callable[[Connection], None]:
+        """Append ``texts`` as log lines ``seq, seq+1, ...`` (and set the status)."""
+
+        def fn(conn: Connection) -> None:
+            now = time.time()
+            conn.execute(
+                insert(room_log),
+                [
+                    {"room": code, "seq": seq + i, "text": t, "created": now}
+                    for i, t in enumerate(texts)
+                ],
+            )
+            if status is not None:
+                conn.execute(update(rooms).where(rooms.c.code == code).values(status=status))
+
+        return fn
+
+    @staticmethod
+    def load_fn(code: str) -> Callable[[Connection], LoadedRoom | None]:
+        def fn(conn: Connection) -> LoadedRoom | None:
+            r = conn.execute(select(rooms).where(rooms.c.code == code)).mappings().first()
+            if r is None:
+                return None
+            room = RoomRow(
+                code=r["code"],
+                created=r["created"],
+                variant=r["variant"],
+                players=r["players"],
+                options=json.loads(r["options"]),
+                turn_timer=r["turn_timer"],
+                host=r["host"],
+                status=r["status"],
+            )
+            seat_rows = [
+                SeatRow(m["seat"], m["kind"], m["level"], m["name"], m["token_hash"])
+                for m in conn.execute(
+                    select(seats).where(seats.c.room == code).order_by(seats.c.seat)
+                ).mappings()
+            ]
+            texts = [
+                t
+                for (t,) in conn.execute(
+                    select(room_log.c.text).where(room_log.c.room == code).order_by(room_log.c.seq)
+                )
+            ]
+            return LoadedRoom(room, seat_rows, texts)
+
+        return fn
+
+    @staticmethod
+    def exists_fn(code: str) -> Callable[[Connection], bool]:
+        def fn(conn: Connection) -> bool:
+            return (
+                conn.execute(select(rooms.c.code).where(rooms.c.code == code)).first() is not None
+            )
+
+        return fn
