@@ -56,10 +56,17 @@ def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
 
 def _register_builtin() -> None:
     from unokit.bots.heuristic import HeuristicBot
+    from unokit.bots.ismcts import ISMCTSBot
+    from unokit.bots.levels import EasyBot, NormalBot
     from unokit.bots.random import RandomBot
+    from unokit.bots.rlcard_adapter import RLCardRuleBot
 
     register_bot("random", RandomBot)
     register_bot("heuristic", HeuristicBot)
+    register_bot("easy", EasyBot)
+    register_bot("normal", NormalBot)
+    register_bot("hard", ISMCTSBot)
+    register_bot("rlcard-rule", RLCardRuleBot)  # needs the optional rlcard package
 
 
 _register_builtin()

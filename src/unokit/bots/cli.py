@@ -1,0 +1,114 @@
+"""``unokit tournament``: bots play seat-rotated rounds in parallel (see
+:mod:`unokit.bots.tournament` for the method)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from unokit.cli import app, console, err_console, parse_options
+from unokit.errors import UnoError
+
+
+@app.command()
+def tournament(
+    variant: Annotated[str, typer.Option(help="classic, flip or flex.")] = "classic",
+    players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Bots, comma-separated (at least one); options per bot as "
+            "name:key=value, e.g. hard:think_ms=50,hard:think_ms=400."
+        ),
+    ] = "hard,heuristic",
+    games: Annotated[int, typer.Option(help="Games (rounds; matches with --match).")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the tournament (deals and bots).")] = 0,
+    workers: Annotated[
+        int | None, typer.Option(help="Parallel processes (default: one per CPU).")
+    ] = None,
+    think_ms: Annotated[
+        int | None, typer.Option("--think-ms", help="Thinking budget of search bots (ms).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
+    ] = None,
+    match: Annotated[bool, typer.Option("--match", help="Games are whole matches.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    plot: Annotated[
+        Path | None, typer.Option(help="Write a PNG chart of the results to this file.")
+    ] = None,
+) -> None:
+    """Bots play seat-rotated games; win rate (95% CI), mean points and Elo per bot."""
+    from unokit.bots.tournament import parse_bots, run_tournament
+
+    if games < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--games")
+    if workers is not None and workers < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--workers")
+    if think_ms is not None and think_ms < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--think-ms")
+    if plot is not None and plot.suffix.lower() != ".png":
+        raise typer.BadParameter("the chart is a PNG file: name it *.png", param_hint="--plot")
+    try:
+        specs = parse_bots(bots, think_ms)
+        opts = parse_options(option)
+        if as_json or not sys.stdout.isatty():
+            result = run_tournament(variant, players, specs, games, seed, workers, opts, match)
+        else:
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            columns = (
+                TextColumn("[progress.description]{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TimeRemainingColumn(),
+            )
+            with Progress(*columns, console=console, transient=True) as bar:
+                task = bar.add_task("playing", total=games)
+                result = run_tournament(
+                    variant, players, specs, games, seed, workers, opts, match,
+                    progress=lambda k: bar.update(task, completed=k),
+                )
+    except UnoError as e:
+        err_console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from None
+    if plot is not None:
+        from unokit.bots.plot import plot_tournament
+
+        try:
+            plot_tournament(result, plot)
+        except OSError as e:
+            err_console.print(f"[red]error:[/red] cannot write {plot}: {e}")
+            raise typer.Exit(2) from None
+    if as_json:
+        print(json.dumps(result.to_dict()))
+        return
+    unit = "matches" if match else "rounds"
+    console.print(
+        f"{result.variant}, {players} players, {games} {unit}, seed {seed}: "
+        f"{result.seconds:.1f} s"
+    )
+    table = Table("bot", "games", "win rate", "95% CI", "mean points", "Elo", "ms/decision")
+    ranked = sorted(result.bots.values(), key=lambda b: -b.elo)
+    for b in ranked:
+        lo, hi = b.ci95
+        table.add_row(
+            b.label, str(b.games), f"{b.win_rate:.1%}", f"{lo:.1%} - {hi:.1%}",
+            f"{b.mean_points:.1f}", f"{b.elo:.0f}", f"{b.ms_per_decision:.1f}",
+        )
+    console.print(table)
+    if plot is not None:
+        console.print(f"chart written to {plot}")

@@ -1,0 +1,402 @@
+"""Determinization: full game states sampled from what one seat has observed.
+
+A search bot never sees the real game. From an :class:`~unokit.observation.Observation`
+alone, :class:`Determinizer` deals the cards the seat cannot see to the other
+hands and to the draw pile, consistently with everything the seat knows:
+
+* its own hand, every hand size, the discard pile (public, in order);
+* the round's history redacted for the seat: a hand shown to it after a
+  challenge is known exactly, minus the cards that player has played since
+  (cards drawn since are unknown, so the rest of that hand is sampled);
+* in Flip, the visible back face of every card of the other hands and of the
+  draw pile's top: a sampled card always carries the observed back face
+  (with ``flipPairing=random_seeded`` the physical pairing itself is unknown,
+  so unseen light and dark faces are paired at random, as the deck was);
+* the public state: colour, direction, side, Power Cards, UNO states, a stacked
+  penalty, a pending challenge.
+
+Every sample is a legal :class:`~unokit.Game` built with :meth:`Game.setup`
+(a fresh seed, so reshuffles are unknown too) on which a bot may search.
+
+Within those constraints the unseen cards are dealt uniformly at random (the
+seat draws no inference from the opponents' choices, e.g. that a player who
+drew had nothing playable: see docs/bots.md).
+
+>>> from unokit import Game
+>>> g = Game.new("flip", 2, seed=4)
+>>> d = Determinizer(g.observe(0))
+>>> s = d.sample(random.Random(1))
+>>> s.observe(0).hand == g.observe(0).hand, s.observe(0).backs == g.observe(0).backs
+(True, True)
+>>> s.observe(0).draw_top_back == g.observe(0).draw_top_back
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from unokit.actions import Challenge
+from unokit.cards import Card, Face
+from unokit.decks import flip_deck
+from unokit.events import (
+    CardTurned,
+    Challenged,
+    ColorChosen,
+    Flipped,
+    HandsSwapped,
+    Played,
+    RoundStarted,
+)
+from unokit.game import _CH, _T, Game, UnoState
+from unokit.observation import Observation
+from unokit.variants import get_variant
+
+__all__ = ["Determinizer", "known_cards", "color_before_last_play"]
+
+
+def known_cards(obs: Observation) -> list[Counter[Card]]:
+    """Cards the seat knows to be in each other hand (empty for its own seat).
+
+    A hand shown to this seat after its challenge is known; each card that
+    player plays afterwards is struck off (if a copy was known), and hands
+    moved by the 7-0 rule carry their knowledge with them."""
+    n = obs.players
+    known: list[Counter[Card]] = [Counter() for _ in range(n)]
+    me = obs.seat
+    for e in obs.history:
+        if isinstance(e, RoundStarted):
+            known = [Counter() for _ in range(n)]
+        elif isinstance(e, Challenged):
+            if e.revealed is not None and e.seat == me:
+                known[e.offender] = Counter(e.revealed)
+        elif isinstance(e, Played):
+            k = known[e.seat]
+            if k[e.card] > 0:
+                k[e.card] -= 1
+                if not k[e.card]:
+                    del k[e.card]
+        elif isinstance(e, HandsSwapped):
+            moved = [Counter(known[src]) for src in e.sources]
+            for dst, k in zip(e.seats, moved, strict=True):
+                known[dst] = k
+    if obs.revealed is not None and not any(isinstance(e, Challenged) for e in obs.history):
+        # no history kept: the reveal itself is still in the observation
+        off, cards = obs.revealed
+        known[off] = Counter(cards)
+    if me is not None:
+        known[me] = Counter()
+    return known
+
+
+def color_before_last_play(obs: Observation) -> int:
+    """The colour in force just before the last card was played (-1 if unknown),
+    replayed from the history: what decides whether a restricted wild draw
+    was legal."""
+    color = -1
+    before = -1
+    side = 0
+    for e in obs.history:
+        if isinstance(e, RoundStarted):
+            color, before, side = -1, -1, 0
+        elif isinstance(e, CardTurned) and e.reason == "start":
+            f = e.card.face(side)
+            color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, Played):
+            before = color
+            f = e.card.face(side)
+            if e.color is not None:
+                color = int(e.color)
+            elif f.color is not None:
+                color = int(f.color)
+        elif isinstance(e, ColorChosen):
+            color = int(e.color)
+        elif isinstance(e, Flipped):
+            side = e.side
+            f = e.top.face(side)
+            color = -1 if f.color is None else int(f.color)
+    if before >= 0 or obs.history:
+        return before
+    if len(obs.discard) >= 2:  # no history: the colour printed on the card below
+        c = obs.discard[-2].face(obs.side).color
+        return -1 if c is None else int(c)
+    return -1
+
+
+def _last_player(obs: Observation) -> int:
+    for e in reversed(obs.history):
+        if isinstance(e, Played):
+            return e.seat
+    return (obs.current - obs.direction) % obs.players
+
+
+def _last_play_flex(obs: Observation) -> bool:
+    for e in reversed(obs.history):
+        if isinstance(e, Played):
+            return e.flex
+    return False
+
+
+class Determinizer:
+    """Samples full games consistent with ``obs`` (see the module docstring).
+
+    Build it once per decision; :meth:`sample` is cheap (a copy and a shuffle)."""
+
+    def __init__(self, obs: Observation) -> None:
+        if obs.seat is None:
+            raise ValueError("a spectator has no information set to sample from")
+        self.obs = obs
+        self.seat = me = obs.seat
+        v = get_variant(obs.variant)
+        self.variant = v
+        cs = v.cards
+        self._random_pairing = v.two_sided and obs.options.flipPairing == "random_seeded"
+        n = obs.players
+        self.side = side = obs.side
+        other = 1 - side
+        idx = cs.index
+        mine = [idx[c] for c in obs.hand]
+        disc = [idx[c] for c in obs.discard]
+        known = known_cards(obs)
+        # what is not in the seat's hand nor on the discard pile
+        if self._random_pairing:
+            deck = flip_deck("canonical")  # same multiset of faces, pairing unknown
+            lights: Counter[Face] = Counter(cs.cards[c].light for c in deck)
+            darks: Counter[Face] = Counter(cs.cards[c].face(1) for c in deck)
+            for c in mine + disc:
+                lights[cs.cards[c].light] -= 1
+                darks[cs.cards[c].face(1)] -= 1
+        else:
+            pool: Counter[int] = Counter(v.deck(obs.options, 0))
+            pool.subtract(mine)
+            pool.subtract(disc)
+        # cards known in other hands are dealt to them first
+        self.known: list[list[int]] = [[] for _ in range(n)]
+        backs_left: list[Counter[Face]] = [Counter(b) for b in obs.backs]
+        for s in range(n):
+            if s == me or not known[s]:
+                continue
+            ids = [idx[c] for c in known[s].elements()]
+            ok = len(ids) <= obs.hand_sizes[s]
+            if self._random_pairing:
+                ok = ok and all(lights[cs.cards[c].light] > 0 for c in ids)
+                ok = ok and all(darks[cs.cards[c].face(1)] > 0 for c in ids)
+            else:
+                need = Counter(ids)
+                ok = ok and all(pool[c] >= k for c, k in need.items())
+            if v.two_sided:
+                need_b = Counter(cs.cards[c].face(other) for c in ids)
+                ok = ok and all(backs_left[s][f] >= k for f, k in need_b.items())
+            if not ok:  # stale knowledge (cannot happen with exact tracking): forget it
+                continue
+            self.known[s] = ids
+            for c in ids:
+                if self._random_pairing:
+                    lights[cs.cards[c].light] -= 1
+                    darks[cs.cards[c].face(1)] -= 1
+                else:
+                    pool[c] -= 1
+                if v.two_sided:
+                    backs_left[s][cs.cards[c].face(other)] -= 1
+        # the slots to fill: per other hand, the unknown cards (with their back
+        # faces in Flip), then the draw pile (its top's back face in Flip)
+        self.slots: list[list[Face | None]] = []
+        for s in range(n):
+            free = obs.hand_sizes[s] - len(self.known[s]) if s != me else 0
+            if v.two_sided and s != me:
+                faces: list[Face | None] = list(backs_left[s].elements())
+                assert len(faces) == free, "back faces do not match the hand size"
+                self.slots.append(faces)
+            else:
+                self.slots.append([None] * free)
+        self.draw_top: Face | None = obs.draw_top_back if obs.draw_size else None
+        self.draw_size = obs.draw_size
+        if self._random_pairing:
+            self._lights = list(lights.elements())
+            self._darks = list(darks.elements())
+            unseen = len(self._lights)
+        else:
+            self._pool = sorted(pool.elements())
+            unseen = len(self._pool)
+            if v.two_sided:
+                self._by_back: dict[Face, list[int]] = {}
+                for c in self._pool:
+                    self._by_back.setdefault(cs.cards[c].face(other), []).append(c)
+        total = sum(len(s) for s in self.slots) + self.draw_size
+        if unseen != total:
+            raise ValueError(
+                f"inconsistent observation: {unseen} unseen cards for {total} hidden places"
+            )
+        self._before = color_before_last_play(obs)
+        self._template = self._build(random.Random(0))
+
+    # ------------------------------------------------------------------ sampling
+
+    def _deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """Hidden hands (card ids, for seats other than the observer) and the
+        draw pile (internal order: top last)."""
+        if self._random_pairing:
+            return self._deal_faces(rng)
+        n = self.obs.players
+        hands: list[list[int]] = [list(k) for k in self.known]
+        if not self.variant.two_sided:
+            pool = self._pool[:]
+            rng.shuffle(pool)
+            i = 0
+            for s in range(n):
+                k = len(self.slots[s])
+                if k:
+                    hands[s] += pool[i : i + k]
+                    i += k
+            return hands, pool[i:]
+        groups = {f: ids[:] for f, ids in self._by_back.items()}
+        for ids in groups.values():
+            rng.shuffle(ids)
+        for s in range(n):
+            for f in self.slots[s]:
+                assert f is not None
+                hands[s].append(groups[f].pop())
+        top = groups[self.draw_top].pop() if self.draw_top is not None else -1
+        rest = [c for ids in groups.values() for c in ids]
+        rng.shuffle(rest)
+        if top >= 0:
+            rest.append(top)
+        return hands, rest
+
+    def _deal_faces(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """Flip with an unknown pairing: match unseen light and dark faces at random,
+        keeping every visible back face."""
+        n = self.obs.players
+        cs = self.variant.cards
+        idx = cs.index
+        side = self.side
+        active = (self._lights if side == 0 else self._darks)[:]
+        passive = (self._darks if side == 0 else self._lights)[:]
+        rng.shuffle(active)
+
+        def card(act: Face, back: Face) -> int:
+            light, dark = (act, back) if side == 0 else (back, act)
+            return idx[Card(light, dark)]
+
+        for f in [f for s in self.slots for f in s] + (
+            [self.draw_top] if self.draw_top is not None else []
+        ):
+            passive.remove(f)  # type: ignore[arg-type]  # Flip slots always hold a face
+        rng.shuffle(passive)
+        hands: list[list[int]] = [list(k) for k in self.known]
+        for s in range(n):
+            for f in self.slots[s]:
+                assert f is not None
+                hands[s].append(card(active.pop(), f))
+        top = card(active.pop(), self.draw_top) if self.draw_top is not None else -1
+        rest = [card(a, b) for a, b in zip(active, passive, strict=True)]
+        if top >= 0:
+            rest.append(top)
+        return hands, rest
+
+    def _build(self, rng: random.Random) -> Game:
+        """A full game from one deal, every public fact of the observation restored."""
+        obs = self.obs
+        v = self.variant
+        cs = v.cards.cards
+        hands_ids, draw = self._deal(rng)
+        me = self.seat
+        hands: list[list[Card]] = [
+            list(obs.hand) if s == me else [cs[c] for c in hands_ids[s]]
+            for s in range(obs.players)
+        ]
+        uno: dict[int, UnoState | str] = {s: u for s, u in enumerate(obs.uno) if u != "none"}
+        kwargs: dict[str, Any] = {}
+        if v.flex:
+            kwargs["powers"] = obs.powers
+        g = Game.setup(
+            v,
+            obs.players,
+            obs.options,
+            hands=hands,
+            draw=[cs[c] for c in reversed(draw)],
+            discard=obs.discard,
+            # setup wants a colour under a wild top even while one is being chosen
+            color=obs.color if obs.color is not None else v.colors(obs.side)[0],
+            current=obs.current,
+            dealer=obs.dealer,
+            direction=obs.direction,
+            side=obs.side,
+            phase=obs.phase,
+            drawn=obs.drawn,
+            uno=uno,
+            scores=obs.scores,
+            seed=rng.getrandbits(48),
+            events=False,
+            **kwargs,
+        )
+        g.round_no = obs.round
+        self._restore_pending(g)
+        return g
+
+    def _restore_pending(self, g: Game) -> None:
+        """Decisions in progress that :meth:`Game.setup` cannot express alone."""
+        obs = self.obs
+        v = self.variant
+        side = obs.side
+        top = g.discard[-1] if g.discard else -1
+        if obs.phase == "AWAIT_COLOR":
+            g.color = -1 if obs.color is None else g.color
+            if obs.color_reason == "first_card" or (
+                obs.options.flipExposedWildChooser == "next_player"
+            ):
+                g.color_next = obs.current
+            else:
+                g.color_next = (obs.current + obs.direction) % obs.players
+            g.color_reason = obs.color_reason or g.color_reason
+        if obs.pending_draw:
+            g.pending = obs.pending_draw
+            g.stack_class = v.stack_class[side][top]
+            g.stack_amount = v.draw_amount[side][top]
+            if obs.phase == "AWAIT_TURN" and any(isinstance(a, Challenge) for a in obs.legal):
+                g.ch_offender = _last_player(obs)
+                g.ch_card = top
+                g.ch_after = (obs.current + obs.direction) % obs.players
+                g.ch_after_success = obs.current
+        if obs.phase == "AWAIT_CHALLENGE":
+            off = obs.challenge_offender
+            if off is None:
+                off = _last_player(obs)
+            g.ch_offender = off
+            g.ch_card = top
+            n = obs.players
+            nxt = (off + obs.direction) % n
+            if _last_play_flex(obs):  # a targeted Flex Wild Draw Four
+                g.ch_after = g.ch_after_success = nxt
+            else:
+                g.ch_after, g.ch_after_success = (obs.current + obs.direction) % n, obs.current
+        self._set_challenge_truth(g)
+
+    def _set_challenge_truth(self, g: Game) -> None:
+        """Whether the pending restricted card was legal, in this deal."""
+        if g.ch_offender < 0 or not (g.phase == _CH or (g.phase == _T and g.pending)):
+            return
+        before = self._before
+        g.ch_legal = before < 0 or not g._holds_match(g.ch_offender, before, -1)
+
+    def sample(self, rng: random.Random) -> Game:
+        """One full game consistent with the observation (``events=False``)."""
+        hands, draw = self._deal(rng)
+        return self.with_deal(hands, draw, rng.getrandbits(48))
+
+    def with_deal(self, hands: list[list[int]], draw: list[int], seed: int) -> Game:
+        """The game of one deal: the other seats' ``hands`` (card ids; the
+        observer's entry is ignored), the ``draw`` pile (ids, top last) and the
+        ``seed`` of later reshuffles."""
+        g = self._template.copy()
+        me = self.seat
+        for s in range(g.n):
+            if s != me:
+                g.hands[s] = hands[s][:]
+        g.draw = draw[:]
+        g.seed = seed
+        g.shuffles = 0
+        self._set_challenge_truth(g)
+        return g

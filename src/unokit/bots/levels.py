@@ -1,0 +1,65 @@
+"""Bot levels for players: ``easy``, ``normal``, ``hard`` (see docs/bots.md).
+
+* ``easy``: the heuristic's judgement, but one decision in three is a random
+  legal one (a random card, a random colour), it never challenges and it
+  forgets to call UNO half of the time (then it can be caught).
+* ``normal``: the ``heuristic`` bot.
+* ``hard``: information-set Monte Carlo tree search
+  (:class:`~unokit.bots.ismcts.ISMCTSBot`), budget ``think_ms``.
+
+Every level sees only its observation.
+
+>>> from unokit import Game
+>>> g = Game.new("classic", 2, seed=2)
+>>> bot = EasyBot(seed=1)
+>>> g.is_legal(bot.act(g.observe(g.current)))
+True
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from unokit.actions import Accept, Action, CallUno, Catch, Challenge, Play
+from unokit.bots.heuristic import HeuristicBot
+from unokit.observation import Observation
+
+__all__ = ["EasyBot", "NormalBot"]
+
+
+class EasyBot:
+    """A forgiving opponent (see the module docstring)."""
+
+    name = "easy"
+
+    def __init__(self, seed: int = 0, mistakes: float = 1 / 3, **_: Any) -> None:
+        self._rng = random.Random(seed)
+        self._mistakes = float(mistakes)
+        self._heuristic = HeuristicBot(seed=seed)
+
+    def act(self, obs: Observation) -> Action:
+        rng = self._rng
+        # it never catches nor challenges: those answers are not on its menu
+        legal = tuple(a for a in obs.legal if not isinstance(a, CallUno | Catch | Challenge))
+        if not legal:
+            return obs.legal[0]
+        if obs.phase == "AWAIT_CHALLENGE":
+            return next(a for a in legal if isinstance(a, Accept))
+        a: Action
+        if rng.random() < self._mistakes:
+            plays = [a for a in legal if isinstance(a, Play)]
+            pool: list[Action] = list(plays) if plays and obs.phase == "AWAIT_TURN" else list(legal)
+            a = pool[int(rng.random() * len(pool))]
+        else:
+            a = self._heuristic.act(replace(obs, legal=legal))
+        if isinstance(a, Play):
+            a = replace(a, uno=rng.random() < 0.5)
+        return a
+
+
+class NormalBot(HeuristicBot):
+    """The ``heuristic`` bot under its player-facing name."""
+
+    name = "normal"

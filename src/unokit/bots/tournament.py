@@ -1,0 +1,409 @@
+"""Tournaments: bots play seat-rotated rounds in parallel; win rates, intervals, Elo.
+
+Fairness:
+
+* **Seat rotation, duplicate deals.** Games come in blocks. Every game of a
+  block is dealt from the same seed (same deck order, same dealer) and the
+  block's line-ups rotate the bots through the seats, so every bot plays every
+  seat, and every deal, equally often (exactly so when ``games`` is a multiple
+  of the block size, :func:`lineups`). With ``k`` bots and ``n`` seats and
+  ``k <= n`` a block has ``k`` line-ups (seat ``s`` of line-up ``r`` holds bot
+  ``(s + r) % k``); with ``k > n`` it has ``C(k, n) * n`` (every set of ``n``
+  bots, in its ``n`` rotations), so that every pair of bots meets.
+* **Statistics per bot**, over the seats it held (a bot named for two seats of
+  one game plays two "seat-games"): win rate with a 95% Wilson score
+  interval; mean points = round points it scored per seat-game (0 when it did
+  not win); Elo from the pairwise results (:func:`elo_ratings`).
+* **Reproducible**: game ``i`` is a pure function of (seed, i) — bots are seeded
+  from it — so the number of worker processes does not change any result
+  (time-budgeted search bots aside: a slower machine thinks less).
+
+>>> r = run_tournament("classic", 2, parse_bots("heuristic,random"), games=8, seed=1, workers=1)
+>>> r.games, sorted(r.bots), r.bots["heuristic"].games
+(8, ['heuristic', 'random'], 8)
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from unokit.bots import Bot, make_bot
+from unokit.errors import OptionError
+from unokit.game import _MO, _RO, Game
+from unokit.options import Options
+
+__all__ = [
+    "BotSpec",
+    "BotStats",
+    "GameResult",
+    "TournamentResult",
+    "parse_bots",
+    "lineups",
+    "play_game",
+    "run_tournament",
+    "wilson",
+    "elo_ratings",
+]
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One entrant: a label (unique in the tournament), a bot name and its options."""
+
+    label: str
+    name: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def make(self, seed: int) -> Bot:
+        return make_bot(self.name, seed=seed, **dict(self.options))
+
+
+def _value(text: str) -> Any:
+    t = text.strip()
+    for conv in (int, float):
+        try:
+            return conv(t)
+        except ValueError:
+            pass
+    if t.lower() in ("true", "false"):
+        return t.lower() == "true"
+    return t
+
+
+def parse_bots(text: str, think_ms: int | None = None) -> list[BotSpec]:
+    """``"hard,heuristic"`` or with per-bot options ``"hard:think_ms=50,hard:think_ms=400"``.
+
+    ``think_ms`` applies to every bot that does not set its own. Labels are the
+    text of each entry (``hard``, ``hard:think_ms=50``); a repeated entry gets
+    ``#2``, ``#3``... Unknown bot names raise :class:`~unokit.errors.OptionError`.
+
+    >>> [s.label for s in parse_bots("hard:think_ms=50, random,random")]
+    ['hard:think_ms=50', 'random', 'random#2']
+    """
+    from unokit.bots import bot_names
+
+    specs: list[BotSpec] = []
+    seen: dict[str, int] = {}
+    entries = [e.strip() for e in text.split(",") if e.strip()]
+    if not entries:
+        raise OptionError("name at least one bot, e.g. --bots hard,heuristic")
+    for entry in entries:
+        name, *opts = [p.strip() for p in entry.split(":")]
+        key = name.lower()
+        if key not in bot_names():
+            raise OptionError(f"unknown bot {name!r}: expected one of {', '.join(bot_names())}")
+        options: dict[str, Any] = {}
+        for o in opts:
+            k, sep, v = o.partition("=")
+            if not sep or not k.strip():
+                raise OptionError(f"bad bot option {o!r} in {entry!r}: expected key=value")
+            options[k.strip().replace("-", "_")] = _value(v)
+        if think_ms is not None and "think_ms" not in options:
+            options["think_ms"] = think_ms
+        label = key + (":" + ":".join(opts) if opts else "")
+        seen[label] = seen.get(label, 0) + 1
+        if seen[label] > 1:
+            label = f"{label}#{seen[label]}"
+        specs.append(BotSpec(label, key, tuple(sorted(options.items()))))
+    # fail early (in the parent process) on bad bot options
+    for s in specs:
+        s.make(0)
+    return specs
+
+
+def lineups(bots: int, seats: int) -> list[tuple[int, ...]]:
+    """The line-ups of one block: ``lineup[s]`` is the index of the bot at seat ``s``.
+
+    >>> lineups(2, 2)
+    [(0, 1), (1, 0)]
+    >>> lineups(2, 3)
+    [(0, 1, 0), (1, 0, 1)]
+    >>> lineups(3, 2)
+    [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
+    """
+    k, n = bots, seats
+    if k <= n:
+        return [tuple((s + r) % k for s in range(n)) for r in range(k)]
+    from itertools import combinations
+
+    return [
+        tuple(combo[(s + t) % n] for s in range(n))
+        for combo in combinations(range(k), n)
+        for t in range(n)
+    ]
+
+
+@dataclass
+class GameResult:
+    index: int
+    lineup: tuple[int, ...]
+    winners: tuple[int, ...]  # seats (one, several co-winners of a match, or none if blocked)
+    points: tuple[int, ...]  # points scored by seat
+    turns: int
+    decisions: tuple[int, ...]  # by seat
+    seconds: tuple[float, ...]  # thinking time by seat
+    slowest: tuple[float, ...]  # longest single decision by seat
+
+
+def play_game(
+    variant: str,
+    players: int,
+    options: Options,
+    specs: Sequence[BotSpec],
+    seed: int,
+    index: int,
+    match: bool = False,
+) -> GameResult:
+    """Game ``index`` of a tournament: its line-up, deal and bot seeds follow from
+    ``(seed, index)`` alone."""
+    ups = lineups(len(specs), players)
+    lineup = ups[index % len(ups)]
+    deal = seed + index // len(ups)
+    game = Game.new(variant, players, options, seed=deal, events=True)
+    bots = [specs[b].make(seed * 1_000_003 + index * 16 + s) for s, b in enumerate(lineup)]
+    decisions = [0] * players
+    seconds = [0.0] * players
+    slowest = [0.0] * players
+    points = [0] * players
+    turns = 0
+    clock = time.perf_counter
+    while True:
+        while game.phase < _RO:
+            seat = game.current
+            t = clock()
+            action = bots[seat].act(game.observe(seat))
+            dt = clock() - t
+            game.apply(action)
+            decisions[seat] += 1
+            seconds[seat] += dt
+            if dt > slowest[seat]:
+                slowest[seat] = dt
+            turns += 1
+            if turns > 100_000:
+                raise RuntimeError(f"game {index} did not end after {turns} decisions")
+        if game.winner >= 0:
+            points[game.winner] += game.round_points
+        if not match or game.phase == _MO:
+            break
+        game.next_round()
+    if match:
+        winners = tuple(game.match_winners)
+    else:
+        winners = () if game.winner < 0 else (game.winner,)
+    return GameResult(index, lineup, winners, tuple(points), turns, tuple(decisions),
+                      tuple(seconds), tuple(slowest))
+
+
+def wilson(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion.
+
+    >>> [round(x, 3) for x in wilson(60, 100)]
+    [0.502, 0.691]
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def elo_ratings(
+    names: Sequence[str], score: dict[tuple[int, int], float], prior: float = 1.0
+) -> list[float]:
+    """Elo ratings from pairwise results, by a Bradley-Terry fit.
+
+    ``score[(i, j)]`` is how many pairwise games ``i`` won against ``j`` (a draw
+    adds 0.5 to both). Every pair of bots also gets ``prior`` virtual draws, so
+    that a bot that never lost still has a finite rating. The strengths ``g``
+    maximise the likelihood of ``P(i beats j) = g_i / (g_i + g_j)`` (Hunter's
+    MM algorithm); ``elo_i = 400 log10 g_i``, shifted so that the mean is 1500.
+    So a 100-point gap means the stronger bot wins 64% of head-to-head games.
+
+    >>> [round(x) for x in elo_ratings(["a", "b"], {(0, 1): 64.0, (1, 0): 36.0}, prior=0)]
+    [1550, 1450]
+    """
+    k = len(names)
+    if k == 1:
+        return [1500.0]
+    w = [[0.0] * k for _ in range(k)]
+    for (i, j), s in score.items():
+        if i != j:
+            w[i][j] += s
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                w[i][j] += prior / 2
+    g = [1.0] * k
+    for _ in range(10_000):
+        new = []
+        for i in range(k):
+            won = sum(w[i][j] for j in range(k) if j != i)
+            den = sum((w[i][j] + w[j][i]) / (g[i] + g[j]) for j in range(k) if j != i)
+            new.append(won / den if den > 0 and won > 0 else 1e-9)
+        mean_log = sum(math.log(x) for x in new) / k
+        new = [x / math.exp(mean_log) for x in new]
+        done = max(abs(a - b) for a, b in zip(new, g, strict=True)) < 1e-10
+        g = new
+        if done:
+            break
+    return [1500.0 + 400.0 * math.log10(x) for x in g]
+
+
+@dataclass
+class BotStats:
+    label: str
+    games: int = 0  # seat-games
+    wins: float = 0.0
+    points: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    slowest: float = 0.0
+    elo: float = 1500.0
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    @property
+    def mean_points(self) -> float:
+        return self.points / self.games if self.games else 0.0
+
+    @property
+    def ms_per_decision(self) -> float:
+        return 1000.0 * self.seconds / self.decisions if self.decisions else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        lo, hi = self.ci95
+        return {
+            "games": self.games,
+            "win_rate": round(self.win_rate, 4),
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "mean_points": round(self.mean_points, 2),
+            "elo": round(self.elo, 1),
+            "wins": self.wins,
+            "ms_per_decision": round(self.ms_per_decision, 2),
+            "max_ms_per_decision": round(1000.0 * self.slowest, 1),
+        }
+
+
+@dataclass
+class TournamentResult:
+    variant: str
+    players: int
+    games: int
+    seed: int
+    specs: list[BotSpec]
+    match: bool = False
+    results: list[GameResult] = field(default_factory=list)
+    seconds: float = 0.0
+    bots: dict[str, BotStats] = field(default_factory=dict)
+    pairwise: dict[tuple[int, int], float] = field(default_factory=dict)
+
+    def tally(self) -> None:
+        """Fill :attr:`bots` and :attr:`pairwise` from :attr:`results`."""
+        specs = self.specs
+        stats = [BotStats(s.label) for s in specs]
+        pair: dict[tuple[int, int], float] = {}
+        for r in sorted(self.results, key=lambda r: r.index):
+            up = r.lineup
+            share = 1.0 / len(r.winners) if r.winners else 0.0
+            for s, b in enumerate(up):
+                st = stats[b]
+                st.games += 1
+                st.points += r.points[s]
+                st.decisions += r.decisions[s]
+                st.seconds += r.seconds[s]
+                st.slowest = max(st.slowest, r.slowest[s])
+                if s in r.winners:
+                    st.wins += share
+            # pairwise: each winner beats every other seat; without a winner, all draw
+            for s, a in enumerate(up):
+                for t, b in enumerate(up):
+                    if s >= t or a == b:
+                        continue
+                    if not r.winners:
+                        pair[a, b] = pair.get((a, b), 0.0) + 0.5
+                        pair[b, a] = pair.get((b, a), 0.0) + 0.5
+                    elif s in r.winners and t not in r.winners:
+                        pair[a, b] = pair.get((a, b), 0.0) + 1.0
+                    elif t in r.winners and s not in r.winners:
+                        pair[b, a] = pair.get((b, a), 0.0) + 1.0
+        for st, e in zip(stats, elo_ratings([s.label for s in specs], pair), strict=True):
+            st.elo = e
+        self.bots = {st.label: st for st in stats}
+        self.pairwise = pair
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"games": self.games, "bots": {k: v.to_dict() for k, v in self.bots.items()}}
+
+
+def _work(args: tuple[str, int, Options, list[BotSpec], int, list[int], bool]) -> list[GameResult]:
+    variant, players, options, specs, seed, indices, match = args
+    return [play_game(variant, players, options, specs, seed, i, match) for i in indices]
+
+
+def run_tournament(
+    variant: str,
+    players: int,
+    specs: Sequence[BotSpec],
+    games: int,
+    seed: int = 0,
+    workers: int | None = None,
+    options: dict[str, Any] | Options | None = None,
+    match: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> TournamentResult:
+    """Play ``games`` games (rounds, or whole matches with ``match``) between
+    ``specs`` on ``workers`` processes (default: one per CPU); ``progress`` is
+    called with the number of games finished so far."""
+    if games < 1:
+        raise OptionError("a tournament needs at least one game")
+    if not specs:
+        raise OptionError("a tournament needs at least one bot")
+    opts = options if isinstance(options, Options) else Options.from_dict(options)
+    if not match:
+        opts = opts.replace(matchMode="single_round")
+    Game.new(variant, players, opts, seed=seed, events=False)  # validate before forking
+    w = workers if workers is not None else (os.cpu_count() or 1)
+    if w < 1:
+        raise OptionError(f"workers must be at least 1, got {w}")
+    specs = list(specs)
+    result = TournamentResult(variant, players, games, seed, specs, match)
+    start = time.perf_counter()
+    # small chunks keep the progress bar moving and the workers evenly loaded
+    chunk = max(1, min(8, games // (w * 8) or 1))
+    jobs = [
+        (variant, players, opts, specs, seed, list(range(i, min(games, i + chunk))), match)
+        for i in range(0, games, chunk)
+    ]
+    done = 0
+    if w == 1:
+        for job in jobs:
+            out = _work(job)
+            result.results += out
+            done += len(out)
+            if progress is not None:
+                progress(done)
+    else:
+        import multiprocessing as mp
+
+        with mp.get_context().Pool(min(w, len(jobs))) as pool:
+            for out in pool.imap_unordered(_work, jobs):
+                result.results += out
+                done += len(out)
+                if progress is not None:
+                    progress(done)
+    result.seconds = time.perf_counter() - start
+    result.tally()
+    return result
