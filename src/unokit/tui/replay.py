@@ -1,0 +1,357 @@
+"""``unokit replay RECORD``: step through a game record.
+
+A record holds the start of a match (seed or position) and every command, so
+the replay knows every hand at every step and shows them all. Step 0 is the
+deal; step ``i`` is the game after command ``i``.
+
+>>> from unokit import Game
+>>> from unokit.record import loads, dumps
+>>> g = Game.new("classic", 2, seed=4)
+>>> for _ in range(3):
+...     _ = g.apply(g.legal_actions()[0])
+>>> rp = Replay(loads(dumps(g, ["Ann", "Ben"])))
+>>> rp.last, rp.command(1)
+(3, 'P1 PLAY R7')
+>>> rp.step_lines(1)[0]
+'Ben played Red 7.'
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from rich.style import Style
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from unokit.errors import RecordError
+from unokit.events import Event, RoundEnded
+from unokit.game import Game
+from unokit.record import Record
+from unokit.tui.cardart import chip, color_badge
+from unokit.tui.text import VARIANT_TITLE, Narrator, describe
+
+__all__ = ["Replay", "ReplayApp", "run_plain_replay"]
+
+_LIMIT = 100_000  # commands: a bound on memory for hostile files
+
+
+class Replay:
+    """Every state of a record, computed once. A command that does not replay
+    stops the replay there; :attr:`error` says why."""
+
+    def __init__(self, record: Record) -> None:
+        if len(record.commands) > _LIMIT:
+            raise RecordError(f"the record has {len(record.commands)} commands (at most {_LIMIT})")
+        self.record = record
+        self.variant = record.variant
+        self.names = list(record.names or [f"P{s}" for s in range(record.players)])
+        self.error: str | None = None
+        self.games: list[Game] = []
+        self.events: list[list[Event]] = [[]]
+        try:
+            for g in record.games():
+                self.games.append(g)
+                if len(self.games) > 1:
+                    self.events.append(_new_events(self.games[-2], g))
+        except RecordError as e:
+            self.error = str(e)
+        if not self.games:
+            raise RecordError(self.error or "the record does not start")
+        self.events[0] = list(self.games[0].log or [])
+
+    @property
+    def last(self) -> int:
+        return len(self.games) - 1
+
+    def game(self, step: int) -> Game:
+        return self.games[step]
+
+    def command(self, step: int) -> str:
+        return "start" if step == 0 else self.record.commands[step - 1]
+
+    def step_lines(self, step: int) -> list[str]:
+        """What happened at ``step``, in plain words, for a spectator who sees all."""
+        g = self.games[step]
+        side = 0
+        if g.log is not None:
+            # the side before this step's events: replay the round's flips before them
+            before = len(g.log) - len(self.events[step])
+            narrator = Narrator(self.names, None)
+            narrator.lines(g.log[:before])
+            side = narrator.side
+            narrator.side = side
+            return narrator.lines(self.events[step])
+        return []
+
+    def round_starts(self) -> list[int]:
+        """Steps at which a round starts (0, and each NEXT)."""
+        return [0] + [
+            i for i in range(1, self.last + 1) if self.command(i).upper().startswith("NEXT")
+        ]
+
+    def hands_lines(self, step: int) -> list[str]:
+        g = self.games[step]
+        side = g.side
+        out = []
+        for s in range(g.n):
+            cards = " ".join(str(c.face(side)) for c in g.hand(s)) or "no cards"
+            mark = " (to act)" if g.to_act == s else ""
+            out.append(f"{self.names[s]}{mark}: {cards}")
+        return out
+
+
+def _new_events(before: Game, after: Game) -> list[Event]:
+    log_a = after.log or []
+    log_b = before.log or []
+    if after.round_no != before.round_no or len(log_a) < len(log_b):
+        return list(log_a)
+    return list(log_a[len(log_b) :])
+
+
+# ------------------------------------------------------------------ plain mode
+
+
+def run_plain_replay(rp: Replay, inp: TextIO, out: TextIO, start: int = 0) -> int:
+    """Step through ``rp`` with typed commands: Enter or ``n`` forward, ``b``
+    back, a number or ``go N`` to jump, ``end``, ``quit``."""
+    step = start
+
+    def show() -> None:
+        g = rp.game(step)
+        obs = g.observe(None)
+        out.write(f"\nStep {step} of {rp.last}: {rp.command(step)}\n")
+        for line in rp.step_lines(step):
+            out.write(f"  {line}\n")
+        for line in describe(obs, rp.names, hand=False):
+            out.write(line + "\n")
+        for line in rp.hands_lines(step):
+            out.write(f"  {line}\n")
+        if step == rp.last and rp.error:
+            out.write(f"The record stops here: {rp.error}\n")
+        out.flush()
+
+    out.write(
+        f"Replay of a {rp.variant} record, {rp.last} commands. "
+        "Enter or n: next, b: back, a number or 'go N': jump, end, quit.\n"
+    )
+    show()
+    while True:
+        out.write("replay> ")
+        out.flush()
+        line = inp.readline()
+        if not line:
+            out.write("\n")
+            return 0
+        cmd = line.strip().lower()
+        target = step
+        if cmd in ("", "n", "next"):
+            target = step + 1
+        elif cmd in ("b", "back", "p", "prev"):
+            target = step - 1
+        elif cmd in ("end", "last"):
+            target = rp.last
+        elif cmd in ("start", "first"):
+            target = 0
+        elif cmd in ("q", "quit", "exit"):
+            return 0
+        else:
+            word = cmd[3:].strip() if cmd.startswith("go ") else cmd
+            if not word.isdigit():
+                out.write("Not understood: Enter or n, b, a step number, go N, end, quit.\n")
+                continue
+            target = int(word)
+        if not 0 <= target <= rp.last:
+            out.write(f"No step {target}: the steps are 0 to {rp.last}.\n")
+            continue
+        step = target
+        show()
+
+
+# ------------------------------------------------------------------ Textual app
+
+
+class JumpDialog(ModalScreen[int | None]):
+    DEFAULT_CSS = """
+    JumpDialog { align: center middle; }
+    JumpDialog > Vertical { width: 44; height: auto; border: thick $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, last: int) -> None:
+        super().__init__()
+        self.last_step = last
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Jump to step (0-{self.last_step}):", markup=False)
+            yield Input(placeholder="step number", type="integer", id="step")
+            yield Static("Enter jumps, Esc cancels", classes="hint", markup=False)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        try:
+            value = int(event.value)
+        except ValueError:
+            self.query_one(".hint", Static).update("Type a whole number.")
+            return
+        if not 0 <= value <= self.last_step:
+            self.query_one(".hint", Static).update(f"Steps are 0 to {self.last_step}.")
+            return
+        self.dismiss(value)
+
+    def key_escape(self) -> None:
+        self.dismiss(None)
+
+
+class ReplayApp(App[None]):
+    """Replay viewer: every hand, the table, what happened, and the command list."""
+
+    TITLE = "unokit replay"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    #title { height: 1; background: $primary-background; padding: 0 1; }
+    #main { height: 1fr; }
+    #left { width: 1fr; }
+    #hands { height: 1fr; border: round $secondary; padding: 0 1; }
+    #table { height: auto; border: round $secondary; padding: 0 1; }
+    #happened { height: auto; max-height: 8; border: round $secondary; padding: 0 1; }
+    #moves { width: 30%; min-width: 22; border: round $secondary; }
+    #buttons { height: 1; }
+    #buttons Button { margin: 0 1 0 0; min-width: 6; }
+    """
+    BINDINGS = [
+        Binding("right,n,space", "step(1)", "Next"),
+        Binding("left,b", "step(-1)", "Back"),
+        Binding("pagedown", "step(10)", "+10", show=False),
+        Binding("pageup", "step(-10)", "-10", show=False),
+        Binding("home", "goto(0)", "Start", show=False),
+        Binding("end", "goto(-1)", "End", show=False),
+        Binding("r", "next_round", "Next round"),
+        Binding("g", "jump", "Jump to"),
+        Binding("q,escape", "quit", "Quit"),
+    ]
+
+    def __init__(self, replay: Replay, start: int = 0) -> None:
+        super().__init__()
+        self.rp = replay
+        self.step = start
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="title", markup=False)
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                with VerticalScroll(id="hands"):
+                    yield Static(id="hands-body")
+                yield Static(id="table")
+                yield Static(id="happened")
+                with Horizontal(id="buttons"):
+                    yield Button("⏮", id="first", compact=True)
+                    yield Button("◀", id="back", compact=True)
+                    yield Button("▶", id="next", compact=True)
+                    yield Button("⏭", id="last", compact=True)
+            yield OptionList(
+                *[
+                    Option(f"{i:>4} {self.rp.command(i)}", id=str(i))
+                    for i in range(self.rp.last + 1)
+                ],
+                id="moves",
+            )
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#hands").border_title = "Hands"
+        self.query_one("#table").border_title = "Table"
+        self.query_one("#happened").border_title = "What happened"
+        self.query_one("#moves").border_title = "Commands"
+        for b in self.query(Button):
+            b.can_focus = False
+        self.show_step()
+
+    def show_step(self) -> None:
+        rp = self.rp
+        g = rp.game(self.step)
+        side = g.side
+        obs = g.observe(None)
+        title = (
+            f"Replay · {VARIANT_TITLE.get(rp.variant, rp.variant)} · round {g.round_no} · "
+            f"step {self.step}/{rp.last}: {rp.command(self.step)}"
+        )
+        self.query_one("#title", Static).update(Text(title, Style(bold=True)))
+        body = Text()
+        for s in range(g.n):
+            turn = g.to_act == s
+            body.append("▶ " if turn else "  ", "bold yellow")
+            body.append(f"{rp.names[s]}", "bold" if turn else "")
+            body.append(f"  {len(g.hands[s])} cards · {g.scores[s]} pts", "dim")
+            if g.powers:
+                body.append(" ✓" if g.powers[s] else " ✗", "green" if g.powers[s] else "red")
+            u = g.uno_state(s).name
+            if u == "SAFE":
+                body.append(" UNO!", "bold yellow")
+            elif u == "VULNERABLE":
+                body.append(" no UNO!", "bold red")
+            body.append("\n    ")
+            for k, c in enumerate(g.hand(s)):
+                if k:
+                    body.append(" ")
+                body.append_text(chip(c.face(side)))
+            if s < g.n - 1:
+                body.append("\n")
+        self.query_one("#hands-body", Static).update(body)
+        top = g.top.face(side).long_name if g.top is not None else "none"
+        table = Text.assemble(("Top ", "dim"), (top, "bold"), ("  colour ", "dim"))
+        table.append_text(color_badge(obs.color))
+        table.append("  ↻ clockwise" if g.direction == 1 else "  ↺ counter-clockwise")
+        if rp.variant == "flip":
+            table.append("  dark side" if side else "  light side", "bold")
+        table.append(
+            f"\nDraw pile {g.draw_count} · {g.state.name.replace('_', ' ').lower()}", "dim"
+        )
+        self.query_one("#table", Static).update(table)
+        lines = rp.step_lines(self.step)
+        if self.step == rp.last and rp.error:
+            lines.append(f"The record stops here: {rp.error}")
+        ended = [e for e in rp.events[self.step] if isinstance(e, RoundEnded)]
+        if ended:
+            lines.append(
+                "Scores: " + ", ".join(f"{rp.names[s]} {v}" for s, v in enumerate(ended[-1].scores))
+            )
+        self.query_one("#happened", Static).update(Text("\n".join(lines) or "—"))
+        moves = self.query_one(OptionList)
+        moves.highlighted = self.step
+
+    def action_step(self, delta: int) -> None:
+        self.goto(self.step + delta)
+
+    def action_goto(self, step: int) -> None:
+        self.goto(self.rp.last if step < 0 else step)
+
+    def goto(self, step: int) -> None:
+        self.step = min(max(step, 0), self.rp.last)
+        self.show_step()
+
+    def action_next_round(self) -> None:
+        later = [s for s in self.rp.round_starts() if s > self.step]
+        self.goto(later[0] if later else self.rp.last)
+
+    def action_jump(self) -> None:
+        self.push_screen(
+            JumpDialog(self.rp.last), lambda v: self.goto(v) if v is not None else None
+        )
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is not None:
+            self.goto(int(event.option.id))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        target = {"first": 0, "back": self.step - 1, "next": self.step + 1, "last": self.rp.last}
+        if event.button.id in target:
+            self.goto(target[event.button.id])

@@ -1,0 +1,517 @@
+"""Plain words for the terminal: card names, events, observations and commands.
+
+Everything here is pure text (no Textual, no colour codes), shared by the
+Textual app's log, the plain mode and the replay viewer.
+
+>>> from unokit import Game
+>>> g = Game.new("classic", 2, seed=3)
+>>> n = Narrator(["Ann", "Ada"], viewer=0)
+>>> [n.line(e) for e in g.observe(0).history][:2]
+['Round 1: You deal 7 cards to each player.', 'First card: Blue 9.']
+>>> read_command("play g9", g.observe(0))
+Play(seat=0, card=Card('G9'), color=None, flex=False, target=None, swap=None, uno=False, flip_color=None)
+>>> print(read_command("play w4 color=g", g.observe(0)))
+you do not hold w4; your hand: Y8 G9 R9 B1 G7 R4 BD2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from unokit import events as ev
+from unokit.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+    parse_action,
+)
+from unokit.cards import FLIP, Card, Color, Face, Kind, parse_color
+from unokit.errors import ParseError, UnoError
+from unokit.observation import Observation
+from unokit.variants import get_variant
+
+__all__ = [
+    "COLOR_SYMBOL",
+    "VARIANT_TITLE",
+    "Narrator",
+    "Meta",
+    "read_command",
+    "face_text",
+    "card_text",
+    "describe",
+    "legal_summary",
+    "status_line",
+    "seat_label",
+    "FLEX_SIDE_EFFECT",
+]
+
+#: Colour-blind symbols, the same as the web cards (cards.js).
+COLOR_SYMBOL: dict[Color, str] = {
+    Color.R: "▲",
+    Color.Y: "✱",
+    Color.G: "❦",
+    Color.B: "●",
+    Color.Pk: "♥",
+    Color.Tl: "≈",
+    Color.Or: "■",
+    Color.Pu: "☾",
+}
+
+VARIANT_TITLE = {"classic": "UNO", "flip": "UNO Flip", "flex": "UNO Flex"}
+
+#: What a Flex card does on its flex side (RULES.md §4.5), in plain words.
+FLEX_SIDE_EFFECT: dict[Kind, str] = {
+    Kind.NUMBER: "matches its flex colour",
+    Kind.FLEX_SKIP: "Skip All: everyone else is skipped",
+    Kind.FLEX_REVERSE: "Reverse then Skip",
+    Kind.FLEX_DRAW_TWO: "everyone else draws 1",
+    Kind.WILD_ALL_DRAW: "everyone else draws 2",
+    Kind.WILD_TARGET_DRAW: "a chosen player draws 2",
+    Kind.FLEX_WILD_DRAW_FOUR: "a chosen player draws 4, no challenge",
+}
+
+_DRAW_REASON = {
+    "draw": "",
+    "penalty": " (penalty)",
+    "challenge": " (challenge)",
+    "catch": " for not calling UNO",
+    "stack": " (stacked penalty)",
+    "misplay": " (misplay penalty)",
+    "false_catch": " (false catch penalty)",
+}
+
+
+def face_text(face: Face) -> str:
+    """A face's notation, e.g. ``R5``, ``PkSE``, ``W4``."""
+    return str(face)
+
+
+def card_text(card: Card, side: int) -> str:
+    """The notation of the face a player sees (Flip: the active face only)."""
+    return str(card.face(side))
+
+
+def seat_label(seat: int, names: Sequence[str]) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"P{seat}"
+
+
+def _cards_words(cards: Iterable[Card], side: int) -> str:
+    names = [c.face(side).long_name for c in cards]
+    if not names:
+        return "nothing"
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+class Narrator:
+    """Turns events into sentences for one viewer (``None``: a spectator).
+
+    It follows the round's side (Flip) from the events it reads, so feed it
+    every event of a round in order, starting with :class:`RoundStarted`."""
+
+    def __init__(self, names: Sequence[str], viewer: int | None, side: int = 0) -> None:
+        self.names = list(names)
+        self.viewer = viewer
+        self.side = side
+        self._last_played: Card | None = None
+
+    def who(self, seat: int) -> str:
+        return "You" if seat == self.viewer else seat_label(seat, self.names)
+
+    def _whom(self, seat: int) -> str:
+        return "you" if seat == self.viewer else seat_label(seat, self.names)
+
+    def _was(self, seat: int) -> str:
+        return "were" if seat == self.viewer else "was"
+
+    def lines(self, events: Iterable[ev.Event]) -> list[str]:
+        out = []
+        for e in events:
+            text = self.line(e)
+            if text:
+                out.append(text)
+        return out
+
+    def line(self, e: ev.Event) -> str | None:  # noqa: C901 - one case per event type
+        side = self.side
+        if isinstance(e, ev.RoundStarted):
+            self.side = 0
+            self._last_played = None
+            size = e.hand_sizes[0] if e.hand_sizes else 0
+            return (
+                f"Round {e.round}: {self.who(e.dealer)} {'deal' if e.dealer == self.viewer else 'deals'} "
+                f"{size} cards to each player."
+            )
+        if isinstance(e, ev.CardTurned):
+            name = e.card.face(0).long_name
+            if e.reason == "ignored":
+                return f"First card {name} is ignored; the next card is turned on top."
+            if e.reason == "returned":
+                return f"First card {name} goes back into the deck; another is turned."
+            return f"First card: {name}."
+        if isinstance(e, ev.Played):
+            self._last_played = e.card
+            face = e.card.face(side)
+            text = (
+                f"{self.who(e.seat)} {'jumped in with' if e.jump_in else 'played'} {face.long_name}"
+            )
+            if e.flex:
+                text += f" on its flex side ({FLEX_SIDE_EFFECT.get(face.kind, 'flex')})"
+            if e.target is not None:
+                text += f", targeting {self._whom(e.target)}"
+            if e.color is not None:
+                text += f" and chose {e.color.long_name}"
+            return text + "."
+        if isinstance(e, ev.Drew):
+            who = self.who(e.seat)
+            if e.count == 0:
+                return f"{who} could not draw: no cards left."
+            reason = _DRAW_REASON.get(e.reason, f" ({e.reason})")
+            if e.cards is not None:
+                what = _cards_words(e.cards, side)
+            else:
+                what = "a card" if e.count == 1 else f"{e.count} cards"
+                if e.backs:
+                    what += f" (backs: {' '.join(str(f) for f in e.backs)})"
+            return f"{who} drew {what}{reason}."
+        if isinstance(e, ev.Passed):
+            return f"{self.who(e.seat)} kept the drawn card."
+        if isinstance(e, ev.ColorChosen):
+            return f"{self.who(e.seat)} chose {e.color.long_name}."
+        if isinstance(e, ev.Accepted):
+            return f"{self.who(e.seat)} accepted the penalty."
+        if isinstance(e, ev.Challenged):
+            card = self._last_played.face(side).long_name if self._last_played else "card"
+            off = self._whom(e.offender)
+            if e.success:
+                text = (
+                    f"{self.who(e.seat)} challenged {off}'s {card}: it was an illegal play, "
+                    f"{off} draw{'' if e.offender == self.viewer else 's'} instead."
+                )
+            else:
+                text = (
+                    f"{self.who(e.seat)} challenged {off}'s {card}: it was legal, "
+                    f"{self._whom(e.seat)} draw{'' if e.seat == self.viewer else 's'} more."
+                )
+            if e.revealed is not None:
+                shown = " ".join(c.face(side).__str__() for c in e.revealed) or "no cards"
+                text += f" {seat_label(e.offender, self.names)}'s hand: {shown}."
+            return text
+        if isinstance(e, ev.UnoCalled):
+            return f"{self.who(e.seat)} called UNO!"
+        if isinstance(e, ev.Caught):
+            if e.success:
+                return f"{self.who(e.seat)} caught {self._whom(e.target)} without UNO!"
+            return f"{self.who(e.seat)} tried to catch {self._whom(e.target)}: no effect."
+        if isinstance(e, ev.Skipped):
+            return f"{self.who(e.seat)} {self._was(e.seat)} skipped."
+        if isinstance(e, ev.Reversed):
+            way = "clockwise" if e.direction == 1 else "counter-clockwise"
+            return f"Direction reversed: play goes {way}."
+        if isinstance(e, ev.Flipped):
+            self.side = e.side
+            which = "dark" if e.side else "light"
+            return (
+                f"Everything flips to the {which} side! Top card: {e.top.face(e.side).long_name}."
+            )
+        if isinstance(e, ev.Reshuffled):
+            return f"The discard pile was shuffled into a new draw pile ({e.count} cards)."
+        if isinstance(e, ev.PowersChanged):
+            parts = [
+                f"{self._whom(s)} {'✓ green' if p else '✗ red'}" for s, p in enumerate(e.powers)
+            ]
+            return "Power Cards: " + ", ".join(parts) + "."
+        if isinstance(e, ev.HandsSwapped):
+            parts = [
+                f"{self.who(s)} took {self._whom(src)}'s hand"
+                for s, src in zip(e.seats, e.sources, strict=False)
+            ]
+            return "Hands swapped: " + "; ".join(parts) + "."
+        if isinstance(e, ev.Misplayed):
+            return f"{self.who(e.seat)} tried to play {e.card.face(side).long_name}: misplay."
+        if isinstance(e, ev.RoundEnded):
+            if e.winner is None:
+                return "The round is blocked: nobody can draw or play. No points."
+            w = self.who(e.winner)
+            verb = "win" if e.winner == self.viewer else "wins"
+            if e.points:
+                return f"{w} {verb} the round and score{'' if e.winner == self.viewer else 's'} {e.points} points."
+            return f"{w} {verb} the round."
+        if isinstance(e, ev.MatchEnded):
+            ws = [self.who(s) for s in e.winners]
+            verb = "win" if len(ws) > 1 or e.winners[0] == self.viewer else "wins"
+            best = max(e.scores) if e.scores else 0
+            return f"{' and '.join(ws)} {verb} the match ({best} points)!"
+        return None
+
+
+# --------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class Meta:
+    """A plain-mode command that is not a game action: help, quit, show, next, scores."""
+
+    name: str
+
+
+_META = {
+    "help": "help",
+    "h": "help",
+    "?": "help",
+    "quit": "quit",
+    "exit": "quit",
+    "q": "quit",
+    "show": "show",
+    "look": "show",
+    "hand": "show",
+    "next": "next",
+    "scores": "scores",
+    "score": "scores",
+}
+
+_VERBS = "play, draw, pass, uno, catch, challenge, accept, color, help, quit"
+
+
+def read_command(
+    text: str, obs: Observation, names: Sequence[str] = ()
+) -> Action | Meta | UnoError:
+    """Read one plain-mode command for the seat of ``obs``.
+
+    The notation is the one of SCENARIO_FORMAT.md without the seat prefix
+    (``play R5``, ``play W4 color=G``, ``draw``, ``catch P2``...). A Flip card
+    may be written by its active face (``play R5``). Returns the action, a
+    :class:`Meta` command, or the error that says what is wrong (nothing is
+    raised)."""
+    seat = obs.seat
+    words = text.split()
+    if not words:
+        return ParseError(f"empty command: type one of {_VERBS}")
+    verb = words[0].lower()
+    if verb in _META and len(words) == 1:
+        return Meta(_META[verb])
+    if seat is None:
+        return ParseError("a spectator cannot act")
+    p = f"P{seat}"
+    cards = get_variant(obs.variant).cards
+    try:
+        if verb == "play":
+            if len(words) < 2:
+                return ParseError("play needs a card, e.g. 'play R5' or 'play W color=G'")
+            card = _hand_card(words[1], obs)
+            extra = []
+            for w in words[2:]:
+                low = w.lower()
+                if low == "uno":
+                    extra.append("uno=true")
+                elif low == "flex":
+                    extra.append("side=flex")
+                elif "=" not in w:
+                    extra.append(f"color={parse_color(w).name}")
+                else:
+                    key, _, value = w.partition("=")
+                    if key.lower() in ("target", "swap"):
+                        value = f"P{_seat_of(value, obs, names)}"
+                    extra.append(f"{key}={value}")
+            return parse_action(" ".join([p, "PLAY", str(card), *extra]), cards)
+        if verb == "catch":
+            if len(words) == 1:
+                vulnerable = [s for s, u in enumerate(obs.uno) if u == "vulnerable" and s != seat]
+                if len(vulnerable) != 1:
+                    return ParseError("nobody can be caught now (catch P<n> names a player)")
+                return Catch(seat, vulnerable[0])
+            if len(words) != 2:
+                return ParseError("catch takes one player, e.g. 'catch P2'")
+            return Catch(seat, _seat_of(words[1], obs, names))
+        if verb in ("color", "colour"):
+            if len(words) != 2:
+                return ParseError("color takes one colour, e.g. 'color G'")
+            return ChooseColor(seat, parse_color(words[1]))
+        simple: dict[str, type[Draw | Pass | CallUno | Challenge | Accept]] = {
+            "draw": Draw,
+            "pass": Pass,
+            "keep": Pass,
+            "uno": CallUno,
+            "challenge": Challenge,
+            "accept": Accept,
+        }
+        if verb in simple:
+            if len(words) != 1:
+                return ParseError(f"{verb} takes no arguments")
+            return simple[verb](seat)
+    except UnoError as e:
+        return e
+    return ParseError(f"unknown command {words[0]!r}: type one of {_VERBS}")
+
+
+def _seat_of(text: str, obs: Observation, names: Sequence[str]) -> int:
+    t = text.strip()
+    if len(t) >= 2 and t[0] in "Pp" and t[1:].isdigit():
+        s = int(t[1:])
+        if 0 <= s < obs.players:
+            return s
+        raise ParseError(f"there is no player {t} (players are P0-P{obs.players - 1})")
+    for s, name in enumerate(names):
+        if name.lower() == t.lower():
+            return s
+    raise ParseError(f"unknown player {text!r}: write P0-P{obs.players - 1} or a name")
+
+
+def _hand_card(text: str, obs: Observation) -> Card:
+    """The card of the hand written ``text`` (a Flip card by its active face)."""
+    t = text.strip()
+    cards = get_variant(obs.variant).cards
+    side = obs.side
+    if cards is FLIP and "|" not in t:
+        low = t.lower()
+        for c in obs.hand:
+            if str(c.face(side)).lower() == low:
+                return c
+        cards.parse_face(t)  # raises a ParseError for text that is no face at all
+    else:
+        card = cards.parse(t)
+        if card in obs.hand:
+            return card
+    held = " ".join(card_text(c, side) for c in obs.hand)
+    raise ParseError(f"you do not hold {t}; your hand: {held}")
+
+
+# ------------------------------------------------------------------- descriptions
+
+
+def legal_summary(obs: Observation) -> list[str]:
+    """The seat's possible commands, grouped, in plain-mode notation."""
+    side = obs.side
+    plays: dict[tuple[Card, bool], list[Play]] = {}
+    others: list[str] = []
+    for a in obs.legal:
+        if isinstance(a, Play):
+            plays.setdefault((a.card, a.flex), []).append(a)
+        elif isinstance(a, Draw):
+            others.append(f"draw {obs.pending_draw}" if obs.pending_draw else "draw")
+        elif isinstance(a, Pass):
+            others.append("pass")
+        elif isinstance(a, ChooseColor):
+            others.append(f"color {a.color.name}")
+        elif isinstance(a, Accept):
+            others.append("accept")
+        elif isinstance(a, Challenge):
+            others.append("challenge")
+        elif isinstance(a, CallUno):
+            others.append("uno")
+        elif isinstance(a, Catch):
+            others.append(f"catch P{a.target}")
+    out = []
+    for (card, flex), group in plays.items():
+        text = "play " + card_text(card, side) + (" flex" if flex else "")
+        colors = sorted({a.color for a in group if a.color is not None})
+        targets = sorted({a.target for a in group if a.target is not None})
+        swaps = sorted({a.swap for a in group if a.swap is not None})
+        if colors:
+            text += " color=" + "/".join(c.name for c in colors)
+        if targets:
+            text += " target=" + "/".join(f"P{t}" for t in targets)
+        if swaps:
+            text += " swap=" + "/".join(f"P{t}" for t in swaps)
+        out.append(text)
+    return out + others
+
+
+def status_line(obs: Observation, names: Sequence[str]) -> str:
+    """One sentence: what the game waits for."""
+    cur = obs.current
+    who = seat_label(cur, names)
+    mine = obs.seat == cur
+    if obs.phase == "MATCH_OVER":
+        return "The match is over."
+    if obs.phase == "ROUND_OVER":
+        return "The round is over."
+    if obs.phase == "AWAIT_COLOR":
+        return "Choose a colour." if mine else f"{who} is choosing a colour."
+    if obs.phase == "AWAIT_CHALLENGE":
+        off = (
+            seat_label(obs.challenge_offender, names) if obs.challenge_offender is not None else "?"
+        )
+        if mine:
+            return f"{off} played a restricted wild draw on you: challenge or accept?"
+        return f"{who} decides whether to challenge {off}."
+    if obs.phase == "AWAIT_DRAWN":
+        if mine and obs.drawn is not None:
+            return f"You drew {obs.drawn.face(obs.side).long_name}: play it or pass."
+        return f"{who} decides whether to play the card just drawn."
+    if obs.pending_draw:
+        if mine:
+            return f"Stack a draw card or draw {obs.pending_draw}."
+        return f"{who} must stack a draw card or draw {obs.pending_draw}."
+    return "Your turn." if mine else f"{who}'s turn."
+
+
+def describe(
+    obs: Observation,
+    names: Sequence[str],
+    bots: Sequence[bool] = (),
+    *,
+    hand: bool = True,
+) -> list[str]:
+    """The observation as plain text lines (no symbols, for screen readers)."""
+    side = obs.side
+    title = VARIANT_TITLE.get(obs.variant, obs.variant)
+    opts = obs.options
+    goal = (
+        "single round"
+        if opts.matchMode == "single_round"
+        else f"first to {opts.targetScore} points"
+        if opts.scoringMode == "highest"
+        else f"lowest score when someone reaches {opts.targetScore}"
+    )
+    lines = [f"{title}, round {obs.round}, {goal}."]
+    top = "none" if obs.top is None else obs.top.face(side).long_name
+    color = "none" if obs.color is None else obs.color.long_name
+    way = "clockwise" if obs.direction == 1 else "counter-clockwise"
+    table = f"Top card: {top}. Colour: {color}. Play goes {way}. Draw pile: {obs.draw_size} cards"
+    if obs.variant == "flip":
+        table = f"{'Dark' if side else 'Light'} side. " + table
+        if obs.draw_top_back is not None:
+            table += f", its top shows {obs.draw_top_back.long_name}"
+    lines.append(table + ".")
+    if obs.pending_draw:
+        lines.append(f"Stacked penalty: {obs.pending_draw} cards.")
+    for s in range(obs.players):
+        name = seat_label(s, names)
+        tags = []
+        if s == obs.seat:
+            tags.append("you")
+        if s < len(bots) and bots[s]:
+            tags.append("bot")
+        if s == obs.dealer:
+            tags.append("dealer")
+        label = f"{name} (P{s}{', ' + ', '.join(tags) if tags else ''})"
+        size = obs.hand_sizes[s]
+        text = f"{label}: {size} card{'' if size == 1 else 's'}, {obs.scores[s]} points"
+        if obs.uno[s] == "safe":
+            text += ", UNO called"
+        elif obs.uno[s] == "vulnerable":
+            text += ", did not call UNO (catch!)"
+        if obs.powers:
+            text += ", Power Card " + ("green" if obs.powers[s] else "red")
+        if obs.backs and obs.backs[s]:
+            text += ", backs: " + " ".join(str(f) for f in obs.backs[s])
+        if s == obs.current and obs.phase not in ("ROUND_OVER", "MATCH_OVER"):
+            text += ", to act"
+        lines.append(text + ".")
+    if obs.revealed is not None:
+        off, cards = obs.revealed
+        shown = " ".join(card_text(c, side) for c in cards) or "no cards"
+        lines.append(f"{seat_label(off, names)}'s hand was shown to you: {shown}.")
+    if hand and obs.seat is not None:
+        held = " ".join(card_text(c, side) for c in obs.hand) or "no cards"
+        lines.append(f"Your hand ({len(obs.hand)}): {held}.")
+    return lines
