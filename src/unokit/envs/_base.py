@@ -29,7 +29,7 @@ from unokit.variants import get_variant
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 
-__all__ = ["UnoEnv", "make_env", "round_rewards", "REWARDS", "EPISODES", "ILLEGAL"]
+__all__ = ["UnoEnv", "make_env", "round_rewards", "render_game", "REWARDS", "EPISODES", "ILLEGAL"]
 
 REWARDS = ("points", "win")
 EPISODES = ("round", "match")
@@ -67,6 +67,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         "render_modes": ["ansi"],
         "name": "uno_classic_v0",
         "is_parallelizable": False,
+        "render_fps": 1,
     }
 
     def __init__(
@@ -121,7 +122,6 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         act_space = spaces.Discrete(self.table.size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
-        self._empty_mask = np.zeros(self.table.size, dtype=np.int8)
         self.game: Game = Game(v, players, self.options, events=False)
         self._next_seed: int | None = None
         self._legal: dict[int, int] | None = None  # legal action index -> move, this state
@@ -169,16 +169,17 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         seat = self._seat_of[agent]
         game = self.game
         obs = self.encoder.encode_game(game, seat)
-        if agent != self.agent_selection or game.phase >= _ROUND_OVER:
-            return {"observation": obs, "action_mask": self._empty_mask.copy()}
-        if self.terminations.get(agent) or self.truncations.get(agent):
-            return {"observation": obs, "action_mask": self._empty_mask.copy()}
+        if (
+            agent != self.agent_selection
+            or game.phase >= _ROUND_OVER
+            or self.terminations.get(agent)
+            or self.truncations.get(agent)
+        ):
+            return {"observation": obs, "action_mask": self.table.mask(())}
         legal = self._legal
         if legal is None:
             legal = self._legal = self._legal_moves(seat)
-        mask = self._empty_mask.copy()
-        mask[list(legal)] = 1
-        return {"observation": obs, "action_mask": mask}
+        return {"observation": obs, "action_mask": self.table.mask(legal)}
 
     def _legal_moves(self, seat: int) -> dict[int, int]:
         idx = self.table.indices(seat)
@@ -203,7 +204,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self._dirty_rewards:
             self._clear_rewards()
             self._dirty_rewards = False
-        index = _action_index(action, self.table.size)
+        index = action_index(action, self.table.size)
         seat = self._seat_of[agent]
         legal = self._legal
         if legal is None:
@@ -274,43 +275,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def render_text(self) -> str:
         """The table as text, from the view of the agent to act (its hand is
         shown, no other hand; in Flip the backs every player can see)."""
-        game = self.game
-        v = game.variant
-        if game.phase == _ROUND_OVER or game.phase == _MATCH_OVER:
-            seat = None
-        else:
-            seat = game.current
-        obs = game.observe(seat)
-        lines = [
-            f"{v.name} - {self.players} players - round {obs.round} - "
-            f"{'round over' if seat is None else f'P{seat} to act ({obs.phase})'}",
-        ]
-        top = obs.top.face(obs.side) if obs.top is not None else None
-        color = obs.color.name if obs.color is not None else "-"
-        side = f"  side: {('light', 'dark')[obs.side]}" if v.two_sided else ""
-        lines.append(
-            f"top: {top}  colour: {color}  direction: "
-            f"{'cw' if obs.direction == 1 else 'ccw'}  draw pile: {obs.draw_size}{side}"
-            + (f"  pending draw: {obs.pending_draw}" if obs.pending_draw else "")
-        )
-        for s in range(self.players):
-            info = f"P{s}: {obs.hand_sizes[s]:>2} cards"
-            if obs.uno[s] != "none":
-                info += f"  UNO {obs.uno[s]}"
-            if v.flex:
-                info += f"  power {'green' if obs.powers[s] else 'red'}"
-            if v.two_sided and s != seat:
-                info += "  backs " + " ".join(str(f) for f in obs.backs[s])
-            info += f"  score {obs.scores[s]}"
-            lines.append(info)
-        if seat is not None:
-            lines.append(f"P{seat} holds: " + " ".join(str(c) for c in obs.hand))
-            legal = ", ".join(f"{i}:{self.table.names[i]}" for i in self.legal_actions())
-            lines.append(f"legal: {legal}")
-        else:
-            won = "nobody (blocked)" if obs.winner is None else f"P{obs.winner}"
-            lines.append(f"round won by {won}, {obs.round_points} points")
-        return "\n".join(lines) + "\n"
+        return render_game(self.game, self.table, self.legal_actions())
 
     def close(self) -> None:
         pass
@@ -320,7 +285,47 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return self.table.names[index]
 
 
-def _action_index(action: Any, size: int) -> int:
+def render_game(game: Game, table: ActionTable, legal: list[int]) -> str:
+    """``game`` as text from the view of the seat to act: public facts, that
+    seat's hand and its ``legal`` action indices (no other hand)."""
+    v = game.variant
+    seat = None if game.phase >= _ROUND_OVER else game.current
+    obs = game.observe(seat)
+    head = "round over" if seat is None else f"P{seat} to act ({obs.phase})"
+    lines = [f"UNO {v.name} - {game.n} players - round {obs.round} - {head}"]
+    top = obs.top.face(obs.side) if obs.top is not None else None
+    color = obs.color.name if obs.color is not None else "-"
+    line = (
+        f"top: {top}  colour: {color}  direction: {'cw' if obs.direction == 1 else 'ccw'}"
+        f"  draw pile: {obs.draw_size}"
+    )
+    if v.two_sided:
+        line += f"  side: {('light', 'dark')[obs.side]}"
+        if obs.draw_top_back is not None:
+            line += f"  draw pile top back: {obs.draw_top_back}"
+    if obs.pending_draw:
+        line += f"  pending draw: {obs.pending_draw}"
+    lines.append(line)
+    for s in range(game.n):
+        info = f"P{s}: {obs.hand_sizes[s]:>2} cards  score {obs.scores[s]}"
+        if obs.uno[s] != "none":
+            info += f"  UNO {obs.uno[s]}"
+        if v.flex:
+            info += f"  power {'green' if obs.powers[s] else 'red'}"
+        if v.two_sided and s != seat and obs.backs[s]:
+            info += "  backs: " + " ".join(str(f) for f in obs.backs[s])
+        lines.append(info)
+    if seat is not None:
+        lines.append(f"P{seat} holds: " + " ".join(str(c) for c in obs.hand))
+        lines.append("legal: " + ", ".join(f"{i} {table.names[i]}" for i in legal))
+    else:
+        won = "nobody (blocked)" if obs.winner is None else f"P{obs.winner}"
+        lines.append(f"round won by {won}, {obs.round_points} points")
+    return "\n".join(lines) + "\n"
+
+
+def action_index(action: Any, size: int) -> int:
+    """``action`` as an index of a table of ``size`` actions; raises if it is not one."""
     if isinstance(action, bool) or not isinstance(action, int | np.integer):
         if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
             action = int(action)
@@ -338,4 +343,3 @@ def make_env(raw: Callable[..., UnoEnv], **kwargs: Any) -> Any:
     """``raw(**kwargs)`` wrapped in PettingZoo's OrderEnforcingWrapper (errors when
     the API is used out of order, e.g. ``step`` before ``reset``)."""
     return wrappers.OrderEnforcingWrapper(raw(**kwargs))
-

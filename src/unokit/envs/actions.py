@@ -50,9 +50,13 @@ True
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from unokit.cards import Color, Kind
 from unokit.errors import IllegalActionError
@@ -184,6 +188,7 @@ class ActionTable:
         self._moves: tuple[tuple[int, ...], ...] = tuple(
             tuple(_absolute(c, seat, players) for c in codes) for seat in range(players)
         )
+        self._zeros = array("b", bytes(self.size))
         # move code -> index, per seat
         self._indices: tuple[dict[int, int], ...] = tuple(
             {m: i for i, m in enumerate(ms)} for ms in self._moves
@@ -231,10 +236,12 @@ class ActionTable:
         """The table as rows ``{"index", "action"}`` (for documentation)."""
         return [{"index": i, "action": name} for i, name in enumerate(self.names)]
 
-    def mask_indices(self, seat: int, moves: Iterable[int]) -> list[int]:
-        """Action indices of the engine moves ``moves`` of ``seat``."""
-        idx = self._indices[seat]
-        return [idx[m] for m in moves]
+    def mask(self, indices: Iterable[int]) -> npt.NDArray[np.int8]:
+        """An ``int8`` mask with a 1 at each of ``indices``."""
+        m = self._zeros[:]  # filled as a Python array, then viewed by NumPy: cheaper than
+        for i in indices:  # NumPy fancy indexing on a vector this small
+            m[i] = 1
+        return np.frombuffer(m, dtype=np.int8)
 
     def summary(self) -> dict[str, int]:
         """How many entries of each kind (for documentation and reports)."""
@@ -271,5 +278,3 @@ def action_table(
     """The (cached) action table of ``variant`` for ``players`` under ``options``."""
     opts = options if isinstance(options, Options) else Options.from_dict(options)
     return _cached(get_variant(variant).name, players, opts)
-
-

@@ -51,6 +51,7 @@ True
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -101,7 +102,15 @@ class ObservationEncoder:
         self.options = opts
         self.cards = card_universe(v, opts)
         u = len(self.cards)
-        deck = float(len(v.deck(opts, 0)))
+        cards = v.deck(opts, 0)
+        deck = float(len(cards))
+        sides = (0, 1) if v.two_sided else (0,)
+        # bounds: every draw card of the deck stacked; every point of the deck
+        # added to a score just under the target
+        most_draw = float(sum(max(v.draw_amount[s][c] for s in sides) for c in cards))
+        most_points = float(
+            opts.targetScore + sum(max(v.points[s][c] for s in sides) for c in cards)
+        )
         self.faces: tuple[Face, ...] = flip_faces(v) if v.two_sided else ()
         nf = len(self.faces)
         segs: list[tuple[str, int, float]] = [
@@ -114,8 +123,8 @@ class ObservationEncoder:
             ("hand_sizes", n, deck),
             ("direction", 1, 1.0),
             ("draw_size", 1, deck),
-            ("pending_draw", 1, np.inf),
-            ("scores", n, np.inf),
+            ("pending_draw", 1, most_draw),
+            ("scores", n, most_points),
         ]
         if v.two_sided:
             segs += [("side", 1, 1.0), ("backs", (n - 1) * nf, deck), ("draw_top_back", nf, 1.0)]
@@ -150,10 +159,25 @@ class ObservationEncoder:
                 [fidx[c.face(1)] for c in v.cards.cards],
                 [fidx[c.face(0)] for c in v.cards.cards],
             )
+        seg = self.segments
+        self._two_sided = v.two_sided
+        self._flex = v.flex
+        self._at_color = seg["color"][0]
+        self._at_phase = seg["phase"][0]
+        self._at_uno = seg["uno"][0]
+        self._at_sizes = seg["hand_sizes"][0]
+        self._at_scores = seg["scores"][0]
+        self._at_backs = seg["backs"][0] if v.two_sided else -1
+        self._at_draw_top_back = seg["draw_top_back"][0] if v.two_sided else -1
+        self._at_side = seg["side"][0] if v.two_sided else -1
+        self._at_powers = seg["powers"][0] if v.flex else -1
+        self._at_discard = seg["discard"][0]
+        self._zeros = array("f", bytes(4 * self.size))
+        self._disc_zeros = array("f", bytes(4 * u))
         self._disc_list: list[int] | None = None
         self._disc_len = 0
         self._disc_last = -1
-        self._disc_counts: Vector = np.zeros(u, dtype=np.float32)
+        self._disc_counts = self._disc_zeros[:]
 
     def slice(self, name: str) -> slice:
         """The slice of segment ``name`` in the vector."""
@@ -224,7 +248,6 @@ class ObservationEncoder:
     def encode_game(self, game: Game, seat: int) -> Vector:
         """The vector :meth:`encode` gives for ``game.observe(seat)``, read straight
         from the public fields of ``game`` and ``seat``'s own hand (fast)."""
-        seg = self.segments
         n = self.players
         hands = game.hands
         hot = [self._hand_at[c] for c in hands[seat]]
@@ -232,64 +255,72 @@ class ObservationEncoder:
         if disc:
             hot.append(self._top_at[disc[-1]])
         if game.color >= 0:
-            hot.append(seg["color"][0] + game.color)
+            hot.append(self._at_color + game.color)
         ph = game.phase
         if ph < 4:
-            hot.append(seg["phase"][0] + ph)
+            hot.append(self._at_phase + ph)
         order = self._order[seat]
         uno = game.uno
-        base = seg["uno"][0] - n
-        for k, s in enumerate(order):
-            u = uno[s]
-            if u:
-                hot.append(base + u * n + k)
-        v = self.variant
-        if v.two_sided:
+        if any(uno):
+            base = self._at_uno - n
+            hot += [base + uno[s] * n + k for k, s in enumerate(order) if uno[s]]
+        if self._two_sided:
             nf = len(self.faces)
             back = self._back_at[game.side]
-            base = seg["backs"][0]
+            base = self._at_backs
             for k in range(1, n):
                 at = base + (k - 1) * nf
                 hot += [at + back[c] for c in hands[order[k]]]
             if game.draw:
-                hot.append(seg["draw_top_back"][0] + back[game.draw[-1]])
+                hot.append(self._at_draw_top_back + back[game.draw[-1]])
             if game.side:
-                hot.append(seg["side"][0])
-        if v.flex:
-            base = seg["powers"][0]
+                hot.append(self._at_side)
+        if self._flex:
+            base = self._at_powers
             powers = game.powers
             hot += [base + k for k, s in enumerate(order) if powers[s]]
-        out = np.bincount(hot, minlength=self.size).astype(np.float32)
-        off, u = seg["discard"]
-        out[off : off + u] = self._discard_counts(disc)
-        sizes = [len(hands[s]) for s in order]
-        sizes += (1 if game.direction == -1 else 0, len(game.draw), game.pending)
+        # a Python float array filled in place, then viewed by NumPy (no copy):
+        # cheaper than NumPy calls on vectors this small
+        out = self._zeros[:]
+        for i in hot:
+            out[i] += 1.0
+        at = self._at_discard
+        out[at : at + len(self.cards)] = self._discard_counts(disc)
+        at = self._at_sizes
+        for s in order:
+            out[at] = len(hands[s])
+            at += 1
+        out[at] = 1.0 if game.direction == -1 else 0.0
+        out[at + 1] = len(game.draw)
+        out[at + 2] = game.pending
         scores = game.scores
-        sizes += [scores[s] for s in order]
-        off = seg["hand_sizes"][0]
-        out[off : off + 2 * n + 3] = sizes
-        return out
+        if any(scores):
+            at = self._at_scores
+            for s in order:
+                out[at] = scores[s]
+                at += 1
+        return np.frombuffer(out, dtype=np.float32)
 
-    def _discard_counts(self, disc: list[int]) -> Vector:
+    def _discard_counts(self, disc: list[int]) -> array[float]:
         """Copies of each card in the discard pile. One-sided variants update them
         incrementally: between reshuffles the engine only appends to one list (a
         reshuffle or a new round starts a new list). Flip reverses the pile when it
         flips, so it is counted afresh."""
-        counts = self._disc_counts
         known = self._disc_len
+        uidx = self._uidx
         if (
-            not self.variant.two_sided
+            not self._two_sided
             and disc is self._disc_list
             and len(disc) >= known
             and (known == 0 or disc[known - 1] == self._disc_last)
         ):
-            uidx = self._uidx
+            counts = self._disc_counts
             for c in disc[known:]:
-                counts[uidx[c]] += 1
+                counts[uidx[c]] += 1.0
         else:
-            counts[:] = np.bincount(
-                [self._uidx[c] for c in disc], minlength=len(self.cards)
-            )
+            counts = self._disc_counts = self._disc_zeros[:]
+            for c in disc:
+                counts[uidx[c]] += 1.0
             self._disc_list = disc
         self._disc_len = len(disc)
         self._disc_last = disc[-1] if disc else -1

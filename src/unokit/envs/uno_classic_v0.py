@@ -107,7 +107,12 @@ class raw_env(UnoEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     """UNO Classic without PettingZoo's order-enforcing wrapper."""
 
     variant_name = "classic"
-    metadata = {"render_modes": ["ansi"], "name": "uno_classic_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["ansi"],
+        "name": "uno_classic_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
 
 def env(players: int = 2, render_mode: str | None = None, **kwargs: Any) -> Any:

@@ -68,7 +68,12 @@ class raw_env(UnoEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     """UNO Flex without PettingZoo's order-enforcing wrapper."""
 
     variant_name = "flex"
-    metadata = {"render_modes": ["ansi"], "name": "uno_flex_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": ["ansi"],
+        "name": "uno_flex_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
 
 def env(players: int = 2, render_mode: str | None = None, **kwargs: Any) -> Any:

@@ -1,0 +1,238 @@
+"""A Gymnasium single-agent UNO environment: one seat learns, bots play the others.
+
+``UnoGymEnv(variant="classic", players=2, seat=0, opponent="random", **options)``
+is a :class:`gymnasium.Env` over one round of the engine. The learning agent
+plays ``seat``; every other seat is played by a bot of :mod:`unokit.bots`
+(``"random"``, ``"heuristic"``, anything registered with
+:func:`unokit.bots.register_bot`), or by ``opponent(seat, seed) -> Bot`` when
+a callable is given. Bots see only their own
+:class:`~unokit.observation.Observation`. The ``random`` opponent runs on the
+engine's fast random policy (:func:`unokit.playout.random_move`, the same
+choices as :class:`unokit.bots.random.RandomBot` from the same seed).
+
+* Observation: ``{"observation": float32 vector, "action_mask": int8 mask}``,
+  the same spaces as the PettingZoo environments (:mod:`unokit.envs.observation`,
+  :mod:`unokit.envs.actions`); ``action_masks()`` returns the mask (for
+  maskable policies).
+* ``step(action)`` applies the agent's decision, then lets the bots play until
+  the agent must decide again or the round is over. UNO calls and catches are
+  the agent's own decisions, in its mask when they have an effect.
+* Reward: 0 until the round ends, then ``reward="points"``: the round's
+  points if the agent won, else minus the value of its hand; ``"win"``: +1 or
+  -1/(players-1) (see :func:`unokit.envs._base.round_rewards`).
+* An action outside the mask ends the episode with ``illegal_reward`` (the
+  game is not changed; ``info["illegal_action"]`` holds it).
+* ``reset(seed=s)`` deals ``Game.new(variant, players, options, seed=s)`` and
+  seeds the bots from ``s``; ``reset()`` draws the next seed from the
+  environment's generator. Should the bots finish the round before the agent's
+  first decision (only possible with tiny hands), the next seed is dealt.
+
+>>> env = UnoGymEnv("classic", players=2, opponent="random")
+>>> obs, info = env.reset(seed=1)
+>>> obs["observation"].shape, obs["action_mask"].dtype
+((181,), dtype('int8'))
+>>> legal = [i for i, ok in enumerate(obs["action_mask"]) if ok]
+>>> obs, reward, terminated, truncated, info = env.step(legal[0])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+
+from unokit.bots import Bot, make_bot
+from unokit.errors import OptionError
+from unokit.game import Game, Phase
+from unokit.options import Options
+from unokit.playout import random_move
+from unokit.variants import get_variant
+
+from ._base import REWARDS, action_index, render_game, round_rewards
+from .actions import ActionTable, action_table
+from .observation import ObservationEncoder
+
+__all__ = ["UnoGymEnv", "GYM_IDS"]
+
+#: Gymnasium ids registered by this module: ``gymnasium.make("unokit/UnoClassic-v0", players=2)``.
+GYM_IDS = {"classic": "unokit/UnoClassic-v0", "flip": "unokit/UnoFlip-v0",
+           "flex": "unokit/UnoFlex-v0"}  # fmt: skip
+
+_ROUND_OVER = int(Phase.ROUND_OVER)
+
+Obs = dict[str, npt.NDArray[Any]]
+BotFactory = Callable[[int, int], Bot]
+
+
+class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
+    """One round of UNO for one learning seat against bots (see the module doc)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        variant: str = "classic",
+        players: int = 2,
+        *,
+        seat: int = 0,
+        opponent: str | BotFactory = "random",
+        reward: str = "points",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        v = get_variant(variant)
+        if not isinstance(players, int) or not v.min_players <= players <= v.max_players:
+            raise OptionError(
+                f"{v.name} is played by {v.min_players} to {v.max_players} players, not {players!r}"
+            )
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise OptionError(f"seat must be one of 0..{players - 1}, not {seat!r}")
+        if reward not in REWARDS:
+            raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        if isinstance(opponent, str):
+            make_bot(opponent, seed=0)  # unknown names fail here, with the known ones
+        elif not callable(opponent):
+            raise OptionError(f"opponent must be a bot name or a factory, not {opponent!r}")
+        self.variant = v
+        self.players = players
+        self.seat = seat
+        self.opponent = opponent
+        self.reward_mode = reward
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.options = Options.from_dict(options)
+        Game.new(v, players, self.options, seed=0, events=False)  # reject unplayable options
+        self.table: ActionTable = action_table(v, players, self.options)
+        self.encoder = ObservationEncoder(v, players, self.options)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(low=0, high=1, shape=(self.table.size,), dtype=np.int8),
+            }
+        )
+        self.action_space = spaces.Discrete(self.table.size)
+        self._fast_random = opponent == "random"
+        self.game = Game(v, players, self.options, events=False)
+        self._bots: dict[int, Bot] = {}
+        self._rnds: dict[int, Callable[[], float]] = {}
+        self._legal: dict[int, int] = {}
+        self._done = True
+
+    # ------------------------------------------------------------------ API
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        """Deal a round and let the bots play up to the agent's first decision.
+        ``options`` is accepted for the Gymnasium API and ignored."""
+        super().reset(seed=seed)
+        game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**31))
+        while True:
+            self._deal(game_seed)
+            self._play_bots()
+            if self.game.phase < _ROUND_OVER:
+                break
+            game_seed = int(self.np_random.integers(2**31))
+        self._done = False
+        self._legal = self._legal_moves()
+        return self._observe(), {"seed": game_seed}
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        if self._done:
+            raise OptionError("the round is over: call reset() before step()")
+        index = action_index(action, self.table.size)
+        move = self._legal.get(index)
+        if move is None:
+            self._done = True
+            self._legal = {}
+            return self._observe(), self.illegal_reward, True, False, {"illegal_action": index}
+        game = self.game
+        game.apply_move(move, self.seat)
+        self._play_bots()
+        if game.phase >= _ROUND_OVER:
+            self._done = True
+            self._legal = {}
+            reward = round_rewards(game, self.reward_mode)[self.seat]
+            winner = None if game.winner < 0 else game.winner
+            info = {"winner": winner, "round_points": game.round_points}
+            return self._observe(), reward, True, False, info
+        self._legal = self._legal_moves()
+        return self._observe(), 0.0, False, False, {}
+
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal-action mask of the agent's current decision."""
+        return self.table.mask(self._legal)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        return render_game(self.game, self.table, sorted(self._legal))
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------ internals
+
+    def _deal(self, game_seed: int) -> None:
+        events = not self._fast_random  # bots reading the round's history need the event log
+        self.game = Game.new(self.variant, self.players, self.options, seed=game_seed,
+                             events=events)  # fmt: skip
+        self._bots = {}
+        self._rnds = {}
+        for s in range(self.players):
+            if s == self.seat:
+                continue
+            bot_seed = game_seed * 16 + s
+            if self._fast_random:
+                self._rnds[s] = random.Random(bot_seed).random
+            elif isinstance(self.opponent, str):
+                self._bots[s] = make_bot(self.opponent, seed=bot_seed)
+            else:
+                self._bots[s] = self.opponent(s, bot_seed)
+
+    def _play_bots(self, limit: int = 1_000_000) -> None:
+        game = self.game
+        seat = self.seat
+        for _ in range(limit):
+            if game.phase >= _ROUND_OVER:
+                return
+            s = game.current
+            if s == seat:
+                return
+            if self._fast_random:
+                game.apply_move(random_move(game, self._rnds[s]), s, True)
+            else:
+                game.apply(self._bots[s].act(game.observe(s)))
+        raise RuntimeError(f"the bots made {limit} decisions in a row")
+
+    def _legal_moves(self) -> dict[int, int]:
+        idx = self.table.indices(self.seat)
+        return {idx[m]: m for m in self.game.legal_moves(self.seat)}
+
+    def _observe(self) -> Obs:
+        return {
+            "observation": self.encoder.encode_game(self.game, self.seat),
+            "action_mask": self.action_masks(),
+        }
+
+
+def _register() -> None:
+    for variant, env_id in GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(
+                id=env_id, entry_point="unokit.envs.gym:UnoGymEnv", kwargs={"variant": variant}
+            )
+
+
+_register()
