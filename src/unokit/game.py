@@ -692,7 +692,7 @@ class Game:
         self.direction = 1
         self.drawn = -1
         self.pending = self.stack_class = self.stack_amount = 0
-        self.ch_offender = -1
+        self._clear_challenge()
         self.uno = [_NONE] * n
         self.uno_pre = self.vulnerable = -1
         if v.flex:
@@ -1238,7 +1238,7 @@ class Game:
                 self._emit(ev.Reversed(self.direction))
                 self._emit(ev.Skipped(self._next(seat)))
             self.current = seat if n == 2 else self._next(seat, 2)
-        elif kind == _FLEX_DRAW_TWO or kind == _WAD:  # flex side: everyone else draws
+        elif flex and (kind == _FLEX_DRAW_TWO or kind == _WAD):  # everyone else draws
             amount = 1 if kind == _FLEX_DRAW_TWO else 2
             for k in range(1, n):
                 self._give(self._next(seat, k), amount, "penalty")
@@ -1388,7 +1388,7 @@ class Game:
             self._turn_action()
             total = self.pending
             self.pending = self.stack_class = self.stack_amount = 0
-            self.ch_offender = -1
+            self._clear_challenge()
             self._give(seat, total, "stack")
             if self.log is not None:
                 self._emit(ev.Skipped(seat))
@@ -1456,6 +1456,23 @@ class Game:
                 return True
         return False
 
+    def _must_play_drawn(self, seat: int) -> bool:
+        """forcedPlay: a playable drawn card must be played, but a restricted
+        wild draw counts as playable only if it is legal (RULES.md §6.5)."""
+        if not self.options.forcedPlay:
+            return False
+        v = self.variant
+        c = self.drawn
+        side = self.side
+        acc = self._accept_mask()
+        if v.flex and self.powers[seat] and v.flexmask[c] & acc:
+            restricted_flex = v.restricted[side][c] and self.options.flexFlexSideWD4Restricted
+            if not restricted_flex or not self._holds_match(seat, self.color, c):
+                return True
+        if v.mask[side][c] & acc:
+            return not (v.restricted[side][c] and self._holds_match(seat, self.color, c))
+        return False
+
     def keep(self, seat: int) -> None:
         """PASS: keep the playable card just drawn."""
         self._seat_ok(seat)
@@ -1464,7 +1481,7 @@ class Game:
             if self.phase == _T and seat == self.current:
                 err = f"P{seat} may pass only after drawing a playable card: play or draw"
             raise IllegalActionError(err)
-        if self.options.forcedPlay:
+        if self._must_play_drawn(seat):
             raise IllegalActionError(
                 f"P{seat} must play the drawn {self.cards[self.drawn]} (forcedPlay)"
             )
@@ -1698,7 +1715,7 @@ class Game:
                 moves += self._play_codes(p, c, False, last)
             if v.flex and self.powers[p] and v.flexmask[c] & acc:
                 moves += self._play_codes(p, c, True, last)
-            if not self.options.forcedPlay:
+            if not self._must_play_drawn(p):
                 moves.append(OP_PASS)
             return moves
         if ph == _C:

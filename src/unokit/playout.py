@@ -135,7 +135,7 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
             wild = v.mask[game.side][c] & WILD_BIT
             if wild or game._plain:
                 nplay = 4 if wild else 1
-                k = int(rnd() * (nplay + (0 if o.forcedPlay else 1)))
+                k = int(rnd() * (nplay + (0 if game._must_play_drawn(cur) else 1)))
                 if k == nplay:
                     game.keep(cur)
                 else:
