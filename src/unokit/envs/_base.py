@@ -21,7 +21,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no py.typed marker
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from unokit.errors import IllegalActionError, OptionError
+from unokit.errors import IllegalActionError, OptionError, UnoError
 from unokit.game import Game, Phase
 from unokit.options import Options
 from unokit.variants import get_variant
@@ -39,6 +39,14 @@ _ROUND_OVER = int(Phase.ROUND_OVER)
 _MATCH_OVER = int(Phase.MATCH_OVER)
 
 Obs = dict[str, npt.NDArray[Any]]
+
+
+def check_playable(variant: str, players: int, options: Options) -> None:
+    """Raise :class:`OptionError` if a game cannot be dealt (e.g. hands too large)."""
+    try:
+        Game.new(variant, players, options, seed=0, events=False)
+    except UnoError as e:
+        raise OptionError(str(e)) from None
 
 
 def round_rewards(game: Game, reward: str) -> list[float]:
@@ -99,8 +107,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.options = Options.from_dict(options)
-        # Deal once to reject options that cannot be played (e.g. a hand size too large).
-        Game.new(v, players, self.options, seed=0, events=False)
+        check_playable(v.name, players, self.options)
         self.players = players
         self.render_mode = render_mode
         self.reward_mode = reward
@@ -152,9 +159,33 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         else:
             game_seed = random.SystemRandom().randrange(2**31)
         self._next_seed = game_seed + 1
-        self.game = Game.new(
-            self.variant_name, self.players, self.options, seed=game_seed, events=False
+        self._start(
+            Game.new(self.variant_name, self.players, self.options, seed=game_seed, events=False)
         )
+
+    def reset_to(self, game: Game) -> None:
+        """Start an episode from the position ``game`` (a copy is taken), e.g. one
+        built with :meth:`unokit.Game.setup` or read from a record. The game must
+        be of this environment's variant, player count and options, with a
+        decision pending."""
+        if not isinstance(game, Game):
+            raise OptionError(f"reset_to needs a unokit Game, got {type(game).__name__}")
+        if (game.variant.name, game.n, game.options) != (
+            self.variant_name,
+            self.players,
+            self.options,
+        ):
+            raise OptionError(
+                f"this environment plays {self.variant_name} with {self.players} players "
+                f"and its own options; the game is {game.variant.name} with {game.n} players"
+                + ("" if game.options == self.options else " and other options")
+            )
+        if game.phase >= _ROUND_OVER or game.phase == int(Phase.DEAL):
+            raise OptionError(f"the game waits for no decision (state {game.state.name})")
+        self._start(game.copy())
+
+    def _start(self, game: Game) -> None:
+        self.game = game
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

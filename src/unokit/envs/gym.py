@@ -53,7 +53,7 @@ from unokit.options import Options
 from unokit.playout import random_move
 from unokit.variants import get_variant
 
-from ._base import REWARDS, action_index, render_game, round_rewards
+from ._base import REWARDS, action_index, check_playable, render_game, round_rewards
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 
@@ -109,7 +109,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.options = Options.from_dict(options)
-        Game.new(v, players, self.options, seed=0, events=False)  # reject unplayable options
+        check_playable(v.name, players, self.options)
         self.table: ActionTable = action_table(v, players, self.options)
         self.encoder = ObservationEncoder(v, players, self.options)
         self.observation_space = spaces.Dict(

@@ -1,0 +1,99 @@
+"""The Gymnasium single-agent wrapper: env_checker, bots, rewards, seeds."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from unokit import OptionError
+from unokit.bots.random import RandomBot
+from unokit.envs._base import round_rewards
+from unokit.envs.gym import GYM_IDS, UnoGymEnv
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("opponent", ["random", "heuristic"])
+def test_check_env(variant: str, opponent: str) -> None:
+    env = gymnasium.make(GYM_IDS[variant], players=2, opponent=opponent, render_mode="ansi")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert [str(w.message) for w in caught] == []
+
+
+def _episode(env: UnoGymEnv, seed: int, rnd: random.Random) -> tuple[list, float, dict]:
+    obs, _ = env.reset(seed=seed)
+    trace = [obs["observation"].copy()]
+    while True:
+        legal = np.flatnonzero(obs["action_mask"])
+        assert env.game.current == env.seat  # the agent is asked only for its decisions
+        obs, reward, terminated, truncated, info = env.step(int(legal[rnd.randrange(len(legal))]))
+        trace.append(obs["observation"].copy())
+        assert not truncated
+        if terminated:
+            return trace, reward, info
+        assert reward == 0.0
+
+
+def test_fast_random_opponent_equals_the_random_bot() -> None:
+    fast = UnoGymEnv("classic", 3, opponent="random")
+    slow = UnoGymEnv("classic", 3, opponent=lambda seat, seed: RandomBot(seed=seed))
+    assert fast._fast_random and not slow._fast_random
+    for seed in range(5):
+        a = _episode(fast, seed, random.Random(seed))
+        b = _episode(slow, seed, random.Random(seed))
+        assert len(a[0]) == len(b[0])
+        for x, y in zip(a[0], b[0], strict=True):
+            np.testing.assert_array_equal(x, y)
+        assert a[1:] == b[1:]
+        assert fast.game == slow.game
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+def test_reward_is_the_seat_round_reward(variant: str) -> None:
+    env = UnoGymEnv(variant, 4, seat=2, opponent="heuristic")
+    rnd = random.Random(1)
+    for seed in range(3):
+        _, reward, info = _episode(env, seed, rnd)
+        g = env.game
+        assert g.phase >= 4
+        assert reward == pytest.approx(round_rewards(g, "points")[2])
+        assert info["winner"] == (None if g.winner < 0 else g.winner)
+        assert not env.action_masks().any()
+
+
+def test_seeds_make_episodes_reproducible() -> None:
+    a, b = UnoGymEnv("flip", 2), UnoGymEnv("flip", 2)
+    assert _episode(a, 42, random.Random(0))[1:] == _episode(b, 42, random.Random(0))[1:]
+    oa, info_a = a.reset()
+    ob, info_b = b.reset()
+    assert info_a == info_b
+    np.testing.assert_array_equal(oa["observation"], ob["observation"])
+
+
+def test_illegal_action_ends_the_episode_without_changing_the_game() -> None:
+    env = UnoGymEnv("classic", 2, illegal_reward=-3.0)
+    obs, _ = env.reset(seed=4)
+    before = env.game.state_tuple()
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    obs, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info) == (-3.0, True, {"illegal_action": illegal})
+    assert env.game.state_tuple() == before
+    with pytest.raises(OptionError, match="call reset"):
+        env.step(0)
+
+
+def test_bad_arguments_are_rejected() -> None:
+    with pytest.raises(OptionError, match="unknown bot"):
+        UnoGymEnv("classic", 2, opponent="grandmaster")
+    with pytest.raises(OptionError, match="seat must be one of"):
+        UnoGymEnv("classic", 2, seat=2)
+    with pytest.raises(OptionError, match="2 to 10 players"):
+        UnoGymEnv("classic", 1)
+    with pytest.raises(OptionError, match="unknown option"):
+        UnoGymEnv("classic", 2, colour="R")
