@@ -1,5 +1,5 @@
 # unokit — every target installs what it needs first.
-#   make serve   install and run the web app (http://127.0.0.1:8000)
+#   make serve   install and run the web app with bots (http://127.0.0.1:8000)
 #   make test    install everything (Python packages, Debian's chromium) and run all tests
 #   make sim     install and run a simulation
 #   make bench   engine and environment benchmarks against RLCard
@@ -57,6 +57,16 @@ sim: install-web
 
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
+
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# The main job: the web app with bots, on an embedded SQLite database (./data).
+serve: install-web
+	$(BIN)/unokit serve --host $(HOST) --port $(PORT)
+
+bench-server: install
+	$(BIN)/python benchmarks/bench_server.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .hypothesis artifacts
