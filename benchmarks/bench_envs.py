@@ -1,15 +1,24 @@
 """Throughput of the UNO environments against RLCard's UNO, in the same run.
 
-Each measurement runs for ``seconds`` of wall time and counts decisions
-(``step`` calls that act; the PettingZoo "dead steps" after an episode are not
-counted: episodes are simply reset). Policies:
+Every measurement counts decisions (``step`` calls that act; PettingZoo's "dead
+steps" after an episode are not counted: episodes are simply reset). The
+measurements are interleaved in short slices, round after round, so that a
+change of machine load hits all of them alike and the ratios stay fair.
 
-* unokit environments: a uniformly random legal action from the observation's
-  ``action_mask`` (``env.last()`` then ``env.step``), reset when the round ends;
+Policies:
+
+* unokit environments, "uniform": a uniformly random legal action of the
+  observation's ``action_mask`` (``env.last()``, then ``env.step``); this
+  includes voluntary draws, which make hands grow and rounds long;
+* unokit, "no voluntary draw": the same but DRAW only when no card can be
+  played -- RLCard's UNO offers exactly that action set, so this row compares
+  like with like;
 * RLCard: ``rlcard.make("uno")``, a uniformly random key of
-  ``state["legal_actions"]``, ``env.step``, reset when ``env.is_over()``.
+  ``state["legal_actions"]``, ``env.step``, ``env.reset()`` when
+  ``env.is_over()``.
 
-Usage: ``python benchmarks/bench_envs.py [--seconds 3]`` (``make bench``).
+Usage: ``python benchmarks/bench_envs.py [--seconds 3]`` (``make bench``);
+``seconds`` is the time given to each measurement.
 """
 
 from __future__ import annotations
@@ -17,133 +26,180 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
-
-import numpy as np
 
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0
 from unokit.envs.gym import UnoGymEnv
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
+SLICE = 0.25  # seconds per slice
+
+# A runner is a generator: each next() plays until the deadline it was sent and
+# yields (steps, episodes) so far.
+Runner = Iterator[tuple[int, int]]
 
 
-def bench_rlcard(seconds: float, seed: int = 0) -> dict[str, Any]:
+def rlcard_runner(seed: int = 0) -> Callable[[], Runner]:
     """RLCard's UNO (2 players): ``env.step`` with random legal actions."""
-    import rlcard  # type: ignore[import-untyped]  # optional: only the benchmark uses it
 
-    env = rlcard.make("uno", config={"seed": seed})
-    rnd = random.Random(seed).random
-    state, _ = env.reset()
-    steps = episodes = 0
-    start = time.perf_counter()
-    end = start + seconds
-    while True:
-        for _ in range(200):
-            legal = list(state["legal_actions"])
-            state, _ = env.step(legal[int(rnd() * len(legal))])
-            steps += 1
-            if env.is_over():
-                episodes += 1
-                state, _ = env.reset()
-        if time.perf_counter() >= end:
-            break
-    elapsed = time.perf_counter() - start
-    return _result("rlcard uno (env.step)", 2, steps, episodes, elapsed)
+    def run() -> Runner:
+        import rlcard  # type: ignore[import-untyped]  # optional: only the benchmark uses it
+
+        env = rlcard.make("uno", config={"seed": seed})
+        rnd = random.Random(seed).random
+        state, _ = env.reset()
+        steps = episodes = 0
+        deadline = yield (0, 0)
+        while True:
+            while time.perf_counter() < deadline:
+                for _ in range(50):
+                    legal = list(state["legal_actions"])
+                    state, _ = env.step(legal[int(rnd() * len(legal))])
+                    steps += 1
+                    if env.is_over():
+                        episodes += 1
+                        state, _ = env.reset()
+            deadline = yield (steps, episodes)
+
+    return run
 
 
-def bench_env(
-    variant: str, players: int, seconds: float, *, wrapped: bool = False, seed: int = 0
-) -> dict[str, Any]:
+def env_runner(
+    variant: str,
+    players: int,
+    *,
+    voluntary_draw: bool = True,
+    seed: int = 0,
+) -> Callable[[], Runner]:
     """A unokit AEC environment: ``last()`` + a random masked action + ``step``."""
-    mod = MODULES[variant]
-    env = mod.env(players=players) if wrapped else mod.raw_env(players=players)
-    rnd = random.Random(seed).random
-    flatnonzero = np.flatnonzero
-    env.reset(seed=seed)
-    steps = episodes = 0
-    start = time.perf_counter()
-    end = start + seconds
-    while True:
-        for _ in range(200):
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                episodes += 1
-                env.reset()
-                continue
-            legal = flatnonzero(obs["action_mask"])
-            env.step(int(legal[int(rnd() * len(legal))]))
-            steps += 1
-        if time.perf_counter() >= end:
-            break
-    elapsed = time.perf_counter() - start
-    name = f"unokit {mod.__name__.rsplit('.', 1)[1]}" + (" (env)" if wrapped else " (raw_env)")
-    return _result(name, players, steps, episodes, elapsed)
+
+    def run() -> Runner:
+        mod = MODULES[variant]
+        env = mod.env(players=players)
+        draw = env.table.index_of("DRAW")
+        rnd = random.Random(seed).random
+        env.reset(seed=seed)
+        steps = episodes = 0
+        deadline = yield (0, 0)
+        while True:
+            while time.perf_counter() < deadline:
+                for _ in range(50):
+                    obs, _, term, trunc, _ = env.last()
+                    if term or trunc:
+                        episodes += 1
+                        env.reset()
+                        continue
+                    legal = obs["action_mask"].nonzero()[0].tolist()
+                    if not voluntary_draw and len(legal) > 1 and draw in legal:
+                        legal.remove(draw)
+                    env.step(legal[int(rnd() * len(legal))])
+                    steps += 1
+            deadline = yield (steps, episodes)
+
+    return run
 
 
-def bench_gym(seconds: float, seed: int = 0) -> dict[str, Any]:
+def gym_runner(seed: int = 0) -> Callable[[], Runner]:
     """The Gymnasium wrapper (classic, 2 players, opponent ``random``): agent steps."""
-    env = UnoGymEnv("classic", players=2, opponent="random")
-    rnd = random.Random(seed).random
-    obs, _ = env.reset(seed=seed)
-    steps = episodes = 0
-    start = time.perf_counter()
-    end = start + seconds
-    while True:
-        for _ in range(200):
-            legal = np.flatnonzero(obs["action_mask"])
-            obs, _, term, trunc, _ = env.step(int(legal[int(rnd() * len(legal))]))
-            steps += 1
-            if term or trunc:
-                episodes += 1
-                obs, _ = env.reset()
-        if time.perf_counter() >= end:
-            break
-    elapsed = time.perf_counter() - start
-    return _result("unokit gym wrapper vs random (agent steps)", 2, steps, episodes, elapsed)
+
+    def run() -> Runner:
+        env = UnoGymEnv("classic", players=2, opponent="random")
+        rnd = random.Random(seed).random
+        obs, _ = env.reset(seed=seed)
+        steps = episodes = 0
+        deadline = yield (0, 0)
+        while True:
+            while time.perf_counter() < deadline:
+                for _ in range(50):
+                    legal = obs["action_mask"].nonzero()[0]
+                    obs, _, term, trunc, _ = env.step(int(legal[int(rnd() * len(legal))]))
+                    steps += 1
+                    if term or trunc:
+                        episodes += 1
+                        obs, _ = env.reset()
+            deadline = yield (steps, episodes)
+
+    return run
 
 
-def _result(name: str, players: int, steps: int, episodes: int, elapsed: float) -> dict[str, Any]:
-    return {
-        "name": name,
-        "players": players,
-        "steps": steps,
-        "episodes": episodes,
-        "seconds": round(elapsed, 3),
-        "steps_per_second": round(steps / elapsed, 1),
-        "steps_per_episode": round(steps / episodes, 1) if episodes else None,
-    }
+def measurements() -> list[tuple[str, int, Callable[[], Runner]]]:
+    """``(name, players, runner factory)`` of every row, RLCard first."""
+    rows: list[tuple[str, int, Callable[[], Runner]]] = [
+        ("rlcard uno (env.step)", 2, rlcard_runner())
+    ]
+    for variant in ("classic", "flip", "flex"):
+        for players in (2, 4):
+            rows.append((f"uno_{variant}_v0, uniform", players, env_runner(variant, players)))
+    rows.append(
+        (
+            "uno_classic_v0, no voluntary draw",
+            2,
+            env_runner("classic", 2, voluntary_draw=False),
+        )
+    )
+    rows.append(("gym wrapper vs random (agent steps)", 2, gym_runner()))
+    return rows
 
 
 def run(seconds: float = 3.0) -> dict[str, Any]:
-    """Run every measurement for ``seconds`` each; returns ``{"results": [...],
-    "rlcard_steps_per_second": ..., "classic_2p_ratio": ...}``."""
-    results: list[dict[str, Any]] = []
-    try:
-        rl = bench_rlcard(seconds)
-    except ImportError:
-        rl = None
-    if rl is not None:
-        results.append(rl)
-    for variant in ("classic", "flip", "flex"):
-        for players in (2, 4):
-            results.append(bench_env(variant, players, seconds))
-    results.append(bench_env("classic", 2, seconds, wrapped=True))
-    results.append(bench_gym(seconds))
-    base = rl["steps_per_second"] if rl else None
+    """Run every measurement for about ``seconds`` each (interleaved); returns
+    ``{"results": [...], "rlcard_steps_per_second", "classic_2p_ratio", ...}``."""
+    rows = measurements()
+    runners: list[Runner | None] = []
+    for name, _, factory in rows:
+        try:
+            r = factory()
+            next(r)
+        except ImportError:  # RLCard is optional
+            r = None
+        runners.append(r)
+        if r is None:
+            print(f"skipped: {name} (not installed)")
+    live = [i for i, r in enumerate(runners) if r is not None]
+    totals = {i: (0, 0) for i in live}
+    elapsed = dict.fromkeys(live, 0.0)
+    rounds = max(1, round(seconds / SLICE))
+    for _ in range(rounds):
+        for i in live:
+            runner = runners[i]
+            assert runner is not None
+            start = time.perf_counter()
+            totals[i] = runner.send(start + SLICE)
+            elapsed[i] += time.perf_counter() - start
+    results = []
+    for i in live:
+        name, players, _ = rows[i]
+        steps, episodes = totals[i]
+        results.append(
+            {
+                "name": name,
+                "players": players,
+                "steps": steps,
+                "episodes": episodes,
+                "seconds": round(elapsed[i], 3),
+                "steps_per_second": round(steps / elapsed[i], 1),
+                "steps_per_episode": round(steps / episodes, 1) if episodes else None,
+            }
+        )
+    base = results[0]["steps_per_second"] if rows[0][0] == results[0]["name"] else None
     for r in results:
         r["vs_rlcard"] = round(r["steps_per_second"] / base, 2) if base else None
-    classic = next(r for r in results if r["name"] == "unokit uno_classic_v0 (raw_env)"
-                   and r["players"] == 2)  # fmt: skip
+
+    def ratio(name: str) -> float | None:
+        return next(r["vs_rlcard"] for r in results if r["name"] == name and r["players"] == 2)
+
     return {
         "seconds_each": seconds,
         "results": results,
         "rlcard_steps_per_second": base,
-        "classic_2p_ratio": classic["vs_rlcard"],
+        "classic_2p_ratio": ratio("uno_classic_v0, uniform"),
+        "classic_2p_ratio_same_action_set": ratio("uno_classic_v0, no voluntary draw"),
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     args = parser.parse_args()
     out = run(args.seconds)
@@ -158,7 +214,11 @@ def main() -> None:
     if out["rlcard_steps_per_second"] is None:
         print("RLCard is not installed: no comparison")
     else:
-        print(f"classic 2-player raw_env / RLCard: {out['classic_2p_ratio']:.2f}x")
+        print(
+            f"classic 2 players / RLCard: {out['classic_2p_ratio']:.2f}x uniform over the mask, "
+            f"{out['classic_2p_ratio_same_action_set']:.2f}x with RLCard's action set "
+            "(floor asked: 5x)"
+        )
 
 
 if __name__ == "__main__":

@@ -236,3 +236,18 @@ def test_bad_arguments_are_rejected() -> None:
         env.reset_to(Game.new("flip", 2, seed=1))
     with pytest.raises(OptionError, match="seed must be an integer"):
         env.reset(seed="7")  # type: ignore[arg-type]
+
+
+def test_calls_out_of_order_raise() -> None:
+    env = uno_classic_v0.env(players=2, render_mode="ansi")
+    for call in (lambda: env.step(0), lambda: env.last(), lambda: env.observe("player_0"),
+                 env.render):  # fmt: skip
+        with pytest.raises(IllegalActionError, match="call reset"):
+            call()
+    env.reset(seed=1)
+    _play(env, random.Random(1))
+    assert env.agents == []
+    with pytest.raises(IllegalActionError, match="the episode is over"):
+        env.step(0)
+    env.reset(seed=1)  # and a new episode starts
+    assert len(env.agents) == 2

@@ -11,7 +11,6 @@ action mask. The pages of the three environments
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -19,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no py.typed marker
-from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from unokit.errors import IllegalActionError, OptionError, UnoError
 from unokit.game import Game, Phase
@@ -29,7 +27,7 @@ from unokit.variants import get_variant
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 
-__all__ = ["UnoEnv", "make_env", "round_rewards", "render_game", "REWARDS", "EPISODES", "ILLEGAL"]
+__all__ = ["UnoEnv", "round_rewards", "render_game", "REWARDS", "EPISODES", "ILLEGAL"]
 
 REWARDS = ("points", "win")
 EPISODES = ("round", "match")
@@ -134,6 +132,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._legal: dict[int, int] | None = None  # legal action index -> move, this state
         self._dirty_rewards = False
         self.agents: list[str] = []
+        self._has_reset = False
 
     # ------------------------------------------------------------------ spaces
 
@@ -185,6 +184,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._start(game.copy())
 
     def _start(self, game: Game) -> None:
+        self._has_reset = True
         self.game = game
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -196,7 +196,23 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._dirty_rewards = False
         self.agent_selection = self.possible_agents[self.game.current]
 
+    def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
+        """Observation, cumulative reward, termination, truncation and info of the
+        agent to act (PettingZoo's ``last``)."""
+        if not self._has_reset:
+            raise IllegalActionError("call reset() first")
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def observe(self, agent: str) -> Obs:
+        if not self._has_reset:
+            raise IllegalActionError("call reset() first")
         seat = self._seat_of[agent]
         game = self.game
         obs = self.encoder.encode_game(game, seat)
@@ -228,6 +244,10 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return sorted(self._legal)
 
     def step(self, action: Any) -> None:
+        if not self.agents:
+            raise IllegalActionError(
+                "the episode is over: call reset()" if self._has_reset else "call reset() first"
+            )
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -296,6 +316,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     # ------------------------------------------------------------------ display
 
     def render(self) -> str | None:
+        if not self._has_reset:
+            raise IllegalActionError("call reset() first")
         if self.render_mode is None:
             gymnasium.logger.warn(
                 "You are calling render method without specifying any render mode."
@@ -368,9 +390,3 @@ def action_index(action: Any, size: int) -> int:
     if not 0 <= index < size:
         raise IllegalActionError(f"action {index} is outside the action table (0..{size - 1})")
     return index
-
-
-def make_env(raw: Callable[..., UnoEnv], **kwargs: Any) -> Any:
-    """``raw(**kwargs)`` wrapped in PettingZoo's OrderEnforcingWrapper (errors when
-    the API is used out of order, e.g. ``step`` before ``reset``)."""
-    return wrappers.OrderEnforcingWrapper(raw(**kwargs))

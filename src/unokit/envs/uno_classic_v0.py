@@ -26,8 +26,9 @@ Usage::
 
 Arguments
     ``env(players=2, render_mode=None, *, reward="points", episode="round",
-    illegal="terminate", illegal_reward=-1.0, **options)``; ``raw_env`` takes the
-    same arguments without PettingZoo's order-enforcing wrapper. ``options`` are
+    illegal="terminate", illegal_reward=-1.0, **options)``; ``raw_env`` is the
+    environment class itself (``env`` adds no wrapper: the environment checks the
+    order of API calls on its own). ``options`` are
     the game options of RULES.md Appendix C with their spec names
     (``stacking="same_symbol"``, ``sevenZero=True``, ``targetScore=200``...).
 
@@ -98,7 +99,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._base import UnoEnv, make_env
+from ._base import UnoEnv
 
 __all__ = ["env", "raw_env"]
 
@@ -115,6 +116,10 @@ class raw_env(UnoEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     }
 
 
-def env(players: int = 2, render_mode: str | None = None, **kwargs: Any) -> Any:
-    """The UNO Classic AEC environment (see the module documentation)."""
-    return make_env(raw_env, players=players, render_mode=render_mode, **kwargs)
+def env(players: int = 2, render_mode: str | None = None, **kwargs: Any) -> raw_env:
+    """The UNO Classic AEC environment (see the module documentation).
+
+    The environment checks the order of API calls itself (``step``, ``observe``,
+    ``last``, ``render`` before ``reset`` raise a clear error), so PettingZoo's
+    OrderEnforcingWrapper, which would cost a third of every step, is not added."""
+    return raw_env(players=players, render_mode=render_mode, **kwargs)
