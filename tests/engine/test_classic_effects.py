@@ -41,9 +41,11 @@ class Table:
         self, command: str, match: str | None = None, exc: type[UnoError] = IllegalActionError
     ) -> str:
         before = self.g.copy()
+        logged = len(self.g.log or [])
         with pytest.raises(exc, match=match) as info:
             self.g.apply(command)
         assert self.g == before, f"{command!r} was rejected but changed the game"
+        assert len(self.g.log or []) == logged, f"{command!r} was rejected but logged events"
         return str(info.value)
 
     def no_effect(self, command: str) -> None:
@@ -1241,3 +1243,23 @@ def test_legal_actions_in_simple_turn() -> None:
     acts = {str(a) for a in t.g.legal_actions(1)}
     assert acts == {"P1 PLAY R5", "P1 DRAW"} | {f"P1 PLAY W color={c}" for c in "RYGB"}
     assert t.g.legal_actions(0) == []
+
+
+def test_zero_as_last_card_ends_round_without_passing_hands() -> None:
+    t = seven_table(["R0"])
+    t.do("P1 PLAY R0")
+    assert t.g.state == Phase.ROUND_OVER and t.g.winner == 1
+    assert t.hand(0) == S("Y1", "Y2", "Y3") and t.hand(2) == ["Y7"]
+
+
+def test_classic_deck_composition() -> None:  # §2.1
+    g = Game.new("classic", 4, seed=11)
+    cards = Counter(str(c) for c in (g.cards[i] for i in g.all_cards().elements()))
+    assert sum(cards.values()) == 108
+    for col in "RYGB":
+        assert cards[f"{col}0"] == 1
+        for n in range(1, 10):
+            assert cards[f"{col}{n}"] == 2
+        for sym in ("S", "R", "D2"):
+            assert cards[f"{col}{sym}"] == 2
+    assert cards["W"] == 4 and cards["W4"] == 4

@@ -40,9 +40,11 @@ class Table:
         self, command: str, match: str | None = None, exc: type[UnoError] = IllegalActionError
     ) -> str:
         before = self.g.copy()
+        logged = len(self.g.log or [])
         with pytest.raises(exc, match=match) as info:
             self.g.apply(command)
         assert self.g == before, f"{command!r} was rejected but changed the game"
+        assert len(self.g.log or []) == logged, f"{command!r} was rejected but logged events"
         return str(info.value)
 
     def hand(self, seat: int) -> list[str]:
@@ -571,3 +573,26 @@ def test_seven_zero_swaps_hands_not_powers() -> None:
     t.do("P1 PLAY R7 swap=P3")
     assert t.hand(1) == S(*P3) and t.hand(3) == S("Y6", "B4")
     assert t.powers == "GXGX"
+
+
+# ---------------------------------------------------------------------------- deck (§4.2, Appendix B)
+
+APPENDIX_B_FLEX = {
+    "R": "R1~Y R2~G R3~B R4~Y R5~G R6~B R7~Y R8~G",
+    "Y": "Y1~G Y2~B Y3~R Y4~G Y5~B Y6~R Y7~G Y8~B",
+    "G": "G1~B G2~R G3~Y G4~B G5~R G6~Y G7~B G8~R",
+    "B": "B1~R B2~Y B3~G B4~R B5~Y B6~G B7~R B8~Y",
+}
+
+
+def test_default_deck_is_appendix_b() -> None:
+    g = Game.new("flex", 3, seed=5)
+    deck = Counter(str(g.cards[i]) for i in g.all_cards().elements())
+    expected: Counter[str] = Counter()
+    for c in "RYGB":
+        expected.update([f"{c}1", f"{c}2", f"{c}3", f"{c}4*", f"{c}5", f"{c}6", f"{c}7", f"{c}8*"])
+        expected.update(APPENDIX_B_FLEX[c].split())
+        expected.update([f"{c}S", f"{c}R", f"{c}D2", f"{c}FS", f"{c}FR", f"{c}FD2"])
+    expected.update({"WAF": 4, "WAD": 4, "WTD": 4, "FW4": 4})
+    assert sum(expected.values()) == 104
+    assert deck == expected

@@ -46,9 +46,11 @@ class Table:
         self, command: str, match: str | None = None, exc: type[UnoError] = IllegalActionError
     ) -> str:
         before = self.g.copy()
+        logged = len(self.g.log or [])
         with pytest.raises(exc, match=match) as info:
             self.g.apply(command)
         assert self.g == before, f"{command!r} was rejected but changed the game"
+        assert len(self.g.log or []) == logged, f"{command!r} was rejected but logged events"
         return str(info.value)
 
     def no_effect(self, command: str) -> None:
@@ -725,3 +727,82 @@ def test_seven_zero_on_flip_has_sevens_only() -> None:
              options={"sevenZero": True})
     t.do("P1 PLAY R7|Or1 swap=P3")
     assert t.hand(1) == S(*P3) and t.hand(3) == ["B2|Pk6"]
+
+
+# ---------------------------------------------------------------------------- deck (§3.1, §3.2)
+
+APPENDIX_A = """
+R1 Pk3 Pu2; R2 OrR PuD5; R3 Pk7 WDC; R4 OrF PuD5; R5 Pk2 Tl5; R6 Or9 PkSE; R7 Or1 Pu5;
+R8 PuR Tl7; R9 Pu5 TlR; RD1 Pk3 Pk4; RS OrD5 DW; RR Pu3 Tl7; RF Pk8 Pu3;
+Y1 PkSE DW; Y2 Tl1 Tl8; Y3 PkD5 Pu1; Y4 PkD5 PuF; Y5 Pu9 Tl8; Y6 OrSE WDC; Y7 Or2 Pu6;
+Y8 Or2 Pk1; Y9 Pu4 Tl5; YD1 Pk1 Pu8; YS Or3 TlF; YR TlF DW; YF Or8 Pk4;
+G1 Or5 OrF; G2 TlD5 TlSE; G3 PkF Pu2; G4 Pk8 Tl9; G5 Or7 Tl4; G6 Pk5 WDC; G7 Or6 Tl2;
+G8 PkR Tl9; G9 OrD5 PkR; GD1 Or6 Tl6; GS Or9 Pu4; GR Or1 Pk7; GF Tl3 WDC;
+B1 PuSE PuSE; B2 Or8 Pk6; B3 Pu8 Tl2; B4 Pu1 TlD5; B5 OrR Pk9; B6 PuR TlSE; B7 Or3 OrSE;
+B8 Tl4 TlR; B9 Or5 PuF; BD1 Pk6 Tl6; BS Pk9 Tl1; BR Or4 DW; BF Pu6 Pu7;
+W Pk5 PkF Pu7 Tl3; W2 Or4 Or7 Pk2 Pu9
+"""
+
+
+def _appendix_a() -> Counter[str]:
+    pairs: Counter[str] = Counter()
+    for entry in APPENDIX_A.replace("\n", " ").split(";"):
+        light, *darks = entry.split()
+        for d in darks:
+            pairs[f"{light}|{d}"] += 1
+    return pairs
+
+
+def _deck(g: Game) -> Counter[str]:
+    return Counter(str(g.cards[i]) for i in g.all_cards().elements())
+
+
+def test_canonical_deck_is_appendix_a() -> None:
+    g = Game.new("flip", 3, seed=2)
+    deck = _deck(g)
+    assert sum(deck.values()) == 112
+    assert deck == _appendix_a()
+
+
+def _faces(deck: Counter[str], i: int) -> Counter[str]:
+    out: Counter[str] = Counter()
+    for card, k in deck.items():
+        out[card.split("|")[i]] += k
+    return out
+
+
+def test_random_seeded_pairing_keeps_composition_and_stays_fixed() -> None:
+    canonical = _appendix_a()
+    decks = []
+    for seed in (1, 2):
+        g = Game.new("flip", 3, {"flipPairing": "random_seeded", "matchMode": "points",
+                                 "handSize": 1}, seed=seed)
+        deck = _deck(g)
+        assert _faces(deck, 0) == _faces(canonical, 0)
+        assert _faces(deck, 1) == _faces(canonical, 1)
+        assert deck != canonical
+        # the pairing is fixed for the whole match: play round 1 out, deal round 2
+        for _ in range(3000):
+            if g.state in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+                break
+            acts = g.legal_actions(g.current)
+            plays = [a for a in acts if type(a).__name__ == "Play"]
+            g.apply((plays or acts)[0])
+        if g.state == Phase.ROUND_OVER:
+            g.apply("NEXT")
+            assert _deck(g) == deck
+        decks.append(deck)
+        assert _deck(Game.new("flip", 3, {"flipPairing": "random_seeded", "handSize": 1},
+                              seed=seed)) == deck
+    assert decks[0] != decks[1]
+
+
+@pytest.mark.parametrize("players", [1, 11])
+def test_flip_player_limits(players: int) -> None:
+    with pytest.raises(UnoError):
+        Game.new("flip", players)
+
+
+def test_flip_ten_players() -> None:
+    g = Game.new("flip", 10, seed=4)
+    assert sum(len(h) for h in g.hands) >= 70 and g.side in (0, 1)
