@@ -104,3 +104,36 @@ def test_forced_play_allows_pass_with_illegal_drawn_restricted_card() -> None:
     assert any(type(a).__name__ == "Pass" for a in t.g.legal_actions(1))
     t.do("P1 PASS")
     assert t.g.current == 2 and t.hand(1) == S("R5~G", "FW4")
+
+
+# BUG 3 — Game.setup cannot build the AWAIT_COLOR position of a Flip-exposed wild
+# faithfully (RULES.md §3.5 step 5/7 and option flipExposedWildChooser; SCENARIO_FORMAT.md
+# `state` AWAIT_COLOR, `current` = the chooser).
+# (a) With flipExposedWildChooser=next_player the chooser is next(i) and, per §3.5 step 7,
+#     the turn passes to next(i) — the chooser himself — after the colour choice.
+#     Position: setup(flip, 4p, side=dark, discard [RF|Pk8, R3|Pk7, RS|DW] (top DW),
+#     state AWAIT_COLOR, current=P2, option next_player). Command: "P2 COLOR Pu".
+#     Spec: P2 plays next. Engine: P3 (setup always stores color_next = next(current)).
+# (b) setup refuses an AWAIT_COLOR position whose top is wild unless a colour is given
+#     ("the top card RS|DW is wild: give the current colour"), although no colour exists
+#     until it is declared; the given colour is then kept, so the position differs from the
+#     same position reached by play (where the colour is undefined).
+def test_setup_await_color_next_player_chooser_keeps_turn() -> None:
+    t = Table("flip", 4, [["Y1|DW", "Y2|Tl1"], ["Y6|OrSE"], ["B4|Pu1", "B8|Tl4"],
+                          ["B3|Pu8", "B6|PuR"]],
+              discard=["RF|Pk8", "R3|Pk7", "RS|DW"], side=1, phase="AWAIT_COLOR", current=2,
+              color="Tl", options={"flipExposedWildChooser": "next_player"})
+    t.do("P2 COLOR Pu")
+    assert t.g.current == 2
+
+
+def test_setup_await_color_equals_position_reached_by_play() -> None:
+    hands = [["Y2|Tl1", "Y5|Pu9"], ["RF|Pk8", "B2|Or8"], ["Y9|Pu4", "B3|Pu8"],
+             ["B8|Tl4", "Y5|Tl8"]]
+    played = Game.setup("flip", 4, hands=hands, discard=["RS|DW", "R3|Pk7"], draw=["Y2|Tl1"])
+    played.apply("P1 PLAY RF|Pk8")
+    assert played.state == Phase.AWAIT_COLOR
+    built = Game.setup("flip", 4, hands=[h for h in hands[:1]] + [["B2|Or8"]] + hands[2:],
+                       discard=["RF|Pk8", "R3|Pk7", "RS|DW"], draw=["Y2|Tl1"], side=1,
+                       phase="AWAIT_COLOR", current=1, uno={1: "vulnerable"})
+    assert built == played

@@ -806,3 +806,11 @@ def test_flip_player_limits(players: int) -> None:
 def test_flip_ten_players() -> None:
     g = Game.new("flip", 10, seed=4)
     assert sum(len(h) for h in g.hands) >= 70 and g.side in (0, 1)
+
+
+def test_first_card_flip_exposed_wild_first_player_declares_whatever_the_chooser_option() -> None:
+    # D10: in this case the first player F always declares
+    t = first("GF|WDC", options={"flipExposedWildChooser": "next_player"})
+    assert t.g.state == Phase.AWAIT_COLOR and t.g.current == 1
+    t.do("P1 COLOR Pu")
+    assert t.g.current == 1 and t.g.state == Phase.AWAIT_TURN
