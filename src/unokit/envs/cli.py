@@ -1,0 +1,96 @@
+"""``unokit envs``: print the action table and the observation layout of an environment."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from unokit.cli import app, console, err_console, parse_options
+from unokit.errors import UnoError
+
+envs_app = typer.Typer(
+    help="Reinforcement-learning environments: action tables and observation layouts.",
+    no_args_is_help=True,
+)
+app.add_typer(envs_app, name="envs")
+
+Variant = Annotated[str, typer.Argument(help="classic, flip or flex.")]
+Players = Annotated[int, typer.Option(help="Seats.")]
+OptionList = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
+]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+@envs_app.command("table")
+def table_command(
+    variant: Variant = "classic",
+    players: Players = 2,
+    option: OptionList = None,
+    as_json: AsJson = False,
+) -> None:
+    """The integer action table: index and meaning of every action."""
+    from unokit.envs.actions import action_table
+
+    try:
+        t = action_table(variant, players, parse_options(option))
+    except UnoError as e:
+        err_console.print(f"error: {e}")
+        raise typer.Exit(2) from None
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "variant": t.variant.name,
+                    "players": players,
+                    "size": t.size,
+                    "actions": list(t.names),
+                }
+            )
+        )
+        return
+    out = Table(title=f"{t.variant.name}, {players} players: {t.size} actions")
+    out.add_column("index", justify="right")
+    out.add_column("action")
+    for i, name in enumerate(t.names):
+        out.add_row(str(i), name)
+    console.print(out)
+
+
+@envs_app.command("layout")
+def layout_command(
+    variant: Variant = "classic",
+    players: Players = 2,
+    option: OptionList = None,
+    as_json: AsJson = False,
+) -> None:
+    """The observation vector: segments, offsets and lengths."""
+    from unokit.envs.observation import ObservationEncoder
+
+    try:
+        enc = ObservationEncoder(variant, players, parse_options(option))
+    except UnoError as e:
+        err_console.print(f"error: {e}")
+        raise typer.Exit(2) from None
+    rows = enc.describe()
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "variant": enc.variant.name,
+                    "players": players,
+                    "size": enc.size,
+                    "segments": [{"name": n, "offset": o, "length": k} for n, o, k in rows],
+                }
+            )
+        )
+        return
+    out = Table(title=f"{enc.variant.name}, {players} players: {enc.size} values")
+    for col in ("segment", "offset", "length"):
+        out.add_column(col, justify="left" if col == "segment" else "right")
+    for name, off, length in rows:
+        out.add_row(name, str(off), str(length))
+    console.print(out)

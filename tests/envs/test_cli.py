@@ -1,0 +1,44 @@
+"""``unokit envs table`` and ``unokit envs layout``."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from unokit.cli import app
+from unokit.envs.actions import action_table
+from unokit.envs.observation import ObservationEncoder
+
+runner = CliRunner()
+
+
+def test_table_json_is_the_action_table() -> None:
+    result = runner.invoke(app, ["envs", "table", "flip", "--players", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["actions"] == list(action_table("flip", 3).names)
+    assert data["size"] == 190
+
+
+def test_layout_json_is_the_encoder_layout() -> None:
+    result = runner.invoke(app, ["envs", "layout", "flex", "-o", "sevenZero=true", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    enc = ObservationEncoder("flex", 2, {"sevenZero": True})
+    assert [(s["name"], s["offset"], s["length"]) for s in data["segments"]] == enc.describe()
+
+
+def test_table_is_printed_for_people() -> None:
+    result = runner.invoke(app, ["envs", "table", "classic"])
+    assert result.exit_code == 0
+    assert "PLAY W color=G" in result.output and "CATCH +1" in result.output
+
+
+def test_bad_input_is_a_clear_error() -> None:
+    result = runner.invoke(app, ["envs", "table", "classic", "-o", "sevenZero=maybe"])
+    assert result.exit_code == 2
+    assert "not a boolean" in result.output
+    result = runner.invoke(app, ["envs", "layout", "uno4", "--json"])
+    assert result.exit_code == 2
+    assert "unknown variant" in result.output
