@@ -54,6 +54,7 @@ from unokit.tui.text import (
     FLEX_SIDE_EFFECT,
     VARIANT_TITLE,
     Narrator,
+    previous_color,
     seat_label,
     status_line,
 )
@@ -129,6 +130,7 @@ class UnoApp(App[None]):
         self._log_shown = 0
         self._narrator = Narrator(session.names, self.viewer)
         self._hand_cards: list[Card] = []
+        self.log_lines: list[str] = []  # the log's sentences, as written
 
     # ------------------------------------------------------------------ layout
 
@@ -302,6 +304,7 @@ class UnoApp(App[None]):
         if key != self._log_key:
             if self._log_key is None or self._log_key[0] != self.viewer:
                 log.clear()
+                self.log_lines.clear()
             self._log_key = key
             self._log_shown = 0
             self._narrator = Narrator(self.session.names, self.viewer)
@@ -315,6 +318,7 @@ class UnoApp(App[None]):
             elif "UNO" in line or "wins" in line:
                 style = Style(color="yellow")
             log.write(Text(line, style))
+            self.log_lines.append(line)
         self._log_shown = len(history)
 
     def _render_status(self, obs: Observation) -> None:
@@ -705,12 +709,13 @@ class UnoApp(App[None]):
                 who = seat_label(off, s.names) if off is not None else "The previous player"
                 top = obs.top.face(obs.side).long_name if obs.top else "a wild draw"
                 base, fail = _penalties(top)
+                prev = previous_color(obs)
+                colour = f"{prev.long_name} card" if prev else "card of the colour in play"
                 message = (
-                    f"{who} played {top} on you. It is legal only if {who} holds no "
-                    f"card of the colour that was in play.\n"
+                    f"{who} played {top} on you. It is legal only if {who} held no {colour}.\n"
                     f"Accept: you draw {base}.\n"
-                    f"Challenge: if {who} could have played that colour, {who} draws "
-                    f"{base} instead; if not, you draw {fail}."
+                    f"Challenge: if {who} held a {colour}, {who} draws {base} instead; "
+                    f"if not, you draw {fail}."
                 )
                 dialog: ChoiceDialog[str] = ChoiceDialog(
                     "Challenge?",
@@ -755,6 +760,7 @@ class UnoApp(App[None]):
             obs.scores,
             winner,
             points,
+            chips_width=max(16, min(60, self.size.width - 42)),
         )
         parts: list[Any] = [head, Text(""), table]
         if final:

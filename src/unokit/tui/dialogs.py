@@ -99,8 +99,8 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
             yield Static(hint, classes="hint", markup=False)
 
     def on_mount(self) -> None:
-        if self.choices:
-            self.query_one("#choice-0", Button).focus()
+        for button in self.query("#choice-0").results(Button):
+            button.focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -199,7 +199,7 @@ class TableScreen(ModalScreen[bool]):
     DEFAULT_CSS = """
     TableScreen { align: center middle; }
     TableScreen > VerticalScroll {
-        width: auto; max-width: 100%; height: auto; max-height: 100%;
+        width: 100%; max-width: 110; height: auto; max-height: 100%;
         border: thick $accent; background: $surface; padding: 0 1;
     }
     TableScreen .title { text-style: bold; }
@@ -264,13 +264,20 @@ class CoverScreen(Screen[None]):
         self.dismiss(None)
 
 
-def hand_chips(cards: Sequence[Any], side: int) -> Text:
-    """Cards of a hand as one line of chips (round-end table)."""
-    out = Text()
+def hand_chips(cards: Sequence[Any], side: int, width: int = 48) -> Text:
+    """Cards of a hand as chips, wrapped between chips at ``width`` cells."""
+    out = Text(no_wrap=True)
+    used = 0
     for i, c in enumerate(cards):
-        if i:
+        piece = chip(c.face(side))
+        if i and used + 1 + piece.cell_len > width:
+            out.append("\n")
+            used = 0
+        elif i:
             out.append(" ")
-        out.append_text(chip(c.face(side)))
+            used += 1
+        out.append_text(piece)
+        used += piece.cell_len
     return out
 
 
@@ -282,18 +289,23 @@ def score_table(
     scores: Sequence[int],
     winner: int | None,
     points: int,
+    chips_width: int = 48,
 ) -> Table:
     t = Table(show_edge=False, pad_edge=False, expand=False)
     t.add_column("Player", no_wrap=True)
     if final_hands is not None:
-        t.add_column("Cards left", overflow="fold", max_width=60)
+        t.add_column("Cards left", no_wrap=True)
     t.add_column("Value", justify="right")
     t.add_column("Round", justify="right")
     t.add_column("Total", justify="right", style="bold")
     for s, name in enumerate(names):
         row: list[Any] = [Text(name, "bold yellow" if s == winner else "")]
         if final_hands is not None:
-            row.append(hand_chips(final_hands[s], side) if final_hands[s] else Text("—", "dim"))
+            row.append(
+                hand_chips(final_hands[s], side, chips_width)
+                if final_hands[s]
+                else Text("—", "dim")
+            )
         row.append(str(hand_values[s]) if hand_values is not None else "")
         row.append(f"+{points}" if s == winner and points else "")
         row.append(str(scores[s]))

@@ -169,7 +169,7 @@ def keys_text() -> str:
 - **c**: catch a player who did not call UNO
 - **x**: challenge a restricted wild draw (a dialog also asks)
 - **s**: scoreboard, **?** or **F1**: this help, **q**: quit
-- In dialogs: the underlined key or **1 2 3 …**, **Escape** to cancel
+- In dialogs: the key in brackets or **1 2 3 …**, **Escape** to cancel
 
 Everything can also be clicked: a card to select it, the selected card again
 (or a double click) to play it, the draw pile to draw, and the keys at the

@@ -64,7 +64,12 @@ class Session:
         seed: int | None = None,
         bot_options: dict[str, Any] | None = None,
         save: str | Path | None = None,
+        game: Game | None = None,
     ) -> None:
+        """``game``: play on from this game (e.g. an explicit position) instead of
+        dealing a new match; it must keep its events."""
+        if game is not None:
+            variant, players = game.variant.name, game.n
         if not 1 <= humans <= players:
             raise OptionError(f"{humans} people cannot share a {players}-player game")
         if len(names) > humans:
@@ -73,7 +78,12 @@ class Session:
             seed = random.SystemRandom().randrange(1 << 31)
         self.seed = seed
         self.bot_options: dict[str, Any] = dict(bot_options or {})
-        self.game = Game.new(variant, players, options, seed=seed)
+        if game is not None:
+            if game.log is None:
+                raise OptionError("the game must keep its events (events=True)")
+            self.game = game
+        else:
+            self.game = Game.new(variant, players, options, seed=seed)
         self.humans = humans
         levels = parse_bot_levels(bots, players - humans) if players > humans else []
         self.bots: list[Bot | None] = [None] * humans + [

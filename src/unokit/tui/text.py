@@ -50,6 +50,7 @@ __all__ = [
     "status_line",
     "seat_label",
     "FLEX_SIDE_EFFECT",
+    "previous_color",
 ]
 
 #: Colour-blind symbols, the same as the web cards (cards.js).
@@ -385,6 +386,24 @@ def _hand_card(text: str, obs: Observation) -> Card:
 
 
 # ------------------------------------------------------------------- descriptions
+
+
+def previous_color(obs: Observation) -> Color | None:
+    """The colour in force before the top card was played (what a challenge of
+    a restricted wild draw is about), read from the round's history."""
+    colors: list[Color | None] = []
+    side = 0
+    for e in obs.history:
+        if isinstance(e, ev.CardTurned) and e.reason == "start":
+            colors.append(e.card.face(0).color)
+        elif isinstance(e, ev.Played):
+            colors.append(e.color if e.color is not None else e.card.face(side).color)
+        elif isinstance(e, ev.ColorChosen):
+            colors.append(e.color)
+        elif isinstance(e, ev.Flipped):
+            side = e.side
+            colors.append(e.top.face(side).color)
+    return colors[-2] if len(colors) >= 2 else None
 
 
 def legal_summary(obs: Observation) -> list[str]:
