@@ -1263,3 +1263,10 @@ def test_classic_deck_composition() -> None:  # §2.1
         for sym in ("S", "R", "D2"):
             assert cards[f"{col}{sym}"] == 2
     assert cards["W"] == 4 and cards["W4"] == 4
+
+
+def test_first_card_skip_and_draw_two_with_two_players() -> None:
+    t = first("GS", players=2)
+    assert t.g.current == 0  # F = P1 skipped: the dealer starts
+    t = first("GD2", players=2)
+    assert t.hand(1) == S("B3", "B4", "B5", "B6") and t.g.current == 0

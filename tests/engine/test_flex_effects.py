@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from unokit import Color, Game, IllegalActionError, Phase, UnoError
+from unokit import Color, Game, IllegalActionError, ParseError, Phase, UnoError
 from unokit.errors import InvalidPositionError
 
 # ---------------------------------------------------------------------------- helpers
@@ -596,3 +596,24 @@ def test_default_deck_is_appendix_b() -> None:
     expected.update({"WAF": 4, "WAD": 4, "WTD": 4, "FW4": 4})
     assert sum(expected.values()) == 104
     assert deck == expected
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["P1 PLAY R9", "P1 PLAY R0", "P1 PLAY R5~Q", "P1 PLAY R5~R", "P1 PLAY R5 side=sideways",
+     "P1 PLAY WTD side=flex color=G target=X2", "P1 PLAY W color=G", "P1 PLAY W4 color=G"],
+)
+def test_flex_parse_errors(command: str) -> None:
+    t = table(["R5", "WTD"])
+    msg = t.reject(command, exc=ParseError)
+    assert len(msg) > 10
+
+
+def test_flex_illegal_commands_name_the_problem() -> None:
+    t = table(["R5~G", "WTD", "B4"], discard=["B3"], powers="GXGG")
+    assert "red" in t.reject("P1 PLAY R5~G side=flex").lower()
+    msg = t.reject("P1 PLAY R5~G")
+    assert "R5~G" in msg and "B3" in msg
+    t = table(["R5~G", "WTD", "B4"], discard=["B3"])
+    assert "target" in t.reject("P1 PLAY WTD side=flex color=G")
+    assert "flex side" in t.reject("P1 PLAY B4 side=flex")
