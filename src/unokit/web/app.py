@@ -91,7 +91,7 @@ class BodyLimit:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.limit:
-                    raise _TooLarge
+                    raise _TooLarge()
             return message
 
         try:
@@ -100,8 +100,11 @@ class BodyLimit:
             await _reply_413(send)
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(HTTPException):
+    """Raised while reading a too large body; FastAPI turns it into a 413 reply."""
+
+    def __init__(self) -> None:
+        super().__init__(413, "request body too large")
 
 
 async def _reply_413(send: Send) -> None:

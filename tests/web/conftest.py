@@ -1,0 +1,194 @@
+"""Fixtures of the web server tests: an app on a temporary SQLite file, a
+WebSocket wrapper that reads with a bound, and a real ``unokit serve``
+subprocess for the restart and PostgreSQL tests."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from unokit.web.app import create_app
+from unokit.web.config import Settings
+from unokit.web.messages import SERVER_MESSAGE
+
+REPO = Path(__file__).resolve().parents[2]
+UNOKIT = Path(sys.executable).with_name("unokit")
+
+
+class WS:
+    """A TestClient WebSocket that validates every server message and keeps them all."""
+
+    def __init__(self, session: Any) -> None:
+        self.s = session
+        self.seen: list[dict[str, Any]] = []
+        self.raw: list[str] = []
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        self.s.send_text(msg if isinstance(msg, str) else json.dumps(msg))
+
+    def recv(self) -> dict[str, Any]:
+        text = self.s.receive_text()
+        msg = json.loads(text)
+        SERVER_MESSAGE.validate_python(msg)  # every message has the documented shape
+        self.raw.append(text)
+        self.seen.append(msg)
+        return msg
+
+    def until(self, pred: Callable[[dict[str, Any]], bool], limit: int = 2000) -> dict[str, Any]:
+        """Read messages until one satisfies ``pred`` (at most ``limit``)."""
+        for _ in range(limit):
+            msg = self.recv()
+            if pred(msg):
+                return msg
+        raise AssertionError(f"no matching message in {limit}; last: {self.seen[-1:]}")
+
+    def state(self, pred: Callable[[dict[str, Any]], bool] = lambda m: True) -> dict[str, Any]:
+        return self.until(lambda m: m["type"] == "state" and pred(m))
+
+    def reply(self, msg_id: int) -> dict[str, Any]:
+        """The ack or error of request ``msg_id``."""
+        return self.until(lambda m: m["type"] in ("ack", "error") and m.get("id") == msg_id)
+
+    def ping(self, msg_id: int = 999_999) -> None:
+        """The connection still answers."""
+        self.send({"type": "ping", "id": msg_id})
+        assert self.until(lambda m: m["type"] == "pong")["id"] == msg_id
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(db_url=f"sqlite:///{tmp_path / 'unokit.sqlite3'}", bot_delay=0.0)
+
+
+@pytest.fixture
+def client(settings: Settings) -> Iterator[TestClient]:
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+def create_room(
+    client: TestClient,
+    variant: str = "classic",
+    seats: list[dict[str, Any]] | None = None,
+    options: dict[str, Any] | None = None,
+    name: str = "Ann",
+    **extra: Any,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "variant": variant,
+        "seats": seats or [{"kind": "human"}, {"kind": "bot", "level": "heuristic"}],
+        "name": name,
+        **extra,
+    }
+    if options is not None:
+        body["options"] = options
+    r = client.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def connect(client: TestClient, code: str) -> Any:
+    return client.websocket_connect(f"/ws/{code}")
+
+
+@pytest.fixture
+def room_helpers() -> Any:
+    class H:
+        create = staticmethod(create_room)
+        connect = staticmethod(connect)
+        wrap = WS
+
+    return H
+
+
+# ---------------------------------------------------------------- real server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``unokit serve`` as a subprocess on 127.0.0.1."""
+
+    def __init__(self, db_url: str, workdir: Path, bot_delay: float = 0.0) -> None:
+        self.db_url = db_url
+        self.workdir = workdir
+        self.bot_delay = bot_delay
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = workdir / "server.log"
+
+    @property
+    def http(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        cmd = [str(UNOKIT), "serve", "--host", "127.0.0.1", "--port", str(self.port),
+               "--db", self.db_url, "--bot-delay", str(self.bot_delay), "--log-level", "warning"]
+        env = dict(os.environ, UNOKIT_DATA_DIR=str(self.workdir / "data"))
+        with open(self.log, "ab") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                         cwd=self.workdir)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"server exited: {self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.http + "/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)  # polling for readiness, not a timing assertion
+        raise AssertionError(f"server did not start: {self.log.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown code runs."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.proc = None
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+            self.proc = None
+
+
+@pytest.fixture
+def server_factory(tmp_path: Path) -> Iterator[Callable[..., Server]]:
+    servers: list[Server] = []
+
+    def make(db_url: str, bot_delay: float = 0.0) -> Server:
+        s = Server(db_url, tmp_path, bot_delay)
+        servers.append(s)
+        return s
+
+    yield make
+    for s in servers:
+        s.stop()
