@@ -36,6 +36,8 @@ class _Plain:
         self.inp = inp
         self.out = out
         self.clear = clear
+        isatty = getattr(inp, "isatty", None)
+        self.echo = not (isatty() if callable(isatty) else False)
         # One person: the log speaks to them ("You drew Red 5"). Several people
         # share the screen: the log says only what everyone may know.
         self.log_viewer: int | None = 0 if session.humans == 1 else None
@@ -55,6 +57,9 @@ class _Plain:
         line = self.inp.readline()
         if not line:
             return None
+        if self.echo:
+            # input from a pipe is not shown by a terminal: echo it for the transcript
+            self.out.write(line if line.endswith("\n") else line + "\n")
         return line.strip()
 
     def flush_events(self) -> None:
@@ -131,11 +136,8 @@ class _Plain:
                     self.say("Goodbye.")
                     return False
                 if cmd.name == "help":
-                    self.say(
-                        *commands_help().splitlines(),
-                        "",
-                        *rules_text(obs.variant, obs.options).splitlines(),
-                    )
+                    rules = rules_text(obs.variant, obs.options).replace("**", "").replace("`", "")
+                    self.say(*commands_help().splitlines(), "", *rules.splitlines())
                 elif cmd.name == "show":
                     self.say(*describe(obs, s.names, s.bot_flags), status_line(obs, s.names))
                     self.say("You can: " + ", ".join(legal_summary(obs)) + ".")
@@ -155,7 +157,7 @@ class _Plain:
     def act(self, seat: int, action: Action) -> bool:
         s = self.s
         if isinstance(action, CallUno | Catch) and action not in s.observe(seat).legal:
-            what = "UNO can be called" if isinstance(action, CallUno) else "A catch works"
+            what = "UNO can be called" if isinstance(action, CallUno) else "a catch works"
             hint = (
                 "with one card left, or with two on your turn before playing"
                 if isinstance(action, CallUno)

@@ -506,7 +506,7 @@ def describe(
     for s in range(obs.players):
         name = seat_label(s, names)
         tags = []
-        if s == obs.seat:
+        if s == obs.seat and name != "You":
             tags.append("you")
         if s < len(bots) and bots[s]:
             tags.append("bot")
