@@ -355,12 +355,14 @@ class Room:
         if game_changed:
             self._schedule()
         for conn in self.conns:
-            conn.send_state()
+            if conn.bound:  # a connection sees nothing before its hello
+                conn.send_state()
 
     def broadcast(self, message: dict[str, Any]) -> None:
         text = _DUMPS(message)
         for conn in self.conns:
-            conn._queue(text)
+            if conn.bound:
+                conn._queue(text)
 
     # ------------------------------------------------------------ connections
 
