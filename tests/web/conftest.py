@@ -144,12 +144,25 @@ class Server:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        cmd = [str(UNOKIT), "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--db", self.db_url, "--bot-delay", str(self.bot_delay), "--log-level", "warning"]
+        cmd = [
+            str(UNOKIT),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--bot-delay",
+            str(self.bot_delay),
+            "--log-level",
+            "warning",
+        ]
         env = dict(os.environ, UNOKIT_DATA_DIR=str(self.workdir / "data"))
         with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
-                                         cwd=self.workdir)
+            self.proc = subprocess.Popen(
+                cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=self.workdir
+            )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

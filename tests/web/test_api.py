@@ -20,7 +20,12 @@ def test_healthz_and_meta(client: TestClient) -> None:
     assert meta["variants"]["classic"]["max_players"] == 10
     assert {"random", "heuristic"} <= set(meta["bots"])
     assert meta["house_rules"] == [
-        "stacking", "jumpIn", "sevenZero", "drawUntilPlayable", "forcedPlay", "noBluff"
+        "stacking",
+        "jumpIn",
+        "sevenZero",
+        "drawUntilPlayable",
+        "forcedPlay",
+        "noBluff",
     ]
     assert meta["options"]["scoringMode"]["choices"] == ["highest", "lowest"]
     assert meta["options"]["targetScore"]["default"] == 500
@@ -38,8 +43,13 @@ def test_pages_and_static_files(client: TestClient) -> None:
 
 def test_create_room_with_bots_starts_at_once(client: TestClient, room_helpers: Any) -> None:
     out = room_helpers.create(
-        client, "flip",
-        [{"kind": "human"}, {"kind": "bot", "level": "heuristic"}, {"kind": "bot", "level": "random"}],
+        client,
+        "flip",
+        [
+            {"kind": "human"},
+            {"kind": "bot", "level": "heuristic"},
+            {"kind": "bot", "level": "random"},
+        ],
         options={"targetScore": 250, "stacking": "same_symbol", "jumpIn": True},
     )
     assert ROOM_CODE_RE.match(out["room"])
@@ -89,8 +99,11 @@ def test_unknown_rooms(client: TestClient) -> None:
         {"variant": "classic", "seats": [{"kind": "human"}], "name": "A"},
         {"variant": "classic", "seats": [{"kind": "bot", "level": "random"}] * 2, "name": "A"},
         {"variant": "classic", "seats": [{"kind": "human"}, {"kind": "bot"}], "name": "A"},
-        {"variant": "classic", "seats": [{"kind": "human"}, {"kind": "bot", "level": "god"}],
-         "name": "A"},
+        {
+            "variant": "classic",
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "god"}],
+            "name": "A",
+        },
         {"variant": "classic", "seats": [{"kind": "human", "level": "random"}] * 2, "name": "A"},
         {"variant": "classic", "seats": "two", "name": "A"},
         {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": ""},
@@ -99,16 +112,36 @@ def test_unknown_rooms(client: TestClient) -> None:
         {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": 5},
         {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": "A", "turn_timer": 1},
         {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": "A", "turn_timer": "30"},
-        {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": "A",
-         "options": {"colour": "R"}},
-        {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": "A",
-         "options": {"stacking": "always"}},
-        {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": "A",
-         "options": {"targetScore": -5}},
-        {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": "A",
-         "options": {"targetScore": [500]}},
-        {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": "A",
-         "options": {"dealerSelection": "fixed:7"}},
+        {
+            "variant": "classic",
+            "seats": [{"kind": "human"}] * 2,
+            "name": "A",
+            "options": {"colour": "R"},
+        },
+        {
+            "variant": "classic",
+            "seats": [{"kind": "human"}] * 2,
+            "name": "A",
+            "options": {"stacking": "always"},
+        },
+        {
+            "variant": "classic",
+            "seats": [{"kind": "human"}] * 2,
+            "name": "A",
+            "options": {"targetScore": -5},
+        },
+        {
+            "variant": "classic",
+            "seats": [{"kind": "human"}] * 2,
+            "name": "A",
+            "options": {"targetScore": [500]},
+        },
+        {
+            "variant": "classic",
+            "seats": [{"kind": "human"}] * 2,
+            "name": "A",
+            "options": {"dealerSelection": "fixed:7"},
+        },
         {"variant": "classic", "seats": [{"kind": "human"}] * 2, "name": "A", "admin": True},
     ],
 )

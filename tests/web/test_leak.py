@@ -81,7 +81,11 @@ def watch(ws: Any, errors: list[str]) -> None:
         ws.send({"type": "hello", "spectate": True})
         while True:
             m = ws.recv()
-            if m["type"] == "state" and m["observation"] and m["observation"]["phase"] == "MATCH_OVER":
+            if (
+                m["type"] == "state"
+                and m["observation"]
+                and m["observation"]["phase"] == "MATCH_OVER"
+            ):
                 return
     except Exception as e:
         errors.append(f"spectator: {type(e).__name__}: {e}")
@@ -115,7 +119,9 @@ def hidden_cards(g: Game, seat: int | None) -> list[Card]:
     return out
 
 
-def rebuild(log: list[str], variant: str, players: int, options: dict[str, Any]) -> list[Game | None]:
+def rebuild(
+    log: list[str], variant: str, players: int, options: dict[str, Any]
+) -> list[Game | None]:
     """``games[v]``: the game after the first ``v`` lines of the room's log."""
     games: list[Game | None] = [None]
     g: Game | None = None
@@ -131,12 +137,18 @@ def rebuild(log: list[str], variant: str, players: int, options: dict[str, Any])
 
 
 @pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
-def test_no_hidden_card_ever_reaches_a_client(tmp_path: Any, room_helpers: Any,
-                                               variant: str) -> None:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'leak.sqlite3'}", bot_delay=0,
-                        burst=10_000, rate=10_000)
-    seats = [{"kind": "human"}, {"kind": "bot", "level": "heuristic"}, {"kind": "human"},
-             {"kind": "bot", "level": "random"}]
+def test_no_hidden_card_ever_reaches_a_client(
+    tmp_path: Any, room_helpers: Any, variant: str
+) -> None:
+    settings = Settings(
+        db_url=f"sqlite:///{tmp_path / 'leak.sqlite3'}", bot_delay=0, burst=10_000, rate=10_000
+    )
+    seats = [
+        {"kind": "human"},
+        {"kind": "bot", "level": "heuristic"},
+        {"kind": "human"},
+        {"kind": "bot", "level": "random"},
+    ]
     with TestClient(create_app(settings)) as client:
         out = room_helpers.create(client, variant, seats, options=OPTIONS[variant])
         code = out["room"]
@@ -155,8 +167,9 @@ def test_no_hidden_card_ever_reaches_a_client(tmp_path: Any, room_helpers: Any,
                     t = threading.Thread(target=watch, args=(ws, errors))
                 else:
                     ws.token = tokens[seat]
-                    t = threading.Thread(target=play_human,
-                                         args=(ws, seat, random.Random(seat), seat == 0, errors))
+                    t = threading.Thread(
+                        target=play_human, args=(ws, seat, random.Random(seat), seat == 0, errors)
+                    )
                 threads.append(t)
                 t.start()
             for t in threads:

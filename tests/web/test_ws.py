@@ -20,8 +20,9 @@ pytestmark = pytest.mark.timeout(60)
 TWO_HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 
-def two_player_room(client: TestClient, rh: Any, variant: str = "classic",
-                    **kw: Any) -> tuple[str, str, str]:
+def two_player_room(
+    client: TestClient, rh: Any, variant: str = "classic", **kw: Any
+) -> tuple[str, str, str]:
     out = rh.create(client, variant, TWO_HUMANS, **kw)
     code = out["room"]
     other = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()
@@ -47,8 +48,14 @@ def test_hello_gives_own_observation(client: TestClient, room_helpers: Any) -> N
         with room_helpers.connect(client, code) as s:
             ws = room_helpers.wrap(s)
             welcome, st = hello(ws, token)
-            assert welcome == {"type": "welcome", "protocol": 1, "room": code, "seat": seat,
-                               "spectator": False, "host": seat == 0}
+            assert welcome == {
+                "type": "welcome",
+                "protocol": 1,
+                "room": code,
+                "seat": seat,
+                "spectator": False,
+                "host": seat == 0,
+            }
             obs = st["observation"]
             assert obs == json.loads(json.dumps(game.observe(seat).to_dict()))
             assert st["seat"] == seat and st["version"] == 1
@@ -259,8 +266,9 @@ def test_chat_reaches_everyone(client: TestClient, room_helpers: Any) -> None:
             assert (msg["seat"], msg["name"], msg["text"]) == (0, "Ann", "good luck")
 
 
-def test_rate_limit_and_flood(tmp_path: Any, room_helpers: Any,
-                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_rate_limit_and_flood(
+    tmp_path: Any, room_helpers: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     clock = [1000.0]
 
     class FakeTime:
@@ -275,8 +283,9 @@ def test_rate_limit_and_flood(tmp_path: Any, room_helpers: Any,
     import unokit.web.room as room_mod
 
     monkeypatch.setattr(room_mod, "time", FakeTime)
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'f.sqlite3'}", bot_delay=0, rate=1.0,
-                        burst=5, flood_close=50)
+    settings = Settings(
+        db_url=f"sqlite:///{tmp_path / 'f.sqlite3'}", bot_delay=0, rate=1.0, burst=5, flood_close=50
+    )
     with TestClient(create_app(settings)) as client:
         code, t0, _ = two_player_room(client, room_helpers)
         with room_helpers.connect(client, code) as s:
@@ -300,8 +309,9 @@ def test_rate_limit_and_flood(tmp_path: Any, room_helpers: Any,
 
 
 def test_turn_timer_plays_for_the_player(client: TestClient, room_helpers: Any) -> None:
-    out = room_helpers.create(client, "classic", [{"kind": "human"}, {"kind": "bot",
-                              "level": "heuristic"}], turn_timer=30)
+    out = room_helpers.create(
+        client, "classic", [{"kind": "human"}, {"kind": "bot", "level": "heuristic"}], turn_timer=30
+    )
     code = out["room"]
     room = room_of(client, code)
     with room_helpers.connect(client, code) as s:
