@@ -33,8 +33,9 @@ from unokit.errors import RecordError
 from unokit.events import Event, RoundEnded
 from unokit.game import Game
 from unokit.record import Record
-from unokit.tui.cardart import chip, color_badge
+from unokit.tui.cardart import chip
 from unokit.tui.text import VARIANT_TITLE, Narrator, describe
+from unokit.tui.widgets import SeatInfo, TableView
 
 __all__ = ["Replay", "ReplayApp", "run_plain_replay"]
 
@@ -220,12 +221,15 @@ class ReplayApp(App[None]):
     #title { height: 1; background: $primary-background; padding: 0 1; }
     #main { height: 1fr; }
     #left { width: 1fr; }
-    #hands { height: 1fr; border: round $secondary; padding: 0 1; }
-    #table { height: auto; border: round $secondary; padding: 0 1; }
-    #happened { height: auto; max-height: 8; border: round $secondary; padding: 0 1; }
-    #moves { width: 30%; min-width: 22; border: round $secondary; }
+    #hands { height: auto; max-height: 60%; border: round $secondary; padding: 0 1; }
+    #table-box { height: 1fr; min-height: 5; border: round $secondary; padding: 0 1; }
+    #happened { height: auto; max-height: 9; border: round $secondary; padding: 0 1; }
+    #moves {
+        width: 34%; min-width: 24; border: round $secondary;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
     #buttons { height: 1; }
-    #buttons Button { margin: 0 1 0 0; min-width: 6; }
+    #buttons Button { margin: 0 1 0 0; min-width: 8; }
     """
     BINDINGS = [
         Binding("right,n,space", "step(1)", "Next"),
@@ -250,16 +254,20 @@ class ReplayApp(App[None]):
             with Vertical(id="left"):
                 with VerticalScroll(id="hands"):
                     yield Static(id="hands-body")
-                yield Static(id="table")
+                with Vertical(id="table-box"):
+                    yield TableView(id="table")
                 yield Static(id="happened")
                 with Horizontal(id="buttons"):
-                    yield Button("⏮", id="first", compact=True)
-                    yield Button("◀", id="back", compact=True)
-                    yield Button("▶", id="next", compact=True)
-                    yield Button("⏭", id="last", compact=True)
+                    yield Button("◀◀ start", id="first", compact=True)
+                    yield Button("◀ back", id="back", compact=True)
+                    yield Button("next ▶", id="next", compact=True)
+                    yield Button("end ▶▶", id="last", compact=True)
             yield OptionList(
                 *[
-                    Option(f"{i:>4} {self.rp.command(i)}", id=str(i))
+                    Option(
+                        Text(f"{i:>4} {self.rp.command(i)}", no_wrap=True, overflow="ellipsis"),
+                        id=str(i),
+                    )
                     for i in range(self.rp.last + 1)
                 ],
                 id="moves",
@@ -268,7 +276,7 @@ class ReplayApp(App[None]):
 
     def on_mount(self) -> None:
         self.query_one("#hands").border_title = "Hands"
-        self.query_one("#table").border_title = "Table"
+        self.query_one("#table-box").border_title = "Table"
         self.query_one("#happened").border_title = "What happened"
         self.query_one("#moves").border_title = "Commands"
         for b in self.query(Button):
@@ -290,7 +298,8 @@ class ReplayApp(App[None]):
             turn = g.to_act == s
             body.append("▶ " if turn else "  ", "bold yellow")
             body.append(f"{rp.names[s]}", "bold" if turn else "")
-            body.append(f"  {len(g.hands[s])} cards · {g.scores[s]} pts", "dim")
+            size = len(g.hands[s])
+            body.append(f"  {size} card{'' if size == 1 else 's'} · {g.scores[s]} pts", "dim")
             if g.powers:
                 body.append(" ✓" if g.powers[s] else " ✗", "green" if g.powers[s] else "red")
             u = g.uno_state(s).name
@@ -306,25 +315,21 @@ class ReplayApp(App[None]):
             if s < g.n - 1:
                 body.append("\n")
         self.query_one("#hands-body", Static).update(body)
-        top = g.top.face(side).long_name if g.top is not None else "none"
-        table = Text.assemble(("Top ", "dim"), (top, "bold"), ("  colour ", "dim"))
-        table.append_text(color_badge(obs.color))
-        table.append("  ↻ clockwise" if g.direction == 1 else "  ↺ counter-clockwise")
-        if rp.variant == "flip":
-            table.append("  dark side" if side else "  light side", "bold")
-        table.append(
-            f"\nDraw pile {g.draw_count} · {g.state.name.replace('_', ' ').lower()}", "dim"
-        )
-        self.query_one("#table", Static).update(table)
-        lines = rp.step_lines(self.step)
+        self.query_one(TableView).show(obs, SeatInfo(rp.names, [False] * g.n, None))
+        # this step's events in bold, after the two steps before it
+        happened = Text()
+        for k in range(max(0, self.step - 2), self.step + 1):
+            for line in rp.step_lines(k):
+                if happened:
+                    happened.append("\n")
+                happened.append(line, Style(bold=True) if k == self.step else Style(dim=True))
         if self.step == rp.last and rp.error:
-            lines.append(f"The record stops here: {rp.error}")
+            happened.append(f"\nThe record stops here: {rp.error}", Style(color="red", bold=True))
         ended = [e for e in rp.events[self.step] if isinstance(e, RoundEnded)]
         if ended:
-            lines.append(
-                "Scores: " + ", ".join(f"{rp.names[s]} {v}" for s, v in enumerate(ended[-1].scores))
-            )
-        self.query_one("#happened", Static).update(Text("\n".join(lines) or "—"))
+            scores = ", ".join(f"{rp.names[s]} {v}" for s, v in enumerate(ended[-1].scores))
+            happened.append(f"\nScores: {scores}", Style(bold=True))
+        self.query_one("#happened", Static).update(happened or Text("—"))
         moves = self.query_one(OptionList)
         moves.highlighted = self.step
 

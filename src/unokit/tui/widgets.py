@@ -301,7 +301,8 @@ class TableView(Widget):
         if obs.phase in ("ROUND_OVER", "MATCH_OVER"):
             line4 = Text("Round over", "bold")
         else:
-            who = "Your" if cur == info.viewer else seat_label(cur, info.names) + "'s"
+            name = seat_label(cur, info.names)
+            who = "Your" if cur == info.viewer or name == "You" else name + "'s"
             line4 = Text.assemble((f"{who} turn", "bold yellow" if cur == info.viewer else "bold"))
         line4.append(f" · {obs.draw_size} to draw", "dim")
         if self.card_size()[1] <= 3:
