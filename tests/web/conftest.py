@@ -205,3 +205,46 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     yield make
     for s in servers:
         s.stop()
+
+
+class SyncWS(WS):
+    """A ``websockets`` client of a real server, with the helpers of :class:`WS`."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect as ws_connect
+
+        conn = ws_connect(url, open_timeout=10, max_size=None)
+        super().__init__(conn.__enter__())  # closed by close()
+
+    def send(self, msg: dict[str, Any] | str) -> None:
+        self.s.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    def recv(self) -> dict[str, Any]:
+        text = self.s.recv(timeout=30)
+        assert isinstance(text, str)
+        msg = json.loads(text)
+        SERVER_MESSAGE.validate_python(msg)
+        self.raw.append(text)
+        self.seen.append(msg)
+        return msg
+
+    def close(self) -> None:
+        self.s.__exit__(None, None, None)
+
+
+def http_create(base: str, body: dict[str, Any]) -> dict[str, Any]:
+    r = httpx.post(base + "/api/rooms", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+@pytest.fixture
+def net() -> Any:
+    """Clients of a real server: ``net.ws(url)``, ``net.create(base, body)``."""
+
+    class N:
+        ws = SyncWS
+        create = staticmethod(http_create)
+
+    return N
