@@ -49,61 +49,9 @@ P0, P2, P3 = ["Y1", "Y2"], ["Y7", "B8"], ["G7", "B6"]
 DRAW = ["B1", "B2", "B3", "B4", "B5", "G1", "G2", "G3", "G4", "G5", "G6", "G8"]
 
 
-# BUG 1 — RULES.md §4.5 (table, row "Flex Draw Two", column "regular side": "as Draw Two"),
-# §1.7 (Draw k: victim next(i) draws k, turn -> next(v)).
-# Position: Flex, 4 players, top R3 (colour R), P1 holds [RFD2, Y6], draw B1 B2 B3 B4 ...
-# Command: "P1 PLAY RFD2" (regular side, the default).
-# Spec: P2 draws B1 B2 and loses the turn; P3 plays next.
-# Engine: applies the FLEX side instead — P2, P3 and P0 each draw one card and P2 plays
-# next (game.py _do_play: the branch `kind == _FLEX_DRAW_TWO or kind == _WAD` does not test
-# `flex`, so a regular-side Flex Draw Two never reaches the Draw Two branch).
-@pytest.mark.parametrize(("players", "victim", "after"), [(4, 2, 3), (2, 0, 1)])
-def test_flex_draw_two_regular_side_is_a_draw_two(players: int, victim: int, after: int) -> None:
-    hands = [P0, ["RFD2", "Y6"], P2, P3][:players]
-    t = Table("flex", players, hands, discard=["Y3", "R3"], draw=DRAW)
-    t.do("P1 PLAY RFD2")
-    assert t.hand(victim) == S(*{0: P0, 2: P2}[victim], "B1", "B2")
-    assert t.g.current == after
-
-
-# BUG 1, consequence for stacking — RULES.md §6.1: Flex Draw Two (regular side) is stackable.
-# Position: Flex, stacking=escalate, P1 plays RD2 (pending 2), P2 holds GFD2.
-# Command: "P2 PLAY GFD2" then "P3 DRAW".
-# Spec: pending becomes 4; P3 draws B1 B2 B3 B4 and P0 plays next.
-# Engine: GFD2 makes P3, P0, P1 draw one card each (flex-side effect) and P3 then draws
-# only the pending 2.
-def test_flex_draw_two_regular_side_stacks() -> None:
-    t = Table("flex", 4, [P0, ["RD2", "Y6"], ["GFD2", "FW4", "B8"], P3], discard=["R3"],
-              draw=DRAW, options={"stacking": "escalate"})
-    t.do("P1 PLAY RD2", "P2 PLAY GFD2")
-    assert t.g.current == 3
-    t.do("P3 DRAW")
-    assert t.hand(3) == S(*P3, "B1", "B2", "B3", "B4") and t.g.current == 0
-    assert t.hand(0) == S(*P0) and t.hand(1) == ["Y6"]
-
-
-# BUG 2 — RULES.md §6.5 forcedPlay: "A playable drawn card must be played (no PASS).
-# Restricted wild-draw cards count as playable for this rule only if they are legal
-# (otherwise the player would be forced to bluff)."
-# Position: Flex, options forcedPlay=true, flexFlexColorsCountAsMatch=true; top WAF declared
-# G; P1 holds only R5~G with a RED Power Card (so nothing is playable and DRAW is allowed);
-# the draw pile's top is FW4.
-# Commands: "P1 DRAW" (draws FW4, AWAIT_DRAWN), then "P1 PASS".
-# Spec: the FW4 would be illegal (R5~G's flex colour G counts as a match under the option),
-# so it does not count as playable for forcedPlay: PASS is allowed and P2 plays next.
-# Engine: "P1 must play the drawn FW4 (forcedPlay)" — game.keep() refuses every PASS
-# when forcedPlay is on, and turn_moves() offers no PASS, forcing a bluff.
-# (Only reachable when a held card counts as a match without being playable; in the
-# official decks that needs this Flex option and a red Power Card.)
-def test_forced_play_allows_pass_with_illegal_drawn_restricted_card() -> None:
-    t = Table("flex", 4, [P0, ["R5~G"], P2, P3], discard=["Y3", "WAF"], color="G",
-              draw=["FW4", "B5"], powers="GXGG",
-              options={"forcedPlay": True, "flexFlexColorsCountAsMatch": True})
-    t.do("P1 DRAW")
-    assert t.g.state == Phase.AWAIT_DRAWN
-    assert any(type(a).__name__ == "Pass" for a in t.g.legal_actions(1))
-    t.do("P1 PASS")
-    assert t.g.current == 2 and t.hand(1) == S("R5~G", "FW4")
+# BUG 1 (regular-side Flex Draw Two acted as its flex side) and BUG 2 (forcedPlay forced
+# playing an illegal drawn restricted card) were fixed in commit 8da1b36; their tests now
+# live in test_flex_effects.py.
 
 
 # BUG 3 — Game.setup cannot build the AWAIT_COLOR position of a Flip-exposed wild

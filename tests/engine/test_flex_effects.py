@@ -269,7 +269,13 @@ def test_flex_reverse_flex_side_reverses_then_skips(players: int, after: int) ->
     assert t.g.direction == -1 and t.g.current == after
 
 
-# The regular side of a Flex Draw Two (a Draw Two, §4.5) is in pending_engine_bugs.py.
+@pytest.mark.parametrize(("players", "victim", "after"), [(4, 2, 3), (2, 0, 1)])
+def test_flex_draw_two_regular_side_is_a_draw_two(players: int, victim: int, after: int) -> None:
+    # §4.5 regular side "as Draw Two" (was a bug: it acted as the flex side)
+    t = table(["RFD2", "Y6"], players=players)
+    t.do("P1 PLAY RFD2")
+    assert t.hand(victim) == S(*{0: P0, 2: P2}[victim], "B1", "B2")
+    assert t.g.current == after
 
 
 def test_flex_draw_two_flex_side_everyone_draws_one_in_turn_order() -> None:
@@ -548,7 +554,6 @@ def test_unknown_flex_deck_table() -> None:
 
 
 def test_stacking_flex_side_draws_never_stack() -> None:
-    # stacking a regular-side Flex Draw Two is in pending_engine_bugs.py
     t = flex([P0, ["RD2", "Y6"], ["GFD2", "FW4", "B8"], P3], discard=["R3"], draw=DRAW,
              options={"stacking": "escalate"})
     t.do("P1 PLAY RD2")
@@ -617,3 +622,26 @@ def test_flex_illegal_commands_name_the_problem() -> None:
     t = table(["R5~G", "WTD", "B4"], discard=["B3"])
     assert "target" in t.reject("P1 PLAY WTD side=flex color=G")
     assert "flex side" in t.reject("P1 PLAY B4 side=flex")
+
+
+def test_flex_draw_two_regular_side_stacks() -> None:  # §6.1
+    t = flex([P0, ["RD2", "Y6"], ["GFD2", "FW4", "B8"], P3], discard=["R3"], draw=DRAW,
+             options={"stacking": "escalate"})
+    t.do("P1 PLAY RD2", "P2 PLAY GFD2")
+    assert t.g.current == 3
+    t.do("P3 DRAW")
+    assert t.hand(3) == S(*P3, "B1", "B2", "B3", "B4") and t.g.current == 0
+    assert t.hand(0) == S(*P0) and t.hand(1) == ["Y6"]
+
+
+def test_forced_play_allows_pass_with_illegal_drawn_restricted_card() -> None:
+    # §6.5: a restricted card counts as playable for forcedPlay only if legal. Here the
+    # drawn FW4 is illegal (R5~G's flex colour G counts under the option) and P1's red
+    # Power Card leaves nothing else playable.
+    t = flex([P0, ["R5~G"], P2, P3], discard=["Y3", "WAF"], color="G", draw=["FW4", "B5"],
+             powers="GXGG", options={"forcedPlay": True, "flexFlexColorsCountAsMatch": True})
+    t.do("P1 DRAW")
+    assert t.g.state == Phase.AWAIT_DRAWN
+    assert any(type(a).__name__ == "Pass" for a in t.g.legal_actions(1))
+    t.do("P1 PASS")
+    assert t.g.current == 2 and t.hand(1) == S("R5~G", "FW4")

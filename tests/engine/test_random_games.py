@@ -27,7 +27,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from unokit import Color, Game, Phase, UnoError
+from unokit import Color, Game, Kind, Phase, UnoError
 from unokit.actions import (
     Accept,
     Action,
@@ -200,35 +200,290 @@ def _check_step(g: Game, rnd: random.Random, initial: Counter[int]) -> None:
                 _check_unlisted(g, a)
 
 
-def _apply_with_oracle(g: Game, action: Action) -> None:
-    """Apply ``action`` and check the few outcomes that need no rules model."""
-    before = g.copy()
-    g.apply(action)
-    seat = getattr(action, "seat", -1)
-    if isinstance(action, Play) and before.state == Phase.AWAIT_TURN and seat == before.current:
-        face = action.card.face(before.side)
-        hand_before = Counter(before.hand(seat))
-        hand_after = Counter(g.hand(seat))
-        seven_zero = g.options.sevenZero and face.number in (0, 7)
-        if face.is_number and not seven_zero and not before.pending:
-            # a plain number: it goes on top, its (regular) colour is current, the turn
-            # moves one seat on, the hand loses exactly that card (RULES.md §1.4, §1.7)
-            assert hand_before - hand_after == Counter([action.card])
-            if g.state not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-                assert hand_after + Counter([action.card]) == hand_before
-                assert g.top == action.card and g.current_color == face.color
-                assert g.current == (seat + before.direction) % before.players
-    if isinstance(action, Draw) and not before.pending and not g.options.drawUntilPlayable:
-        grew = len(g.hands[seat]) - len(before.hands[seat])
-        supply = before.draw_count + max(0, len(before.discard) - 1)
-        assert grew == min(1, supply), "a turn's DRAW takes exactly one card when there is one"
+class Oracle:
+    """Predicts, from RULES.md alone, the outcome of every play, challenge answer, colour
+    choice, draw and catch of a random game, and asserts that the engine agrees.
+
+    Modelled: §1.7 turn advancement and every card effect of §2.2, §3.4, §4.5 (both Flex
+    sides), supply-limited draws with lazy reshuffle (§1.8), §3.5 flips, §1.10 legality
+    bookkeeping and the three challenge outcomes, Wild Draw Color's draw-until (§3.9),
+    Power Card transitions (§4.3), UNO states after a play (§1.11), final-card effects and
+    scoring (§1.12, §1.13, §3.11). Not modelled (skipped): stacking, 7-0 hand swaps, the
+    flex side of FW4 under flexFlexSideWD4Restricted, drawUntilPlayable draws."""
+
+    def __init__(self) -> None:
+        self.challenge: tuple[int, bool, Kind, int] | None = None
+
+    def apply(self, g: Game, action: Action) -> None:
+        before = g.copy()
+        g.apply(action)
+        if isinstance(action, Play):
+            self.challenge = None
+            self._play(before, g, action)
+        elif isinstance(action, (Accept, Challenge)) and before.state == Phase.AWAIT_CHALLENGE:
+            self._answer(before, g, action)
+        elif isinstance(action, ChooseColor):
+            self._color(before, g, action)
+        elif isinstance(action, Draw):
+            self._draw(before, g, action)
+        elif isinstance(action, Catch):
+            self._catch(before, g, action)
+        elif isinstance(action, NextRound):
+            self.challenge = None
+
+    # -------------------------------------------------------------- helpers
+
+    @staticmethod
+    def _supply(before: Game, played: bool) -> int:
+        # after a play the played card is the top; everything under it can be reshuffled
+        return before.draw_count + len(before.discard) - (0 if played else 1)
+
+    @staticmethod
+    def _check_draws(
+        before: Game, g: Game, draws: list[tuple[int, int]], supply: int,
+        player: int = -1, skip: tuple[int, ...] = (),
+    ) -> None:
+        expected = [0] * before.players
+        if player >= 0:
+            expected[player] -= 1
+        for seat, k in draws:
+            got = min(k, supply)
+            supply -= got
+            expected[seat] += got
+        actual = [len(g.hands[s]) - len(before.hands[s]) for s in range(before.players)]
+        for s in skip:
+            expected[s] = actual[s]
+        assert actual == expected, f"hand sizes changed by {actual}, expected {expected}"
+
+    @staticmethod
+    def _check_until(before: Game, g: Game, seat: int, color: int, extra: int,
+                     supply: int) -> None:
+        drawn = g.hand(seat)[len(before.hands[seat]):]
+        cap = g.options.flipDrawColorCap
+        loop = drawn[: len(drawn) - extra] if len(drawn) >= extra else drawn
+        if extra and len(drawn) < supply:
+            assert len(drawn) >= extra
+        side = g.side
+        hits = [i for i, c in enumerate(loop) if c.face(side).color is not None
+                and int(c.face(side).color) == color]  # type: ignore[arg-type]
+        if hits:
+            assert hits == [len(loop) - 1], "draw-until went past the first card of the colour"
+        else:
+            assert len(drawn) == supply or (cap is not None and len(loop) == cap), (
+                "draw-until stopped before finding the colour")
+        if cap is not None:
+            assert len(loop) <= cap
+
+    @staticmethod
+    def _legal(before: Game, seat: int, card: Any) -> bool:
+        o = before.options
+        flex_variant = before.variant.flex
+        hand = list(before.hand(seat))
+        hand.remove(card)
+        col = before.color
+        for c in hand:
+            f = c.face(before.side)
+            if f.color is not None and int(f.color) == col:
+                return False
+            if f.is_wild and (o.flexWildsCountAsMatch if flex_variant
+                              else o.wildDrawWildsCountAsMatch):
+                return False
+            fc = c.light.flex_color
+            if flex_variant and o.flexFlexColorsCountAsMatch and fc is not None \
+                    and int(fc) == col:
+                return False
+        return True
+
+    # -------------------------------------------------------------- commands
+
+    def _play(self, before: Game, g: Game, a: Play) -> None:
+        o = before.options
+        if o.stacking != "off":
+            return
+        i, n, d, side = a.seat, before.players, before.direction, before.side
+        face = a.card.face(side)
+        kind = face.kind
+        if o.sevenZero and kind == Kind.NUMBER and face.number in (0, 7):
+            return
+        if kind == Kind.FLEX_WILD_DRAW_FOUR and a.flex and o.flexFlexSideWD4Restricted:
+            return
+
+        def nxt(k: int, dd: int = d) -> int:
+            return (i + k * dd) % n
+
+        supply = self._supply(before, True)
+        final = len(before.hands[i]) == 1
+        restricted = kind in (Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR) or (
+            kind == Kind.FLEX_WILD_DRAW_FOUR and not a.flex)
+        base = {Kind.WILD_DRAW_FOUR: 4, Kind.FLEX_WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2,
+                Kind.DRAW_TWO: 2, Kind.DRAW_ONE: 1, Kind.DRAW_FIVE: 5, Kind.FLEX_DRAW_TWO: 2}
+        others = [nxt(k) for k in range(1, n)]
+        draws: list[tuple[int, int]] = []
+        skip: tuple[int, ...] = ()
+        if a.flex and kind == Kind.FLEX_DRAW_TWO:
+            draws = [(s, 1) for s in others]
+        elif a.flex and kind == Kind.WILD_ALL_DRAW:
+            draws = [(s, 2) for s in others]
+        elif a.flex and kind in (Kind.WILD_TARGET_DRAW, Kind.FLEX_WILD_DRAW_FOUR):
+            assert a.target is not None
+            draws = [(a.target, 2 if kind == Kind.WILD_TARGET_DRAW else 4)]
+        elif kind in base and (final or not restricted):
+            draws = [(nxt(1), base[kind])]
+        elif kind == Kind.WILD_DRAW_COLOR and final:
+            skip = (nxt(1),)
+
+        # Power Cards (§4.3), checked for every play
+        if before.variant.flex:
+            p = list(before.powers)
+            if a.flex:
+                p[i] = False
+            if a.card.light.flip_icon:
+                p[i] = not p[i]
+            waf = kind == Kind.WILD_ALL_FLIP
+            if waf:
+                p = [not x for x in p]
+            if not any(p) and not (waf and o.flexWildAllFlipResetCheck ==
+                                   "skip_after_wild_all_flip"):
+                p = [True] * n
+            assert g.powers == p, f"powers {g.powers}, expected {p}"
+
+        if final:  # §1.12: the final card's effects resolve, then the round is scored
+            assert g.state in (Phase.ROUND_OVER, Phase.MATCH_OVER) and g.winner == i
+            flips = kind == Kind.FLIP and o.flipLastCardFlips
+            assert g.side == (1 - side if flips else side)
+            if kind == Kind.WILD_DRAW_COLOR:
+                self._check_until(before, g, nxt(1), int(a.color) if a.color is not None
+                                  else -1, 0, supply)
+            self._check_draws(before, g, draws, supply, i, skip)
+            values = [sum(c.face(g.side).points for c in g.hand(s)) for s in range(n)]
+            if o.scoringMode == "highest":
+                assert g.round_points == sum(values)
+                assert g.scores == [sc + (sum(values) if s == i else 0)
+                                    for s, sc in enumerate(before.scores)]
+            else:
+                assert g.scores == [sc + (values[s] if s != i else 0)
+                                    for s, sc in enumerate(before.scores)]
+            return
+
+        phase = Phase.AWAIT_TURN
+        direction = d
+        color = int(a.color) if face.is_wild and a.color is not None else (
+            -1 if face.color is None else int(face.color))
+        if kind == Kind.FLIP:
+            assert g.side == 1 - side
+            new_discard = list(reversed([*before.discard_pile, a.card]))
+            assert g.discard_pile == new_discard
+            pile = before.draw_pile
+            assert g.draw_pile == (list(reversed(pile)) if o.flipReverseDrawPile else pile)
+            top = new_discard[-1].face(1 - side)
+            if top.is_wild and a.flip_color is None:
+                phase = Phase.AWAIT_COLOR
+                color = -1
+                current = i if o.flipExposedWildChooser == "flip_player" else nxt(1)
+            else:
+                current = nxt(1)
+                color = int(a.flip_color) if top.is_wild and a.flip_color is not None else \
+                    int(top.color)  # type: ignore[arg-type]
+        elif kind == Kind.NUMBER or kind in (Kind.WILD, Kind.WILD_ALL_FLIP) or (
+                kind in (Kind.WILD_ALL_DRAW, Kind.WILD_TARGET_DRAW)):
+            current = nxt(1)
+        elif kind == Kind.FLEX_WILD_DRAW_FOUR and a.flex:
+            current = nxt(1)
+        elif kind == Kind.SKIP or (kind == Kind.FLEX_SKIP and not a.flex):
+            current = nxt(2)
+        elif kind == Kind.REVERSE or (kind == Kind.FLEX_REVERSE and not a.flex):
+            direction = -d
+            current = i if n == 2 else nxt(1, -d)
+        elif kind == Kind.SKIP_EVERYONE or kind == Kind.FLEX_SKIP:
+            current = i
+        elif kind == Kind.FLEX_REVERSE:
+            direction = -d
+            current = i if n == 2 else nxt(2, -d)
+        elif kind == Kind.FLEX_DRAW_TWO and a.flex:
+            current = nxt(1)
+        elif restricted:
+            legal = self._legal(before, i, a.card)
+            if o.noBluff:
+                assert legal, "noBluff accepted an illegal restricted wild draw"
+                current = nxt(2)
+                if kind == Kind.WILD_DRAW_COLOR:
+                    skip = (nxt(1),)
+                    self._check_until(before, g, nxt(1), color, 0, supply)
+                else:
+                    draws = [(nxt(1), base[kind])]
+            else:
+                phase = Phase.AWAIT_CHALLENGE
+                current = nxt(1)
+                self.challenge = (i, legal, kind, nxt(1))
+        else:  # Draw Two / Draw One / Draw Five (and Flex Draw Two regular side)
+            current = nxt(2)
+        self._check_draws(before, g, draws, supply, i, skip)
+        assert g.state == phase, f"{a}: state {g.state.name}, expected {phase.name}"
+        assert g.current == current, f"{a}: P{g.current} to act, expected P{current}"
+        assert g.direction == direction
+        assert g.color == color, f"{a}: colour {g.color}, expected {color}"
+        if len(g.hands[i]) == 1:
+            expected_uno = "SAFE" if a.uno or before.uno_pre == i else "VULNERABLE"
+            assert g.uno_state(i).name == expected_uno
+
+    def _answer(self, before: Game, g: Game, a: Action) -> None:
+        if self.challenge is None:  # the play was not modelled (stacking)
+            return
+        off, legal, kind, victim = self.challenge
+        self.challenge = None
+        assert a.seat == victim == before.current  # type: ignore[union-attr]
+        n, d = before.players, before.direction
+        base = 2 if kind == Kind.WILD_DRAW_TWO else 4
+        supply = self._supply(before, False)
+        color = before.color
+        if isinstance(a, Accept) or legal:
+            extra = 0 if isinstance(a, Accept) else 2
+            current = (victim + d) % n
+            if kind == Kind.WILD_DRAW_COLOR:
+                self._check_until(before, g, victim, color, extra, supply)
+                self._check_draws(before, g, [], supply, skip=(victim,))
+            else:
+                self._check_draws(before, g, [(victim, base + extra)], supply)
+        else:  # successful challenge: the offender draws, the challenger plays (D17)
+            current = victim
+            if kind == Kind.WILD_DRAW_COLOR:
+                self._check_until(before, g, off, color, 0, supply)
+                self._check_draws(before, g, [], supply, skip=(off,))
+            else:
+                self._check_draws(before, g, [(off, base)], supply)
+        assert g.state == Phase.AWAIT_TURN and g.current == current
+        assert g.color == color  # the declared colour stands (D18)
+
+    @staticmethod
+    def _color(before: Game, g: Game, a: ChooseColor) -> None:
+        chooser = before.current
+        assert a.seat == chooser
+        keeps = before.color_reason == "first_card" or (
+            before.options.flipExposedWildChooser == "next_player")
+        expected = chooser if keeps else (chooser + before.direction) % before.players
+        assert g.state == Phase.AWAIT_TURN and g.current == expected
+        assert g.current_color == a.color
+        assert [len(h) for h in g.hands] == [len(h) for h in before.hands]
+
+    def _draw(self, before: Game, g: Game, a: Draw) -> None:
+        if before.pending or g.options.drawUntilPlayable:
+            return
+        seat = a.seat
+        supply = self._supply(before, False)
+        self._check_draws(before, g, [(seat, 1)], supply)
         if g.state == Phase.AWAIT_DRAWN:
             assert g.hand(seat)[-1] == g.cards[g.drawn] and g.current == seat
-    if isinstance(action, Catch) and before.uno_state(action.target).name == "VULNERABLE":
+        elif g.state == Phase.AWAIT_TURN:
+            assert g.current == (seat + before.direction) % before.players
+
+    @staticmethod
+    def _catch(before: Game, g: Game, a: Catch) -> None:
         supply = before.draw_count + max(0, len(before.discard) - 1)
-        grew = len(g.hands[action.target]) - len(before.hands[action.target])
-        assert grew == min(g.options.unoPenalty, supply)
-        assert g.uno_state(action.target).name == "NONE"
+        if before.uno_state(a.target).name == "VULNERABLE":
+            Oracle._check_draws(before, g, [(a.target, g.options.unoPenalty)], supply)
+            assert g.uno_state(a.target).name == "NONE"
+        else:
+            Oracle._check_draws(before, g, [(a.seat, g.options.falseCatchPenalty)], supply)
         assert g.current == before.current and g.state == before.state
 
 
@@ -265,6 +520,7 @@ def test_random_games_keep_invariants(config: tuple[str, int, dict[str, Any], in
     rnd = random.Random(seed)
     total_steps = 0
     rounds = 0
+    oracle = Oracle()
     while total_steps < MATCH_STEP_LIMIT and rounds < 3:
         # a fresh round: a full deck, all Power Cards green (flex), scores fixed
         assert sum(len(h) for h in g.hands) + g.draw_count + len(g.discard) == DECK[variant]
@@ -277,7 +533,7 @@ def test_random_games_keep_invariants(config: tuple[str, int, dict[str, Any], in
             assert steps < ROUND_STEP_LIMIT, f"round did not end: {g!r}"
             if total_steps < CHECKED_STEPS:
                 _check_step(g, rnd, initial)
-            _apply_with_oracle(g, _choose(g, rnd))
+            oracle.apply(g, _choose(g, rnd))
             g.check_invariants(initial)
             steps += 1
             total_steps += 1
