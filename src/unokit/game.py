@@ -335,7 +335,9 @@ class Game:
             raise InvalidPositionError("state DEAL needs an empty discard pile")
         g.phase = int(ph)
         top = g.discard[-1]
-        if color is None:
+        if ph == Phase.AWAIT_COLOR:
+            pass  # no colour is in force until it is declared
+        elif color is None:
             c = v.color[side][top]
             if c < 0:
                 raise InvalidPositionError(
@@ -359,9 +361,14 @@ class Game:
         elif drawn is not None:
             raise InvalidPositionError("a drawn card is given outside AWAIT_DRAWN")
         elif ph == Phase.AWAIT_COLOR:
-            g.color = -1 if color is None else g.color
+            if v.color[side][top] >= 0:
+                raise InvalidPositionError("AWAIT_COLOR needs a wild face on top of the discard pile")
+            g.color = -1  # a given colour is ignored: none is in force until declared
             if len(g.discard) == 1:
                 g.color_reason, g.color_next = "first_card", current
+            elif g.options.flipExposedWildChooser == "next_player":
+                # the next player declares, then takes their turn (RULES.md §3.5 step 7)
+                g.color_reason, g.color_next = "flip_exposed_wild", current
             else:
                 g.color_reason, g.color_next = "flip_exposed_wild", g._next(current)
         elif ph == Phase.AWAIT_CHALLENGE:
