@@ -19,7 +19,7 @@ def _position(variant: str, hands: list[list[str]], top: str, **kw: object) -> S
         hands=hands,
         draw=kw.pop("draw", ["R1", "G2", "B3", "Y4", "R6", "G7"] if variant != "flip" else []),  # type: ignore[arg-type]
         discard=[top],
-        current=0,
+        current=kw.pop("current", 0),  # type: ignore[arg-type]
         **kw,  # type: ignore[arg-type]
     )
     return Session(variant, len(hands), game=game, bots="heuristic")
@@ -235,3 +235,65 @@ async def test_help_shows_the_variant_rules_and_keys() -> None:
         assert "**d**: draw" in text
         await pilot.press("escape")
         await wait_until(pilot, lambda: len(app.screen_stack) == 1, "help to close")
+
+
+async def test_first_card_wild_asks_the_colour_at_once() -> None:
+    game = Game.setup(
+        "flip",
+        3,
+        hands=[["R3|Pk2", "G4|Tl5"], ["Y1|Or2", "Y2|Pu4"], ["B1|Pk7", "B2|Tl7"]],
+        draw=["R5|Or7", "G6|PuR"],
+        discard=["W|PkSE"],
+        current=0,
+        phase="AWAIT_COLOR",
+    )
+    session = Session("flip", 3, game=game)
+    app = UnoApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: dialog_shown(app), "the colour dialog")
+        assert "first card is a wild" in str(app.screen.query_one(".message").render())
+        await pilot.press("b")
+        await wait_until(pilot, lambda: len(_commands(session)) >= 1, "the colour")
+        assert _commands(session)[0] == "P0 COLOR B"
+
+
+async def test_seven_zero_swap_dialog() -> None:
+    session = _position(
+        "classic",
+        [["R7", "G4", "B9"], ["Y1", "Y2"], ["B1", "B2", "B3", "B4"]],
+        "R5",
+        options={"sevenZero": True},
+    )
+    app = UnoApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _ready(pilot, app)
+        assert str(app._selected_card()) == "R7"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: dialog_shown(app), "the swap dialog")
+        assert "swap hands" in app.screen.title_text  # type: ignore[attr-defined]
+        await pilot.press("1")  # Ada
+        await wait_until(pilot, lambda: len(_commands(session)) >= 1, "the swap")
+        assert _commands(session)[0] == "P0 PLAY R7 swap=P1"
+
+
+async def test_stacked_penalty_is_drawn_with_d() -> None:
+    # P2 (a bot) can only play its Draw Two: the penalty then waits for P0
+    session = _position(
+        "classic",
+        [["RD2", "G4", "B9"], ["Y1", "Y2"], ["GD2", "Y9"]],
+        "G5",
+        options={"stacking": "same_symbol"},
+        current=2,
+    )
+    app = UnoApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _ready(pilot, app)
+        assert _commands(session)[0].startswith("P2 PLAY GD2")
+        status = str(app.query_one("#status").render())
+        assert "Stack a draw card or draw 2" in status
+        hand = app.query_one(HandView)
+        assert [str(app._hand_cards[i]) for i in sorted(hand.playable)] == ["RD2"]
+        await pilot.press("d")
+        await wait_until(pilot, lambda: len(_commands(session)) >= 2, "the draw")
+        assert _commands(session)[1] == "P0 DRAW"
+        assert any(line.startswith("You drew") and "stacked" in line for line in app.log_lines)

@@ -116,8 +116,9 @@ class UnoApp(App[None]):
         super().__init__()
         self.session = session
         self.delay = delay
-        # Search bots may think for a while: let them think in a thread.
-        self.threaded = bool(session.bot_options.get("think_ms")) if threaded is None else threaded
+        # Bots think in a worker thread (search bots may take a while) so that
+        # the screen and the keys stay alive meanwhile.
+        self.threaded = True if threaded is None else threaded
         self.viewer: int | None = 0 if session.humans == 1 else None
         self.message: str | None = None
         self._bot_scheduled = False

@@ -24,8 +24,11 @@ def play(
     ] = None,
     bots: Annotated[
         str,
-        typer.Option(help="Bot level for every bot seat, or one per bot seat, comma-separated."),
-    ] = "heuristic",
+        typer.Option(
+            help="Bot level for every bot seat (easy, normal, hard, heuristic, random...), "
+            "or one per bot seat, comma-separated."
+        ),
+    ] = "normal",
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
     ] = None,

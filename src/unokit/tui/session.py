@@ -59,7 +59,7 @@ class Session:
         *,
         humans: int = 1,
         names: Sequence[str] = (),
-        bots: str = "heuristic",
+        bots: str = "normal",
         options: Options | dict[str, Any] | None = None,
         seed: int | None = None,
         bot_options: dict[str, Any] | None = None,
