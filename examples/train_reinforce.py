@@ -22,16 +22,21 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+# One BLAS thread: the matrices are small, and threads only contend on a busy CPU.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-from unokit.bots import make_bot
-from unokit.envs.gym import UnoGymEnv
+import numpy as np  # noqa: E402  (after the thread settings)
+import numpy.typing as npt  # noqa: E402
+
+from unokit.bots import make_bot  # noqa: E402
+from unokit.envs.gym import UnoGymEnv  # noqa: E402
 
 Array = npt.NDArray[np.float64]
 TRAIN_SEEDS = 10_000_000  # training rounds use seeds from here on; evaluation uses 0, 1, ...

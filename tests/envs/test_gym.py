@@ -97,3 +97,17 @@ def test_bad_arguments_are_rejected() -> None:
         UnoGymEnv("classic", 1)
     with pytest.raises(OptionError, match="unknown option"):
         UnoGymEnv("classic", 2, colour="R")
+
+
+def test_max_steps_truncates() -> None:
+    env = UnoGymEnv("flip", 2, max_steps=3)
+    obs, _ = env.reset(seed=0)
+    for i in range(3):
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, reward, terminated, truncated, _ = env.step(int(legal[0]))
+        assert reward == 0.0 and not terminated and truncated == (i == 2)
+    assert env.game.phase < 4 and not env.action_masks().any()
+    with pytest.raises(OptionError, match="call reset"):
+        env.step(0)
+    with pytest.raises(OptionError, match="max_steps"):
+        UnoGymEnv("flip", 2, max_steps=-1)

@@ -251,3 +251,13 @@ def test_calls_out_of_order_raise() -> None:
         env.step(0)
     env.reset(seed=1)  # and a new episode starts
     assert len(env.agents) == 2
+
+
+def test_max_steps_truncates_the_episode() -> None:
+    env = uno_classic_v0.env(players=3, max_steps=5)
+    env.reset(seed=3)
+    steps = _play(env, random.Random(3))
+    assert steps == 5 and env.game.phase < 4  # the round was cut, not finished
+    assert env.agents == []
+    with pytest.raises(OptionError, match="max_steps"):
+        uno_classic_v0.env(max_steps=0)

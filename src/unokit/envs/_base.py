@@ -39,6 +39,14 @@ _MATCH_OVER = int(Phase.MATCH_OVER)
 Obs = dict[str, npt.NDArray[Any]]
 
 
+def check_max_steps(max_steps: object) -> None:
+    """``max_steps`` must be None or a positive integer."""
+    if max_steps is not None and (
+        not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1
+    ):
+        raise OptionError(f"max_steps must be None or a positive integer, not {max_steps!r}")
+
+
 def check_playable(variant: str, players: int, options: Options) -> None:
     """Raise :class:`OptionError` if a game cannot be dealt (e.g. hands too large)."""
     try:
@@ -85,6 +93,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         episode: str = "round",
         illegal: str = "terminate",
         illegal_reward: float = -1.0,
+        max_steps: int | None = 20_000,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -104,6 +113,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
                 raise OptionError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_max_steps(max_steps)
+        self.max_steps = max_steps
         self.options = Options.from_dict(options)
         check_playable(v.name, players, self.options)
         self.players = players
@@ -129,6 +140,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self.game: Game = Game(v, players, self.options, events=False)
         self._next_seed: int | None = None
+        self._steps = 0  # decisions in this episode
         self._legal: dict[int, int] | None = None  # legal action index -> move, this state
         self._dirty_rewards = False
         self.agents: list[str] = []
@@ -185,6 +197,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
 
     def _start(self, game: Game) -> None:
         self._has_reset = True
+        self._steps = 0
         self.game = game
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -219,8 +232,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if (
             agent != self.agent_selection
             or game.phase >= _ROUND_OVER
-            or self.terminations.get(agent)
             or self.truncations.get(agent)
+            or self.terminations.get(agent)
         ):
             return {"observation": obs, "action_mask": self.table.mask(())}
         legal = self._legal
@@ -268,8 +281,12 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         game = self.game
         game.apply_move(move, seat)
         self._legal = None
+        self._steps += 1
         if game.phase >= _ROUND_OVER:
             self._round_over()
+        elif self.max_steps is not None and self._steps >= self.max_steps:
+            for a in self.agents:
+                self.truncations[a] = True
         self.agent_selection = self.possible_agents[game.current]
 
     def _illegal(self, agent: str, index: int) -> None:

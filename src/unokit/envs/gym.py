@@ -20,6 +20,9 @@ choices as :class:`unokit.bots.random.RandomBot` from the same seed).
 * Reward: 0 until the round ends, then ``reward="points"``: the round's
   points if the agent won, else minus the value of its hand; ``"win"``: +1 or
   -1/(players-1) (see :func:`unokit.envs._base.round_rewards`).
+* ``max_steps`` (default 10,000) agent decisions end the episode with
+  ``truncated=True`` (a policy that never tries to win can make a round
+  endless).
 * An action outside the mask ends the episode with ``illegal_reward`` (the
   game is not changed; ``info["illegal_action"]`` holds it).
 * ``reset(seed=s)`` deals ``Game.new(variant, players, options, seed=s)`` and
@@ -53,7 +56,14 @@ from unokit.options import Options
 from unokit.playout import random_move
 from unokit.variants import get_variant
 
-from ._base import REWARDS, action_index, check_playable, render_game, round_rewards
+from ._base import (
+    REWARDS,
+    action_index,
+    check_max_steps,
+    check_playable,
+    render_game,
+    round_rewards,
+)
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 
@@ -83,6 +93,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         opponent: str | BotFactory = "random",
         reward: str = "points",
         illegal_reward: float = -1.0,
+        max_steps: int | None = 10_000,
         render_mode: str | None = None,
         **options: Any,
     ) -> None:
@@ -101,6 +112,8 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             make_bot(opponent, seed=0)  # unknown names fail here, with the known ones
         elif not callable(opponent):
             raise OptionError(f"opponent must be a bot name or a factory, not {opponent!r}")
+        check_max_steps(max_steps)
+        self.max_steps = max_steps
         self.variant = v
         self.players = players
         self.seat = seat
@@ -127,6 +140,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._rnds: dict[int, Callable[[], float]] = {}
         self._legal: dict[int, int] = {}
         self._done = True
+        self._steps = 0
 
     # ------------------------------------------------------------------ API
 
@@ -144,6 +158,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 break
             game_seed = int(self.np_random.integers(2**31))
         self._done = False
+        self._steps = 0
         self._legal = self._legal_moves()
         return self._observe(), {"seed": game_seed}
 
@@ -166,6 +181,11 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             winner = None if game.winner < 0 else game.winner
             info = {"winner": winner, "round_points": game.round_points}
             return self._observe(), reward, True, False, info
+        self._steps += 1
+        if self.max_steps is not None and self._steps >= self.max_steps:
+            self._done = True
+            self._legal = {}
+            return self._observe(), 0.0, False, True, {}
         self._legal = self._legal_moves()
         return self._observe(), 0.0, False, False, {}
 

@@ -26,7 +26,7 @@ Usage::
 
 Arguments
     ``env(players=2, render_mode=None, *, reward="points", episode="round",
-    illegal="terminate", illegal_reward=-1.0, **options)``; ``raw_env`` is the
+    illegal="terminate", illegal_reward=-1.0, max_steps=20_000, **options)``; ``raw_env`` is the
     environment class itself (``env`` adds no wrapper: the environment checks the
     order of API calls on its own). ``options`` are
     the game options of RULES.md Appendix C with their spec names
@@ -67,6 +67,13 @@ Episodes
     ``episode="match"``: rounds follow each other until the match is over
     (``targetScore``); ``points`` rewards come at the end of each round, ``win``
     rewards once, to the match winners (+1 each, the losers share -1 per winner).
+
+Truncation
+    A policy that never tries to win can make a round endless (the draw pile
+    is refilled from the discard pile for ever), so an episode is truncated
+    (all agents, reward 0) after ``max_steps`` decisions; uniformly random play
+    takes 1,500 on average and rarely more than 6,000. ``max_steps=None``
+    removes the limit.
 
 Seeds
     ``reset(seed=s)`` deals the same game as ``Game.new("classic", N, options,

@@ -23,7 +23,7 @@ Usage::
 
 Arguments
     ``env(players=2, render_mode=None, *, reward="points", episode="round",
-    illegal="terminate", illegal_reward=-1.0, **options)`` as in
+    illegal="terminate", illegal_reward=-1.0, max_steps=20_000, **options)`` as in
     :mod:`unokit.envs.uno_classic_v0`; ``options`` are the game options of
     RULES.md Appendix C (``flexDeck``, ``flexWildsCountAsMatch``...).
 
@@ -42,7 +42,7 @@ Observation
     As in Classic, plus each seat's Power Card (segment ``powers`` of
     :mod:`unokit.envs.observation`, 1 = green).
 
-Rewards, episodes, seeds, illegal actions, render
+Rewards, episodes, truncation, seeds, illegal actions, render
     As in :mod:`unokit.envs.uno_classic_v0` (round points of RULES.md §4.10).
 
 Version history
