@@ -123,6 +123,7 @@ class Narrator:
         self.viewer = viewer
         self.side = side
         self._last_played: Card | None = None
+        self._powers: tuple[bool, ...] = ()
 
     def who(self, seat: int) -> str:
         return "You" if seat == self.viewer else seat_label(seat, self.names)
@@ -146,6 +147,7 @@ class Narrator:
         if isinstance(e, ev.RoundStarted):
             self.side = 0
             self._last_played = None
+            self._powers = ()
             size = e.hand_sizes[0] if e.hand_sizes else 0
             return (
                 f"Round {e.round}: {self.who(e.dealer)} {'deal' if e.dealer == self.viewer else 'deals'} "
@@ -165,7 +167,9 @@ class Narrator:
                 f"{self.who(e.seat)} {'jumped in with' if e.jump_in else 'played'} {face.long_name}"
             )
             if e.flex:
-                text += f" on its flex side ({FLEX_SIDE_EFFECT.get(face.kind, 'flex')})"
+                text += " on its flex side"
+                if face.kind is not Kind.NUMBER:
+                    text += f" ({FLEX_SIDE_EFFECT.get(face.kind, 'flex')})"
             if e.target is not None:
                 text += f", targeting {self._whom(e.target)}"
             if e.color is not None:
@@ -226,10 +230,18 @@ class Narrator:
         if isinstance(e, ev.Reshuffled):
             return f"The discard pile was shuffled into a new draw pile ({e.count} cards)."
         if isinstance(e, ev.PowersChanged):
-            parts = [
-                f"{self._whom(s)} {'✓ green' if p else '✗ red'}" for s, p in enumerate(e.powers)
-            ]
-            return "Power Cards: " + ", ".join(parts) + "."
+            before = self._powers or (True,) * len(e.powers)
+            self._powers = e.powers
+            changed = [s for s, p in enumerate(e.powers) if s >= len(before) or p != before[s]]
+            if not changed:
+                return None
+            if all(e.powers) and len(changed) > 1:
+                return "Every Power Card is green ✓ again."
+            parts = []
+            for s in changed:
+                whose = "Your" if s == self.viewer else f"{seat_label(s, self.names)}'s"
+                parts.append(f"{whose} Power Card turned {'green ✓' if e.powers[s] else 'red ✗'}")
+            return "; ".join(parts) + "."
         if isinstance(e, ev.HandsSwapped):
             parts = [
                 f"{self.who(s)} took {self._whom(src)}'s hand"
