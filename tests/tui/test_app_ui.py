@@ -297,3 +297,21 @@ async def test_stacked_penalty_is_drawn_with_d() -> None:
         await wait_until(pilot, lambda: len(_commands(session)) >= 2, "the draw")
         assert _commands(session)[1] == "P0 DRAW"
         assert any(line.startswith("You drew") and "stacked" in line for line in app.log_lines)
+
+
+async def test_jump_in_out_of_turn() -> None:
+    session = _position(
+        "classic",
+        [["G4", "R5", "B9"], ["Y1", "Y2"], ["B1", "B2", "B3"]],
+        "R5",
+        options={"jumpIn": True},
+        current=1,
+    )
+    app = UnoApp(session, delay=600)  # the bot waits: time enough to jump in
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_until(pilot, lambda: "Jump in" in str(app.query_one("#status").render()), "hint")
+        assert str(app._selected_card()) == "R5"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: len(_commands(session)) >= 1, "the jump-in")
+        assert _commands(session)[0] == "P0 PLAY R5"
+        assert "You jumped in with Red 5." in app.log_lines

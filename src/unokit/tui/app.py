@@ -99,7 +99,7 @@ class UnoApp(App[None]):
         Binding("u", "uno", "UNO"),
         Binding("c", "catch", "Catch"),
         Binding("x", "challenge", "Challenge", show=False),
-        Binding("s", "scores", "Scores", show=False),
+        Binding("s", "scores", "Scores"),
         Binding("question_mark,f1", "help", "Help", key_display="?"),
         Binding("q", "quit_game", "Quit"),
         Binding("left,h", "select(-1)", "Previous card", show=False),
@@ -282,6 +282,8 @@ class UnoApp(App[None]):
             hand.selected = min(playable)
         if obs.phase == "AWAIT_DRAWN" and mine and obs.drawn is not None and obs.drawn in cards:
             hand.selected = cards.index(obs.drawn)
+        if obs.current != obs.seat and playable and hand.selected not in playable:
+            hand.selected = min(playable)  # a jump-in card (house rule): ready for Enter
         hand.set_hand(cards, side, playable, dim_unplayable=mine, hidden_text=hidden)
         title = f"{'Your' if s.humans == 1 else s.names[obs.seat] + '’s'} hand · {len(cards)} card{'s' if len(cards) != 1 else ''}"
         if obs.powers:
@@ -333,6 +335,12 @@ class UnoApp(App[None]):
             line = status_line(obs, s.names)
             text.append(line, Style(bold=self._my_decision(obs)))
             card = self._selected_card()
+            jump = [a for a in obs.legal if isinstance(a, Play)] if obs.current != obs.seat else []
+            if jump:
+                text.append(
+                    f"  Jump in: ⏎ plays {jump[0].card.face(obs.side).long_name}!",
+                    Style(bold=True, color="yellow"),
+                )
             if self._my_decision(obs) and obs.phase in ("AWAIT_TURN", "AWAIT_DRAWN") and card:
                 name = card.face(obs.side).long_name
                 ok = any(isinstance(a, Play) and a.card == card for a in obs.legal)

@@ -384,8 +384,7 @@ class PlayersView(Widget):
                 line.append(
                     " ✓" if obs.powers[s] else " ✗", "bold green" if obs.powers[s] else "bold red"
                 )
-            if s == obs.dealer:
-                line.append(" D", "dim")
+            line.append(" D" if s == obs.dealer else "  ", "dim")
             if obs.uno[s] == "safe":
                 line.append(" UNO!", "bold yellow")
             elif obs.uno[s] == "vulnerable":
