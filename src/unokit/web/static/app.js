@@ -447,5 +447,16 @@ setInterval(() => {
   if (app.socket?.readyState === WebSocket.OPEN) app.socket.send(JSON.stringify({ type: "ping", id: ++app.reqId }));
 }, 25000);
 
+// Read-only view of what this client holds (its own observation), for
+// debugging in the console and for the browser tests.
+window.unokit = Object.freeze({
+  get state() {
+    return app.state;
+  },
+  get seat() {
+    return app.seat;
+  },
+});
+
 translatePage();
 route();

@@ -106,6 +106,7 @@ const EN = {
   "room.invite": "Invite link",
   "room.invite.hint": "Send this link to your friends: they pick a name and sit down.",
   "room.waiting": "Waiting for players…",
+  "room.players": "{n} players",
   "room.seatOpen": "Open seat",
   "room.takeSeat": "Sit here",
   "room.watch": "Watch as a spectator",
@@ -178,7 +179,7 @@ const EN = {
   "pick.swap": "Swap hands with whom?",
   "challenge.title": "Challenge?",
   "challenge.text":
-    "{who} played {card}. It is legal only if they had no card of the colour in play ({color}). Accept and draw {base}, or challenge: if they bluffed they draw instead, if not you draw {fail}.",
+    "{who} played {card}. It is allowed only when its player holds no card of the colour that was in play. Accept and draw {base}, or challenge: if it was a bluff, {who} draws instead; if not, you draw {fail}.",
   "challenge.untilColor": "until you get {color}",
   "challenge.untilColorPlus": "until you get {color}, plus 2",
   "revealed.title": "{who}'s hand, shown to you",
@@ -410,6 +411,7 @@ const FR = {
   "room.invite": "Lien d'invitation",
   "room.invite.hint": "Envoyez ce lien à vos amis : ils choisissent un nom et s'installent.",
   "room.waiting": "En attente des joueurs…",
+  "room.players": "{n} joueurs",
   "room.seatOpen": "Place libre",
   "room.takeSeat": "S'asseoir ici",
   "room.watch": "Regarder en spectateur",
@@ -481,7 +483,7 @@ const FR = {
   "pick.swap": "Échanger votre main avec qui ?",
   "challenge.title": "Contester ?",
   "challenge.text":
-    "{who} a joué {card}. C'est permis seulement s'il n'avait aucune carte de la couleur en jeu ({color}). Acceptez et piochez {base}, ou contestez : s'il a bluffé c'est lui qui pioche, sinon vous piochez {fail}.",
+    "{who} a joué {card}. C'est permis seulement quand on n'a aucune carte de la couleur qui était en jeu. Acceptez et piochez {base}, ou contestez : si c'était un bluff, c'est {who} qui pioche ; sinon vous piochez {fail}.",
   "challenge.untilColor": "jusqu'à obtenir du {color}",
   "challenge.untilColorPlus": "jusqu'à obtenir du {color}, plus 2",
   "revealed.title": "La main de {who}, montrée à vous seul",

@@ -82,6 +82,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
     seats: last.seats ?? null, // array of "human" | "bot:<level>" for seats 1..
     options: { ...(last.options ?? {}) },
     turnTimer: last.turnTimer ?? "",
+    name: savedName(),
   };
 
   function seatKinds() {
@@ -188,7 +189,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
         <form class="panel create-form" id="create-form" novalidate>
           <h2>${esc(t("lobby.create"))}</h2>
           <label class="field"><span>${esc(t("lobby.name"))}</span>
-            <input name="name" id="create-name" required maxlength="24" autocomplete="nickname" placeholder="${esc(t("lobby.name.placeholder"))}" value="${esc(savedName())}" /></label>
+            <input name="name" id="create-name" required maxlength="24" autocomplete="nickname" placeholder="${esc(t("lobby.name.placeholder"))}" value="${esc(form.name)}" /></label>
           <fieldset class="variants"><legend>${esc(t("lobby.variant"))}</legend><div class="variant-tiles">${variantTiles}</div></fieldset>
           <fieldset><legend>${esc(t("lobby.seats"))}</legend>
             <label class="field inline"><span>${esc(t("lobby.seats.count"))}</span><select name="players" id="create-players">${playerOptions.join("")}</select></label>
@@ -270,6 +271,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
     form.seats = r.kinds;
     form.options = r.options;
     form.turnTimer = r.turn_timer ?? "";
+    form.name = r.name;
     const p = root.querySelector("#create-players");
     if (p) form.players = Number(p.value);
     try {
@@ -281,6 +283,9 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
 
   function wire() {
     const f = root.querySelector("#create-form");
+    f.querySelector("#create-name").addEventListener("input", (e) => {
+      form.name = e.target.value;
+    });
     f.addEventListener("change", (e) => {
       const name = e.target.name;
       remember();
@@ -367,7 +372,7 @@ export function renderRoom(root, { info, seat, host, onJoin, onWatch, onStart, e
   root.innerHTML = `
     <div class="room">
       <section class="panel">
-        <h1>${esc(t("room.title", { code: info.room }))} <small>· ${esc(t(`variant.${info.variant}`))} · ${info.players}</small></h1>
+        <h1>${esc(t("room.title", { code: info.room }))} <small>· ${esc(t(`variant.${info.variant}`))} · ${esc(t("room.players", { n: info.players }))}</small></h1>
         ${error ? `<p class="form-error" role="alert">${esc(error)}</p>` : ""}
         <div class="invite">
           <label class="field"><span>${esc(t("room.invite"))}</span>

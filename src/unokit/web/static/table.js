@@ -146,14 +146,14 @@ export function createTable(root, handlers) {
       <div class="hand-area">
         <div class="hand" id="hand" role="group"></div>
       </div>
-      <aside class="log" id="log" aria-labelledby="log-title">
+      <div class="log-wrap"><aside class="log" id="log" aria-labelledby="log-title">
         <div class="log-head"><h2 id="log-title"></h2><button type="button" class="icon-btn" id="log-close" aria-label="close">✕</button></div>
         <ol class="log-list" id="log-list"></ol>
         <form class="chat-form" id="chat-form" autocomplete="off">
           <input id="chat-input" maxlength="200" aria-label="chat" />
           <button type="submit" class="btn small" aria-label="send">➤</button>
         </form>
-      </aside>
+      </aside></div>
       <div class="decision" id="decision" hidden></div>
       <div class="round-end overlay" id="round-end" hidden></div>
       <div class="scores-overlay overlay" id="scores" hidden></div>
@@ -191,8 +191,13 @@ export function createTable(root, handlers) {
   const side = () => obs()?.side ?? "light";
 
   function send(cmd) {
+    const hadPicker = ui.picker !== null;
     ui.picker = null;
     handlers.send(commandBody(cmd.text ?? cmd));
+    if (hadPicker) {
+      renderDecision(obs());
+      renderHand(obs());
+    }
   }
 
   // ---- actions ----------------------------------------------------------
@@ -327,7 +332,6 @@ export function createTable(root, handlers) {
           <div class="opp-head">
             <span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span>
             <span class="opp-name">${esc(nameOf(s))}</span>
-            ${badges.join("")}
             <span class="timer-slot" data-timer="${s}"></span>
           </div>
           <div class="opp-cards fan ${o.variant === "flip" ? "fan-faces" : ""}" ${o.variant === "flip" ? `aria-label="${esc(t("table.backs", { who: nameOf(s) }))}"` : 'aria-hidden="true"'}>${fan(cards, 30)}</div>
@@ -336,6 +340,7 @@ export function createTable(root, handlers) {
             <span class="score" title="${esc(t("round.total"))}">${o.scores[s]} pts</span>
             ${powerBadge(o, s)}
             ${unoBadge(o, s)}
+            ${badges.join("")}
           </div>
           ${catchBtn}
         </div>${sep}`;
@@ -391,13 +396,21 @@ export function createTable(root, handlers) {
   }
 
   function dirRingSvg(dir) {
-    // two arc arrows around the discard pile; rotation shows the direction
-    const head = dir === "cw" ? "M86 14 L96 26 L80 28 Z" : "M14 14 L4 26 L20 28 Z";
-    const head2 = dir === "cw" ? "M14 86 L4 74 L20 72 Z" : "M86 86 L96 74 L80 72 Z";
-    return `<svg viewBox="0 0 100 100" aria-hidden="true"><g fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round">
-      <path d="M22 12 A46 46 0 0 1 88 26"/><path d="M78 88 A46 46 0 0 1 12 74"/></g>
-      <path d="${dir === "cw" ? head : "M12 26 L22 12 L26 28 Z"}" fill="currentColor"/>
-      <path d="${dir === "cw" ? head2 : "M88 74 L78 88 L74 72 Z"}" fill="currentColor"/></svg>`;
+    // a dashed ellipse around the discard pile (same proportions as its box)
+    // with three arrowheads that point the way play goes
+    const rx = 66;
+    const ry = 77;
+    const heads = [-90, 30, 150]
+      .map((a) => {
+        const tt = (a * Math.PI) / 180;
+        const x = (70 + rx * Math.cos(tt)).toFixed(2);
+        const y = (81 + ry * Math.sin(tt)).toFixed(2);
+        let rot = (Math.atan2(ry * Math.cos(tt), -rx * Math.sin(tt)) * 180) / Math.PI;
+        if (dir !== "cw") rot += 180;
+        return `<path d="M7 0 L-5 -6.5 L-2 0 L-5 6.5 Z" transform="translate(${x} ${y}) rotate(${rot.toFixed(1)})"/>`;
+      })
+      .join("");
+    return `<svg viewBox="0 0 140 162" aria-hidden="true"><ellipse cx="70" cy="81" rx="${rx}" ry="${ry}" fill="none" stroke="currentColor" stroke-width="1.8" stroke-dasharray="3 6"/><g fill="currentColor">${heads}</g></svg>`;
   }
 
   function statusText(o) {
@@ -601,18 +614,38 @@ export function createTable(root, handlers) {
     }
   }
 
+  /**
+   * The hand shown to this seat by its last challenge: the observation's
+   * `revealed` while the engine keeps it, else the Challenged event of this
+   * round's history (which carries the hand for the challenger only), so
+   * that the challenger can look at it until they close it.
+   */
+  function revealedHand(o) {
+    const h = o.history ?? [];
+    for (let i = h.length - 1; i >= 0; i--) {
+      const ev = h[i];
+      if (ev.type !== "Challenged") continue;
+      // only the round's latest challenge, and only for its challenger
+      if (ev.seat === me() && ev.revealed) return { seat: ev.offender, hand: ev.revealed, key: `${o.round}:${i}` };
+      break;
+    }
+    if (o.revealed) return { seat: o.revealed.seat, hand: o.revealed.hand, key: `${o.round}:r:${o.revealed.hand.join(",")}` };
+    return null;
+  }
+
   function renderReveal(o) {
-    const r = o.revealed;
-    const key = r ? `${o.round}:${r.seat}:${r.hand.join(",")}` : null;
-    if (!r || ui.revealDismissed === key) {
+    const r = revealedHand(o);
+    const over = o.phase === "ROUND_OVER" || o.phase === "MATCH_OVER";
+    if (!r || over || ui.revealDismissed === r.key) {
       els.reveal.hidden = true;
       els.reveal.innerHTML = "";
       return;
     }
     els.reveal.hidden = false;
     els.reveal.dataset.seat = String(r.seat);
+    els.reveal.dataset.key = r.key;
     els.reveal.innerHTML = `<div class="reveal-head"><strong>${esc(t("revealed.title", { who: nameOf(r.seat) }))}</strong>
-      <button type="button" class="icon-btn" data-dismiss-reveal="${esc(key)}" aria-label="${esc(t("btn.close"))}">✕</button></div>
+      <button type="button" class="icon-btn" data-dismiss-reveal="${esc(r.key)}" aria-label="${esc(t("btn.close"))}">✕</button></div>
       <div class="reveal-cards">${r.hand.map((c) => renderCard(c, { size: "sm", side: o.side, label: cardName(c, o.side) })).join("") || "—"}</div>`;
   }
 
@@ -631,7 +664,7 @@ export function createTable(root, handlers) {
       if (ev.type === "Flipped") s = ev.side === 1 ? "dark" : "light";
       if (text) {
         const seat = ev.seat ?? null;
-        lines.push({ text, type: ev.type, seat });
+        lines.push({ text, type: ev.type, seat, success: ev.success });
       }
     }
     return lines;
@@ -644,7 +677,10 @@ export function createTable(root, handlers) {
     const all = [...lines, ...chats];
     const html = all.length
       ? all
-          .map((l) => `<li class="ev ev-${esc(l.type)} ${l.seat !== null && l.seat === me() ? "mine" : ""}">${esc(l.text)}</li>`)
+          .map(
+            (l) =>
+              `<li class="ev ev-${esc(l.type)} ${l.seat !== null && l.seat === me() ? "mine" : ""}" data-type="${esc(l.type)}"${l.seat !== null && l.seat !== undefined ? ` data-seat="${esc(l.seat)}"` : ""}${l.success !== undefined ? ` data-success="${l.success}"` : ""}>${esc(l.text)}</li>`,
+          )
           .join("")
       : `<li class="ev empty">${esc(t("log.empty"))}</li>`;
     if (els.logList.innerHTML !== html) {
