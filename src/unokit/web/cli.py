@@ -23,6 +23,18 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", help="Mean seconds a bot thinks before acting.", min=0)
     ] = 0.9,
+    ws_rate: Annotated[
+        float, typer.Option("--ws-rate", help="Messages per second a connection may send.", min=0.1)
+    ] = 15.0,
+    ws_burst: Annotated[
+        int, typer.Option("--ws-burst", help="Messages a connection may send at once.", min=1)
+    ] = 30,
+    lobby_rate: Annotated[
+        int,
+        typer.Option(
+            "--lobby-rate", help="Room creations and joins per minute per address.", min=1
+        ),
+    ] = 60,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Play in the browser: rooms, friends and bots (http://HOST:PORT)."""
@@ -44,7 +56,13 @@ def serve(
         make_url(normalize_url(url))
     except ArgumentError as e:
         raise typer.BadParameter(str(e), param_hint="--db") from None
-    settings = Settings(db_url=url, bot_delay=bot_delay)
+    settings = Settings(
+        db_url=url,
+        bot_delay=bot_delay,
+        rate=ws_rate,
+        burst=ws_burst,
+        rest_per_minute=lobby_rate,
+    )
     try:
         application = create_app(settings)
     except Exception as e:

@@ -49,7 +49,7 @@ from unokit.events import Event, redact
 from unokit.game import Game, Phase
 from unokit.observation import event_to_dict, observe
 from unokit.options import Options
-from unokit.web.store import LoadedRoom, RoomRow, SeatRow, StorageError, Store
+from unokit.web.store import Append, LoadedRoom, RoomRow, SeatRow, StorageError, Store
 
 if TYPE_CHECKING:
     from unokit.web.config import Settings
@@ -428,14 +428,8 @@ class Room:
         status: str | None = None,
     ) -> None:
         """Store ``texts`` (committed), then make ``game`` the live game. Lock held."""
-        append = Store.append_fn(self.code, self.version + 1, texts, status)
-
-        def fn(conn: Connection) -> None:
-            if extra is not None:
-                extra(conn)
-            append(conn)
-
-        task = asyncio.ensure_future(self.hub.store.call(fn))
+        job = Append(self.code, self.version + 1, texts, status, extra)
+        task = asyncio.ensure_future(self.hub.store.call(job))
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:

@@ -45,7 +45,15 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import make_url
 
-__all__ = ["Store", "StorageError", "RoomRow", "SeatRow", "normalize_url", "LoadedRoom"]
+__all__ = [
+    "Store",
+    "StorageError",
+    "RoomRow",
+    "SeatRow",
+    "normalize_url",
+    "LoadedRoom",
+    "Append",
+]
 
 log = logging.getLogger("unokit.web.store")
 T = TypeVar("T")
@@ -123,6 +131,35 @@ def normalize_url(url: str) -> str:
     if url.startswith("postgresql://") or url.startswith("postgres://"):
         return "postgresql+psycopg://" + url.split("://", 1)[1]
     return url
+
+
+@dataclass
+class Append:
+    """A store call that appends log lines (and maybe sets the room's status,
+    after running ``extra``). The lines of every Append of a batch are written
+    with one multi-row INSERT."""
+
+    code: str
+    seq: int
+    texts: list[str]
+    status: str | None = None
+    extra: Callable[[Connection], None] | None = None
+
+    def rows(self, now: float) -> list[dict[str, Any]]:
+        return [
+            {"room": self.code, "seq": self.seq + i, "text": t, "created": now}
+            for i, t in enumerate(self.texts)
+        ]
+
+    def __call__(self, conn: Connection) -> None:
+        self.prepare(conn)
+        conn.execute(insert(room_log), self.rows(time.time()))
+
+    def prepare(self, conn: Connection) -> None:
+        if self.extra is not None:
+            self.extra(conn)
+        if self.status is not None:
+            conn.execute(update(rooms).where(rooms.c.code == self.code).values(status=self.status))
 
 
 _Job = tuple[Callable[[Connection], Any], Future[Any]]
@@ -221,10 +258,19 @@ class Store:
         results: list[Any] = []
         try:
             conn = self._connection()
+            rows: list[dict[str, Any]] = []
+            now = time.time()
             with conn.begin():
                 for fn, _ in live:
                     # a savepoint per call would cost more than the rare retry below
-                    results.append(fn(conn))
+                    if isinstance(fn, Append):
+                        fn.prepare(conn)
+                        rows += fn.rows(now)
+                        results.append(None)
+                    else:
+                        results.append(fn(conn))
+                if rows:
+                    conn.execute(insert(room_log), rows)
             self.commits += 1
             self.calls += len(live)
         except Exception as e:
@@ -299,26 +345,6 @@ class Store:
                 .where(seats.c.room == code, seats.c.seat == row.seat)
                 .values(kind=row.kind, level=row.level, name=row.name, token_hash=row.token_hash)
             )
-
-        return fn
-
-    @staticmethod
-    def append_fn(
-        code: str, seq: int, texts: list[str], status: str | None = None
-    ) -> Callable[[Connection], None]:
-        """Append ``texts`` as log lines ``seq, seq+1, ...`` (and set the status)."""
-
-        def fn(conn: Connection) -> None:
-            now = time.time()
-            conn.execute(
-                insert(room_log),
-                [
-                    {"room": code, "seq": seq + i, "text": t, "created": now}
-                    for i, t in enumerate(texts)
-                ],
-            )
-            if status is not None:
-                conn.execute(update(rooms).where(rooms.c.code == code).values(status=status))
 
         return fn
 

@@ -1,0 +1,387 @@
+"""Load benchmark of the web server: many rooms of WebSocket players on 127.0.0.1.
+
+Starts ``unokit serve`` as a subprocess (a fresh SQLite file in a temporary
+directory, bots without delay), creates ``--rooms`` rooms of ``--seats`` seats
+and connects one scripted WebSocket client per human seat. Each client plays
+the first legal action whenever it is its turn (after ``--think-ms`` of
+"thinking", 0 by default: as fast as the server answers); seat 0 deals the next
+round and starts a new match when one ends. With ``--bots K`` the last K seats
+of every room are server-side bots instead of clients.
+
+Measured over ``--seconds`` (after ``--warmup``), bounded in time and count:
+
+* moves/s: commands the server accepted (acks), all rooms together;
+* latency: from sending a command to receiving the ``state`` message that shows
+  it (the first state whose version reaches the acknowledged one), p50/p90/p99;
+  also the ``ack`` latency;
+* server CPU time per accepted move.
+
+    python benchmarks/bench_server.py                       # 100 rooms x 4 players
+    python benchmarks/bench_server.py --rooms 25 --seconds 10 --think-ms 500
+    python benchmarks/bench_server.py --json
+
+Clients run in ``--procs`` processes (default 1) with uvloop.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import random
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+UNOKIT = Path(sys.executable).with_name("unokit")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    k = min(len(values) - 1, max(0, round(q / 100 * (len(values) - 1))))
+    return values[k]
+
+
+# ---------------------------------------------------------------- client side
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latency: list[float] = []  # command -> state showing it (s)
+        self.ack: list[float] = []
+        self.moves = 0
+        self.errors = 0
+        self.messages = 0
+        self.bytes = 0
+
+
+async def player(
+    url: str,
+    token: str,
+    seat: int,
+    stats: Stats,
+    clock: dict[str, float],
+    think: float,
+    rnd: random.Random,
+) -> None:
+    import websockets
+
+    async with websockets.connect(url, max_size=None, compression=None, open_timeout=30) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        msg_id = 0
+        sent_at: float | None = None
+        want: int | None = None
+        acted = -1
+        async for raw in ws:
+            now = time.perf_counter()
+            if now >= clock["end"]:
+                return
+            measuring = now >= clock["start"]
+            m = json.loads(raw)
+            if measuring:
+                stats.messages += 1
+                stats.bytes += len(raw)
+            kind = m["type"]
+            if kind == "ack":
+                if sent_at is not None:
+                    want = m["version"]
+                    if measuring:
+                        stats.moves += 1
+                        stats.ack.append(now - sent_at)
+                continue
+            if kind == "error":
+                if measuring:
+                    stats.errors += 1
+                sent_at = want = None
+                continue
+            if kind != "state":
+                continue
+            version = m["version"]
+            if sent_at is not None:
+                if want is None or version < want:
+                    continue  # an older state; ours is on its way
+                if measuring:
+                    stats.latency.append(now - sent_at)
+                sent_at = want = None
+            obs = m["observation"]
+            if obs is None or version == acted:
+                continue
+            phase = obs["phase"]
+            msg: dict[str, Any] | None = None
+            if phase == "MATCH_OVER":
+                if seat == 0:
+                    msg = {"type": "new_match"}
+            elif phase == "ROUND_OVER":
+                if seat == 0:
+                    msg = {"type": "next_round"}
+            elif obs["current"] == seat and obs["legal"]:
+                msg = {"type": "command", "text": obs["legal"][0]}
+            if msg is None:
+                continue
+            if think > 0:
+                await asyncio.sleep(rnd.uniform(0, 2 * think))
+            msg_id += 1
+            msg["id"] = msg_id
+            acted = version
+            sent_at = time.perf_counter()
+            await ws.send(json.dumps(msg))
+
+
+async def setup_room(
+    http: str, variant: str, seats: int, bots: int, idx: int
+) -> tuple[str, list[tuple[int, str]]]:
+    humans = seats - bots
+    body = {
+        "variant": variant,
+        "seats": [{"kind": "human"}] * humans + [{"kind": "bot", "level": "random"}] * bots,
+        "name": f"p{idx}-0",
+    }
+    async with httpx.AsyncClient(base_url=http, timeout=60) as c:
+        r = await c.post("/api/rooms", json=body)
+        r.raise_for_status()
+        out = r.json()
+        tokens = [(0, out["token"])]
+        for k in range(1, humans):
+            j = await c.post(f"/api/rooms/{out['room']}/join", json={"name": f"p{idx}-{k}"})
+            j.raise_for_status()
+            tokens.append((j.json()["seat"], j.json()["token"]))
+    return out["room"], tokens
+
+
+async def run_clients(
+    port: int,
+    room_ids: list[int],
+    args: dict[str, Any],
+    start_at: float,
+) -> dict[str, Any]:
+    http = f"http://127.0.0.1:{port}"
+    rooms = []
+    for i in range(0, len(room_ids), 20):  # create rooms 20 at a time
+        rooms += await asyncio.gather(
+            *(
+                setup_room(http, args["variant"], args["seats"], args["bots"], k)
+                for k in room_ids[i : i + 20]
+            )
+        )
+    stats = Stats()
+    # everyone connects, then the clock starts at the same wall time in every process
+    delay = max(0.0, start_at - time.time())
+    t0 = time.perf_counter() + delay
+    clock = {"start": t0 + args["warmup"], "end": t0 + args["warmup"] + args["seconds"]}
+    tasks = []
+    for code, tokens in rooms:
+        for seat, token in tokens:
+            rnd = random.Random(hash((code, seat)))
+            tasks.append(
+                asyncio.create_task(
+                    player(
+                        f"ws://127.0.0.1:{port}/ws/{code}",
+                        token,
+                        seat,
+                        stats,
+                        clock,
+                        args["think_ms"] / 1000.0,
+                        rnd,
+                    )
+                )
+            )
+    await asyncio.sleep(max(0.0, clock["start"] - time.perf_counter()))
+    cpu0 = time.process_time()
+    await asyncio.sleep(max(0.0, clock["end"] - time.perf_counter()))
+    cpu = time.process_time() - cpu0
+    deadline = clock["end"] + 5.0
+    done, pending = await asyncio.wait(tasks, timeout=max(1.0, deadline - time.perf_counter()))
+    for t in pending:
+        t.cancel()
+    failures = [t.exception() for t in done if not t.cancelled() and t.exception()]
+    return {
+        "latency": stats.latency,
+        "ack": stats.ack,
+        "moves": stats.moves,
+        "errors": stats.errors,
+        "messages": stats.messages,
+        "bytes": stats.bytes,
+        "clients": len(tasks),
+        "cpu": cpu,
+        "failures": [repr(f) for f in failures[:3]],
+        "failed": len(failures),
+    }
+
+
+def client_process(
+    port: int, room_ids: list[int], args: dict[str, Any], start_at: float, out: Any
+) -> None:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:  # pragma: no cover
+        pass
+    out.put(asyncio.run(run_clients(port, room_ids, args, start_at)))
+
+
+# ---------------------------------------------------------------- driver
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rooms", type=int, default=100)
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--bots", type=int, default=0, help="server-side bots per room")
+    ap.add_argument("--variant", default="classic", choices=["classic", "flip", "flex"])
+    ap.add_argument("--seconds", type=float, default=20.0, help="measured time")
+    ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument("--think-ms", type=float, default=0.0, help="mean client think time")
+    ap.add_argument("--procs", type=int, default=1, help="client processes")
+    ap.add_argument("--db", default=None, help="database URL (default: temporary SQLite)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    a = ap.parse_args()
+    if not 1 <= a.rooms <= 1000 or not 0 <= a.bots < a.seats or not 1 <= a.seconds <= 600:
+        ap.error("need 1 <= rooms <= 1000, 0 <= bots < seats, 1 <= seconds <= 600")
+    args = vars(a)
+
+    work = Path(tempfile.mkdtemp(prefix="unokit-bench-"))
+    port = free_port()
+    db = a.db or f"sqlite:///{work / 'bench.sqlite3'}"
+    cmd = [
+        str(UNOKIT),
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        db,
+        "--bot-delay",
+        "0",
+        "--log-level",
+        "warning",
+        "--ws-rate",
+        "1000",
+        "--ws-burst",
+        "1000",
+        "--lobby-rate",
+        "100000",
+    ]
+    log = open(work / "server.log", "wb")
+    server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("server did not start:\n" + (work / "server.log").read_text())
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        ctx = mp.get_context("spawn")
+        queue = ctx.Queue()
+        ids = list(range(a.rooms))
+        start_at = time.time() + 5.0 + a.rooms * 0.03
+        procs = [
+            ctx.Process(
+                target=client_process, args=(port, ids[i :: a.procs], args, start_at, queue)
+            )
+            for i in range(a.procs)
+        ]
+        for p in procs:
+            p.start()
+        wait = start_at - time.time()
+        if wait > 0:
+            time.sleep(wait)
+        time.sleep(a.warmup)
+        cpu0 = cpu_seconds(server.pid)
+        time.sleep(a.seconds)
+        cpu1 = cpu_seconds(server.pid)
+        results = [queue.get(timeout=a.seconds + 120) for _ in procs]
+        for p in procs:
+            p.join(timeout=30)
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+    lat = [x for r in results for x in r["latency"]]
+    ack = [x for r in results for x in r["ack"]]
+    moves = sum(r["moves"] for r in results)
+    report = {
+        "rooms": a.rooms,
+        "players": sum(r["clients"] for r in results),
+        "bots_per_room": a.bots,
+        "variant": a.variant,
+        "think_ms": a.think_ms,
+        "seconds": a.seconds,
+        "moves": moves,
+        "moves_per_s": moves / a.seconds,
+        "p50_ms": percentile(lat, 50) * 1000,
+        "p90_ms": percentile(lat, 90) * 1000,
+        "p99_ms": percentile(lat, 99) * 1000,
+        "max_ms": max(lat, default=float("nan")) * 1000,
+        "ack_p50_ms": percentile(ack, 50) * 1000,
+        "ack_p99_ms": percentile(ack, 99) * 1000,
+        "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "messages_per_s": sum(r["messages"] for r in results) / a.seconds,
+        "mb_per_s": sum(r["bytes"] for r in results) / a.seconds / 1e6,
+        "server_cpu": (cpu1 - cpu0) / a.seconds,
+        "client_cpu": sum(r["cpu"] for r in results) / a.seconds,
+        "server_cpu_ms_per_move": (cpu1 - cpu0) * 1000 / moves if moves else float("nan"),
+        "errors": sum(r["errors"] for r in results),
+        "client_failures": sum(r["failed"] for r in results),
+    }
+    if a.json:
+        print(json.dumps(report))
+        return
+    print(
+        f"{report['rooms']} rooms, {report['players']} WebSocket players"
+        f" ({a.bots} server bots per room), {a.variant}, think {a.think_ms:g} ms,"
+        f" {a.seconds:g} s measured"
+    )
+    print(f"  moves/s          {report['moves_per_s']:10.1f}   ({moves} accepted commands)")
+    print(
+        f"  command->update  p50 {report['p50_ms']:.1f} ms  p90 {report['p90_ms']:.1f} ms"
+        f"  p99 {report['p99_ms']:.1f} ms  max {report['max_ms']:.1f} ms"
+    )
+    print(
+        f"  command->ack     p50 {report['ack_p50_ms']:.1f} ms  p99 {report['ack_p99_ms']:.1f} ms"
+    )
+    print(
+        f"  server CPU       {report['server_cpu']:.0%} of a core,"
+        f" {report['server_cpu_ms_per_move']:.2f} ms per move;"
+        f" {report['messages_per_s']:.0f} messages/s, {report['mb_per_s']:.1f} MB/s to clients"
+    )
+    print(f"  client CPU       {report['client_cpu']:.0%} of a core (all client processes)")
+    print(f"  errors {report['errors']}, client failures {report['client_failures']}")
+
+
+if __name__ == "__main__":
+    main()
