@@ -405,6 +405,8 @@ class UnoApp(App[None]):
             self.tell(self._you(str(e)))
             return False
         self.message = None
+        if self.session.save_error:
+            self.log_error(self.session.save_error)
         if isinstance(action, Play) and self.viewer is not None:
             if self.session.game.uno_state(self.viewer).name == "VULNERABLE":
                 self.message = "One card left and no UNO called: press u before you are caught!"

@@ -92,10 +92,10 @@ class ChoiceDialog(ModalScreen[T | None], Generic[T]):
                 buttons.append(b)
             box = Vertical(*buttons, classes="buttons") if self.vertical else Horizontal(*buttons)
             yield box
-            keys = ", ".join(f"{c.key}" for c in self.choices if c.key)
-            hint = f"Keys: {keys} or 1-{len(self.choices)}" + (
-                ", Esc cancels" if self.cancel else ""
-            )
+            keys = ", ".join(f"{c.key}" for c in self.choices if c.key and not c.key.isdigit())
+            digits = f"1-{len(self.choices)}"
+            hint = f"Keys: {keys} or {digits}" if keys else f"Keys: {digits}"
+            hint += ", Esc cancels" if self.cancel else ""
             yield Static(hint, classes="hint", markup=False)
 
     def on_mount(self) -> None:

@@ -170,6 +170,8 @@ class _Plain:
         except UnoError as e:
             self.say(f"Not allowed: {_you(str(e), seat)}")
             return False
+        if s.save_error:
+            self.say(f"Warning: {s.save_error}")
         if isinstance(action, Play) and len(s.game.hands[seat]) == 1 and not action.uno:
             if s.game.uno_state(seat).name == "VULNERABLE":
                 self.say(
@@ -220,6 +222,9 @@ def run_plain(
     """Play ``session`` reading commands from ``inp`` and writing to ``out``."""
     try:
         return _Plain(session, inp, out, clear).run()
+    except KeyboardInterrupt:
+        out.write("\nInterrupted: the game stops here.\n")
+        return 130
     finally:
         if on_exit is not None:
             on_exit()

@@ -103,7 +103,8 @@ class Session:
         self.save_path = Path(save) if save is not None else None
         self.version = 0  # bumped by every accepted command
         self.round_history: list[tuple[int, int | None, int, tuple[int, ...]]] = []
-        self._save()
+        self.save_error: str | None = None
+        self._save()  # a path that cannot be written is refused before the game starts
 
     # ------------------------------------------------------------------ queries
 
@@ -181,7 +182,13 @@ class Session:
         for e in events:
             if isinstance(e, RoundEnded):
                 self.round_history.append((self.game.round_no, e.winner, e.points, e.scores))
-        self._save()
+        try:
+            self._save()
+            self.save_error = None
+        except OSError as e:
+            # the game goes on; the front end tells the player, and the next
+            # save writes the whole record again
+            self.save_error = f"could not save the record to {self.save_path}: {e}"
 
     def _save(self) -> None:
         """Write the record atomically (a temporary file renamed over the old one)."""

@@ -1,0 +1,62 @@
+"""The session: seats, names, bot levels, and the record written as it goes."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from policy import choose
+
+from unokit.errors import OptionError
+from unokit.record import load
+from unokit.tui.session import Session
+
+
+def test_seats_names_and_levels() -> None:
+    s = Session("classic", 4, humans=2, names=["Ann", "Ada"], bots="easy,hard", seed=1)
+    assert s.names[:2] == ["Ann", "Ada"]
+    assert "Ada" not in s.names[2:]  # bots take names that nobody has
+    assert s.levels == ["human", "human", "easy", "hard"]
+    assert s.bot_flags == [False, False, True, True]
+    assert s.record_names()[2] == f"{s.names[2]} (easy)"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"humans": 5}, "5 people cannot share a 4-player game"),
+        ({"names": ["a", "b"]}, "2 names given for 1 people"),
+        ({"bots": "easy,hard"}, "2 bot levels given for 3 bot seats"),
+        ({"bots": "genius"}, "unknown bot 'genius'"),
+        ({"names": ["a,b"]}, "no commas"),
+        ({"options": {"stacking": "always"}}, "stacking"),
+    ],
+)
+def test_bad_settings_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        Session("classic", 4, seed=1, **kwargs)  # type: ignore[arg-type]
+
+
+def test_record_survives_a_failed_save(tmp_path: Path) -> None:
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    path = folder / "m.rec"
+    s = Session("flip", 3, seed=12, bots="normal", save=path)
+    shutil.rmtree(folder)  # the disk goes away for a while
+    for _ in range(3):
+        if s.bot_to_act() is not None:
+            s.bot_step()
+        else:
+            seat = s.human_to_act()
+            assert seat is not None
+            s.apply(choose(s.observe(seat)))
+    assert s.save_error is not None and "could not save" in s.save_error
+    folder.mkdir()  # back: the next command writes the whole record
+    seat = s.human_to_act()
+    if seat is None:
+        s.bot_step()
+    else:
+        s.apply(choose(s.observe(seat)))
+    assert s.save_error is None
+    assert load(path).replay() == s.game
