@@ -813,6 +813,8 @@ class UnoApp(App[None]):
             if winner is not None:
                 cells[winner] = f"+{points}"
             t.add_row(str(rnd), *cells)
+        if not s.round_history:
+            t.add_row("—", *["" for _ in s.names])
         t.add_row("Total", *[str(x) for x in s.game.scores], style="bold")
         target = s.game.options.targetScore
         return TableScreen(f"Scores · target {target}", t, "Esc closes")

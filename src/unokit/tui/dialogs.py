@@ -217,7 +217,7 @@ class TableScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(self.title_text, classes="title", markup=False)
-            yield Static(self.body)
+            yield Static(self.body, id="body")
             if self.button:
                 yield Button(self.button, id="go", variant="primary", compact=True)
             yield Static(self.hint, classes="hint", markup=False)
