@@ -60,3 +60,26 @@ def test_record_survives_a_failed_save(tmp_path: Path) -> None:
         s.apply(choose(s.observe(seat)))
     assert s.save_error is None
     assert load(path).replay() == s.game
+
+
+def test_narration_speaks_to_the_viewer() -> None:
+    from unokit.cards import CLASSIC
+    from unokit.events import Challenged, Drew, Played, UnoCalled
+    from unokit.tui.text import Narrator
+
+    n = Narrator(["You", "Ada", "Bo"], viewer=0)
+    w4 = CLASSIC.parse("W4")
+    assert n.line(Played(0, w4, None)) == "You played Wild Draw Four."
+    assert n.line(Challenged(1, 0, False, None)) == (
+        "Ada challenged your Wild Draw Four: it was legal, Ada draws more."
+    )
+    assert n.line(Played(2, w4, None)) == "Bo played Wild Draw Four."
+    assert n.line(Challenged(0, 2, True, (CLASSIC.parse("R5"),))) == (
+        "You challenged Bo's Wild Draw Four: it was an illegal play, Bo draws instead. "
+        "Bo's hand: R5."
+    )
+    assert n.line(Drew(0, 2, (CLASSIC.parse("R5"), w4), None, "catch")) == (
+        "You drew Red 5 and Wild Draw Four for not calling UNO."
+    )
+    assert n.line(Drew(1, 2, None, None, "penalty")) == "Ada drew 2 cards (penalty)."
+    assert n.line(UnoCalled(0)) == "You called UNO!"

@@ -346,6 +346,12 @@ class UnoApp(App[None]):
                 ok = any(isinstance(a, Play) and a.card == card for a in obs.legal)
                 text.append(f"  {name}: ", Style(dim=True))
                 text.append("⏎ to play" if ok else "not playable", Style(dim=not ok))
+            if (
+                self._my_decision(obs)
+                and len(obs.hand) == 2
+                and any(isinstance(a, CallUno) for a in obs.legal)
+            ):
+                text.append("  (u: UNO before you play)", Style(dim=True))
             if s.round_over or s.match_over:
                 text.append("  ⏎ scores", Style(dim=True))
         self.query_one("#status", Static).update(text)

@@ -196,14 +196,15 @@ class Narrator:
         if isinstance(e, ev.Challenged):
             card = self._last_played.face(side).long_name if self._last_played else "card"
             off = self._whom(e.offender)
+            whose = "your" if e.offender == self.viewer else f"{off}'s"
             if e.success:
                 text = (
-                    f"{self.who(e.seat)} challenged {off}'s {card}: it was an illegal play, "
+                    f"{self.who(e.seat)} challenged {whose} {card}: it was an illegal play, "
                     f"{off} draw{'' if e.offender == self.viewer else 's'} instead."
                 )
             else:
                 text = (
-                    f"{self.who(e.seat)} challenged {off}'s {card}: it was legal, "
+                    f"{self.who(e.seat)} challenged {whose} {card}: it was legal, "
                     f"{self._whom(e.seat)} draw{'' if e.seat == self.viewer else 's'} more."
                 )
             if e.revealed is not None:
