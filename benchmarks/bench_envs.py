@@ -160,12 +160,13 @@ def run(seconds: float = 3.0) -> dict[str, Any]:
     totals = {i: (0, 0) for i in live}
     elapsed = dict.fromkeys(live, 0.0)
     rounds = max(1, round(seconds / SLICE))
+    slice_len = seconds / rounds
     for _ in range(rounds):
         for i in live:
             runner = runners[i]
             assert runner is not None
             start = time.perf_counter()
-            totals[i] = runner.send(start + SLICE)
+            totals[i] = runner.send(start + slice_len)
             elapsed[i] += time.perf_counter() - start
     results = []
     for i in live:
