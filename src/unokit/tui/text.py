@@ -245,7 +245,7 @@ class Narrator:
             return "; ".join(parts) + "."
         if isinstance(e, ev.HandsSwapped):
             parts = [
-                f"{self.who(s)} took {self._whom(src)}'s hand"
+                f"{self.who(s)} took {'your' if src == self.viewer else seat_label(src, self.names) + chr(39) + 's'} hand"
                 for s, src in zip(e.seats, e.sources, strict=False)
             ]
             return "Hands swapped: " + "; ".join(parts) + "."
