@@ -150,4 +150,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    main()
+    # Run as ``python -m unokit.cli`` this file is ``__main__``, a module other
+    # than the ``unokit.cli`` the adapters register on: use that one.
+    from unokit.cli import main as _main
+
+    _main()
