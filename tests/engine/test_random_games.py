@@ -208,18 +208,24 @@ class Oracle:
     sides), supply-limited draws with lazy reshuffle (§1.8), §3.5 flips, §1.10 legality
     bookkeeping and the three challenge outcomes, Wild Draw Color's draw-until (§3.9),
     Power Card transitions (§4.3), UNO states after a play (§1.11), final-card effects and
-    scoring (§1.12, §1.13, §3.11). Not modelled (skipped): stacking, 7-0 hand swaps, the
-    flex side of FW4 under flexFlexSideWD4Restricted, drawUntilPlayable draws."""
+    scoring (§1.12, §1.13, §3.11), stacking (§6.1) and 7-0 swaps (§6.3). Not modelled
+    (skipped): going out on a pending stack, the flex side of FW4 under
+    flexFlexSideWD4Restricted, drawUntilPlayable draws."""
 
     def __init__(self) -> None:
         self.challenge: tuple[int, bool, Kind, int] | None = None
+        self.stack_kind: Kind | None = None
+        self.stack_amount = 0
 
     def apply(self, g: Game, action: Action) -> None:
         before = g.copy()
         g.apply(action)
         if isinstance(action, Play):
-            self.challenge = None
+            if not before.pending:
+                self.challenge = None
             self._play(before, g, action)
+        elif isinstance(action, (Draw, Challenge)) and before.pending:
+            self._stack_answer(before, g, action)
         elif isinstance(action, (Accept, Challenge)) and before.state == Phase.AWAIT_CHALLENGE:
             self._answer(before, g, action)
         elif isinstance(action, ChooseColor):
@@ -230,6 +236,7 @@ class Oracle:
             self._catch(before, g, action)
         elif isinstance(action, NextRound):
             self.challenge = None
+            self.stack_kind, self.stack_amount = None, 0
 
     # -------------------------------------------------------------- helpers
 
@@ -298,13 +305,9 @@ class Oracle:
 
     def _play(self, before: Game, g: Game, a: Play) -> None:
         o = before.options
-        if o.stacking != "off":
-            return
         i, n, d, side = a.seat, before.players, before.direction, before.side
         face = a.card.face(side)
         kind = face.kind
-        if o.sevenZero and kind == Kind.NUMBER and face.number in (0, 7):
-            return
         if kind == Kind.FLEX_WILD_DRAW_FOUR and a.flex and o.flexFlexSideWD4Restricted:
             return
 
@@ -317,6 +320,15 @@ class Oracle:
             kind == Kind.FLEX_WILD_DRAW_FOUR and not a.flex)
         base = {Kind.WILD_DRAW_FOUR: 4, Kind.FLEX_WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2,
                 Kind.DRAW_TWO: 2, Kind.DRAW_ONE: 1, Kind.DRAW_FIVE: 5, Kind.FLEX_DRAW_TWO: 2}
+        stackable = kind in base and not a.flex
+        if o.stacking != "off" and (before.pending or (stackable and not final)):
+            if final:
+                return  # going out on a stack: not specified by §1.12/§6.1
+            self._stack_play(before, g, a, kind, base[kind], restricted, nxt(1))
+            return
+        if o.sevenZero and kind == Kind.NUMBER and face.number in (0, 7) and not final:
+            self._seven_zero(before, g, a, face.number == 7, nxt(1))
+            return
         others = [nxt(k) for k in range(1, n)]
         draws: list[tuple[int, int]] = []
         skip: tuple[int, ...] = ()
@@ -425,6 +437,75 @@ class Oracle:
         if len(g.hands[i]) == 1:
             expected_uno = "SAFE" if a.uno or before.uno_pre == i else "VULNERABLE"
             assert g.uno_state(i).name == expected_uno
+
+    def _stack_play(self, before: Game, g: Game, a: Play, kind: Kind, amount: int,
+                    restricted: bool, victim: int) -> None:
+        """§6.1: the draw is kept pending and passed on; nobody draws yet."""
+        o = before.options
+        if before.pending:
+            prev = self.stack_kind
+            if o.stacking == "same_symbol":
+                same = {Kind.FLEX_DRAW_TWO: Kind.DRAW_TWO,
+                        Kind.FLEX_WILD_DRAW_FOUR: Kind.WILD_DRAW_FOUR}
+                assert same.get(kind, kind) == same.get(prev, prev), (
+                    f"same_symbol stacking accepted {kind.name} on {prev.name}")
+            elif prev is not None:
+                assert amount >= self.stack_amount, "escalate accepted a smaller draw"
+        self._check_draws(before, g, [], 0, a.seat)
+        assert g.pending == before.pending + amount
+        assert g.current == victim and g.state == Phase.AWAIT_TURN
+        self.stack_kind, self.stack_amount = kind, amount
+        if restricted and not o.noBluff:
+            self.challenge = (a.seat, self._legal(before, a.seat, a.card), kind, victim)
+        else:
+            if restricted:
+                assert self._legal(before, a.seat, a.card), "noBluff accepted a bluff"
+            self.challenge = None
+
+    def _stack_answer(self, before: Game, g: Game, a: Action) -> None:
+        victim = before.current
+        n, d = before.players, before.direction
+        supply = self._supply(before, False)
+        total = before.pending
+        if isinstance(a, Draw):
+            self._check_draws(before, g, [(victim, total)], supply)
+            assert g.current == (victim + d) % n
+        else:
+            assert self.challenge is not None, "a stack was challenged without a restricted card"
+            off, legal, _kind, v = self.challenge
+            assert v == victim
+            if legal:
+                self._check_draws(before, g, [(victim, total + 2)], supply)
+                assert g.current == (victim + d) % n
+            else:
+                self._check_draws(before, g, [(off, total)], supply)
+                assert g.current == victim
+        assert g.pending == 0 and g.state == Phase.AWAIT_TURN
+        self.challenge = None
+        self.stack_kind, self.stack_amount = None, 0
+
+    @staticmethod
+    def _seven_zero(before: Game, g: Game, a: Play, seven: bool, after: int) -> None:
+        """§6.3: a 7 swaps with the chosen player, a 0 passes every hand on."""
+        n, d, i = before.players, before.direction, a.seat
+        old = [Counter(str(c) for c in before.hand(s)) for s in range(n)]
+        old[i] -= Counter([str(a.card)])
+        new = [Counter(str(c) for c in g.hand(s)) for s in range(n)]
+        if seven:
+            assert a.swap is not None
+            j = a.swap
+            expected = list(old)
+            expected[i], expected[j] = old[j], old[i]
+        else:
+            expected = [old[(s - d) % n] for s in range(n)]
+        assert new == expected, "7-0 hands"
+        moved = {i, a.swap} if seven else set(range(n))
+        for s in range(n):  # D57: no UNO state arises from a swap; bystanders keep theirs
+            want = before.uno_state(s).name
+            if s in moved or want == "VULNERABLE":  # the play also closed any catch window
+                want = "NONE"
+            assert g.uno_state(s).name == want, f"P{s} UNO state after 7-0"
+        assert g.current == after and g.state == Phase.AWAIT_TURN
 
     def _answer(self, before: Game, g: Game, a: Action) -> None:
         if self.challenge is None:  # the play was not modelled (stacking)
