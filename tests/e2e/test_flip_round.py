@@ -30,7 +30,7 @@ def _create_room(alice: Player) -> str:
     page.wait_for_selector('.variant-tile.checked[data-variant="flip"]')
     page.select_option("#create-players", "3")
     page.select_option("#seat-1", "human")
-    page.select_option("#seat-2", "bot:heuristic")
+    page.select_option("#seat-2", "bot:easy")
     alice.screenshot("flip-lobby-form")
     page.click("#create-submit")
     page.wait_for_selector("#invite-link")

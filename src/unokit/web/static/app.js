@@ -177,6 +177,7 @@ async function showLobby(error = null) {
 
 async function openRoom(code) {
   document.title = `unokit · ${code}`;
+  await loadMeta();
   const saved = storeGet(ROOM_KEY(code));
   if (saved?.token) {
     connect(code);
@@ -200,6 +201,7 @@ function showRoom() {
     info: app.info,
     seat: app.seat,
     host: app.host,
+    meta: app.meta,
     error: app.error,
     onJoin: async (name, seat) => {
       try {
@@ -221,7 +223,7 @@ function showRoom() {
       app.wantSpectate = true;
       connect(app.code);
     },
-    onStart: () => sendMessage({ type: "start" }),
+    onStart: (level) => sendMessage(level ? { type: "start", level } : { type: "start" }),
   });
 }
 

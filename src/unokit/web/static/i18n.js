@@ -21,6 +21,7 @@ const EN = {
   "app.title": "unokit",
   "app.tagline": "Classic UNO, UNO Flip and UNO Flex with friends and bots",
   "lang.switch": "Français",
+  "lang.short": "FR",
   "lang.switch.title": "Passer en français",
   "btn.skip": "Skip to the game",
   "lobby.timer": "Time per move",
@@ -61,9 +62,12 @@ const EN = {
   "lobby.seat.you": "You",
   "lobby.seat.human": "Open seat (a friend)",
   "lobby.seat.bot": "Bot — {level}",
-  "bot.random": "easy",
-  "bot.heuristic": "normal",
-  "bot.strong": "hard",
+  "bot.easy": "easy",
+  "bot.normal": "normal",
+  "bot.hard": "hard",
+  "bot.random": "random moves",
+  "bot.heuristic": "heuristic",
+  "bot.rlcard-rule": "RLCard rules",
   "lobby.scoring": "Scoring",
   "lobby.target": "Target score",
   "lobby.scoringMode": "Scoring mode",
@@ -113,6 +117,7 @@ const EN = {
   "room.spectating": "You are watching. Spectators see no hand.",
   "room.start": "Start the game",
   "room.fillBots": "Fill empty seats with bots",
+  "lobby.botLevel": "Bot level",
   "room.joinAs": "Join this room",
   "room.joined": "{name} joined",
   "room.host": "host",
@@ -231,7 +236,7 @@ const EN = {
   // card names
   "card.number": "{color} {n}",
   "card.flipIcon": "{name} (flip icon)",
-  "card.flexColor": "{name} / {flex}",
+  "card.flexColor": "{name} (flex {flex})",
   "card.S": "{color} Skip",
   "card.R": "{color} Reverse",
   "card.D2": "{color} Draw Two",
@@ -258,6 +263,13 @@ const EN = {
   "card.flexSide.WTD": "a chosen player draws 2",
   "card.flexSide.FW4": "a chosen player draws 4, no challenge",
   "card.flexSide.number": "matches {flex}",
+  "card.regularSide.number": "matches {color}",
+  "card.regularSide.FS": "Skip",
+  "card.regularSide.FR": "Reverse",
+  "card.regularSide.FD2": "Draw Two",
+  "card.regularSide.WAD": "a plain Wild",
+  "card.regularSide.WTD": "a plain Wild",
+  "card.regularSide.FW4": "Wild Draw Four (can be challenged)",
 
   // events (third person / "you" forms)
   "ev.RoundStarted": "Round {round} begins; {dealer} deals.",
@@ -277,7 +289,6 @@ const EN = {
   "ev.Drew.many.you": "You drew {n} cards: {cards}",
   "ev.Drew.none": "{who} tried to draw, but there is no card left",
   "ev.Drew.none.you": "You tried to draw, but there is no card left",
-  "ev.Drew.penalty": " as a penalty",
   "ev.Drew.challenge": " after the challenge",
   "ev.Drew.catch": " for not calling UNO",
   "ev.Drew.stack": " (stacked draw cards)",
@@ -328,6 +339,7 @@ const FR = {
   "app.title": "unokit",
   "app.tagline": "UNO classique, UNO Flip et UNO Flex entre amis et avec des robots",
   "lang.switch": "English",
+  "lang.short": "EN",
   "lang.switch.title": "Switch to English",
   "btn.skip": "Aller au jeu",
   "lobby.timer": "Temps par coup",
@@ -367,9 +379,12 @@ const FR = {
   "lobby.seat.you": "Vous",
   "lobby.seat.human": "Place libre (un ami)",
   "lobby.seat.bot": "Robot — {level}",
-  "bot.random": "facile",
-  "bot.heuristic": "moyen",
-  "bot.strong": "difficile",
+  "bot.easy": "facile",
+  "bot.normal": "moyen",
+  "bot.hard": "difficile",
+  "bot.random": "coups au hasard",
+  "bot.heuristic": "heuristique",
+  "bot.rlcard-rule": "règles RLCard",
   "lobby.scoring": "Points",
   "lobby.target": "Score à atteindre",
   "lobby.scoringMode": "Décompte",
@@ -418,6 +433,7 @@ const FR = {
   "room.spectating": "Vous regardez la partie. Les spectateurs ne voient aucune main.",
   "room.start": "Commencer la partie",
   "room.fillBots": "Compléter avec des robots",
+  "lobby.botLevel": "Niveau des robots",
   "room.joinAs": "Rejoindre la salle",
   "room.joined": "{name} est arrivé",
   "room.host": "hôte",
@@ -532,7 +548,7 @@ const FR = {
 
   "card.number": "{n} {color}",
   "card.flipIcon": "{name} (icône flip)",
-  "card.flexColor": "{name} / {flex}",
+  "card.flexColor": "{name} (flex {flex})",
   "card.S": "Passe ton tour {color}",
   "card.R": "Inversion {color}",
   "card.D2": "+2 {color}",
@@ -559,6 +575,13 @@ const FR = {
   "card.flexSide.WTD": "un joueur choisi pioche 2",
   "card.flexSide.FW4": "un joueur choisi pioche 4, sans contestation",
   "card.flexSide.number": "se joue sur le {flex}",
+  "card.regularSide.number": "se joue sur le {color}",
+  "card.regularSide.FS": "Passe ton tour",
+  "card.regularSide.FR": "Inversion",
+  "card.regularSide.FD2": "+2",
+  "card.regularSide.WAD": "un simple Joker",
+  "card.regularSide.WTD": "un simple Joker",
+  "card.regularSide.FW4": "Super Joker +4 (peut être contesté)",
 
   "ev.RoundStarted": "La manche {round} commence ; {dealer} distribue.",
   "ev.RoundStarted.you": "La manche {round} commence ; vous distribuez.",
@@ -577,7 +600,6 @@ const FR = {
   "ev.Drew.many.you": "Vous avez pioché {n} cartes : {cards}",
   "ev.Drew.none": "{who} a voulu piocher, mais il ne reste aucune carte",
   "ev.Drew.none.you": "Vous avez voulu piocher, mais il ne reste aucune carte",
-  "ev.Drew.penalty": " en pénalité",
   "ev.Drew.challenge": " après la contestation",
   "ev.Drew.catch": " pour avoir oublié UNO",
   "ev.Drew.stack": " (cartes + cumulées)",
@@ -670,6 +692,13 @@ export function t(key, params = {}) {
     return key;
   }
   return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+}
+
+/** Keys present in one language and not in the other (for the tests). */
+export function missingKeys() {
+  const en = Object.keys(EN);
+  const fr = Object.keys(FR);
+  return { fr: en.filter((k) => !(k in FR)), en: fr.filter((k) => !(k in EN)) };
 }
 
 /** True when `key` exists (used for optional sentence parts). */

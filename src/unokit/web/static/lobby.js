@@ -68,8 +68,11 @@ function botLabel(level) {
  */
 export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
   const last = loadLast() ?? {};
-  const bots = meta?.bots?.length ? meta.bots : ["heuristic", "random"];
-  const defaultBot = bots.includes("heuristic") ? "heuristic" : bots[0];
+  // players pick a level; the other bots of the server are for developers
+  const serverBots = meta?.bots?.length ? meta.bots : ["heuristic", "random"];
+  const levels = ["easy", "normal", "hard"].filter((b) => serverBots.includes(b));
+  const bots = levels.length ? levels : serverBots;
+  const defaultBot = bots.includes("normal") ? "normal" : bots.includes("heuristic") ? "heuristic" : bots[0];
   const variants = meta?.variants ?? {
     classic: { min_players: 2, max_players: 10 },
     flip: { min_players: 2, max_players: 10 },
@@ -88,7 +91,9 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
   function seatKinds() {
     const kinds = [];
     for (let i = 1; i < form.players; i++) {
-      kinds.push(form.seats?.[i - 1] ?? (i === 1 ? "human" : `bot:${defaultBot}`));
+      let k = form.seats?.[i - 1] ?? (i === 1 ? "human" : `bot:${defaultBot}`);
+      if (k.startsWith("bot:") && !bots.includes(k.slice(4))) k = `bot:${defaultBot}`;
+      kinds.push(k);
     }
     return kinds;
   }
@@ -335,7 +340,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
  * The room before the game (or for someone not seated yet): seats, invite
  * link, join form, watch, start (host).
  */
-export function renderRoom(root, { info, seat, host, onJoin, onWatch, onStart, error }) {
+export function renderRoom(root, { info, seat, host, meta, onJoin, onWatch, onStart, error }) {
   const invite = new URL(info.invite ?? `/r/${info.room}`, location.href).href;
   const seated = seat !== null && seat !== undefined;
   const free = info.seats.filter((s) => s.kind === "human" && !s.claimed);
@@ -366,8 +371,12 @@ export function renderRoom(root, { info, seat, host, onJoin, onWatch, onStart, e
         <button type="submit" class="btn primary" id="join-submit">${esc(t("room.joinAs"))}</button>
       </form>`
     : "";
-  const startBtn = seated && host && info.status === "lobby"
-    ? `<button type="button" class="btn primary" id="room-start">${esc(t("room.fillBots"))}</button>`
+  const levels = ["easy", "normal", "hard"].filter((b) => (meta?.bots ?? ["easy", "normal", "hard"]).includes(b));
+  const startBtn = seated && host && info.status === "lobby" && free.length
+    ? `<span class="start-row"><button type="button" class="btn primary" id="room-start">${esc(t("room.fillBots"))}</button>
+       <select id="room-start-level" aria-label="${esc(t("lobby.botLevel"))}">${levels
+         .map((l) => `<option value="${l}" ${l === "normal" ? "selected" : ""}>${esc(botLabel(l))}</option>`)
+         .join("")}</select></span>`
     : "";
   root.innerHTML = `
     <div class="room">
@@ -417,5 +426,5 @@ export function renderRoom(root, { info, seat, host, onJoin, onWatch, onStart, e
   });
   for (const b of root.querySelectorAll("[data-sit]")) b.addEventListener("click", () => joinWith(Number(b.dataset.sit)));
   root.querySelector("#room-watch")?.addEventListener("click", () => onWatch());
-  root.querySelector("#room-start")?.addEventListener("click", () => onStart());
+  root.querySelector("#room-start")?.addEventListener("click", () => onStart(root.querySelector("#room-start-level")?.value || null));
 }

@@ -563,10 +563,16 @@ export function createTable(root, handlers) {
           const key = token.startsWith("W") || token === "FW4" ? token : token.replace(/^(R|Y|G|B)/, "");
           flexDesc = t(`card.flexSide.${key}`);
         }
+        let regularDesc;
+        if (f?.kind === "number") regularDesc = t("card.regularSide.number", { color: colorName(f.color) });
+        else {
+          const key = token.startsWith("W") || token === "FW4" ? token : token.replace(/^(R|Y|G|B)/, "");
+          regularDesc = t(`card.regularSide.${key}`);
+        }
         body = choice.values
           .map((v, i) => {
             const label = v === "flex" ? t("pick.side.flex") : t("pick.side.regular");
-            const desc = v === "flex" ? flexDesc : "";
+            const desc = v === "flex" ? flexDesc : regularDesc;
             return `<button type="button" class="btn side-btn ${v === "flex" ? "flex" : ""}" data-choose="side" data-value="${esc(v)}"><strong>${esc(label)}</strong>${desc ? `<small>${esc(desc)}</small>` : ""}<kbd>${i + 1}</kbd></button>`;
           })
           .join("");
