@@ -180,6 +180,14 @@ def _check_unlisted(g: Game, action: Action) -> None:
         assert not changed, f"{action} had an effect but is not in legal_actions"
         return
     assert _legal_but_unlisted(g, action), f"{action} was accepted but is not listed in {g!r}"
+    if isinstance(action, Play) and g.options.misplayPenalty == "on" and (
+            g.hand(action.seat).count(action.card) and len(g2.discard) == len(g.discard)):
+        # §2.7 misplay: the card stays in hand, the player draws 2, the turn passes on
+        supply = g.draw_count + len(g.discard) - 1
+        assert len(g2.hands[action.seat]) == len(g.hands[action.seat]) + min(2, supply)
+        assert not Counter(g.hand(action.seat)) - Counter(g2.hand(action.seat))  # card kept
+        assert g2.current == (action.seat + g.direction) % g.players
+        assert g2.discard_pile == g.discard_pile and g2.state == Phase.AWAIT_TURN
 
 
 def _check_step(g: Game, rnd: random.Random, initial: Counter[int]) -> None:
@@ -198,6 +206,25 @@ def _check_step(g: Game, rnd: random.Random, initial: Counter[int]) -> None:
         for a in _candidates(g, rnd, seat):
             if _norm(a) not in legal:
                 _check_unlisted(g, a)
+
+
+def _own_invariants(g: Game) -> None:
+    """RULES.md §8 checked through the public API (not trusting check_invariants)."""
+    n = g.players
+    for s in range(n):
+        if g.uno_state(s).name != "NONE":
+            assert len(g.hand(s)) == 1, f"P{s} has a UNO state with {len(g.hand(s))} cards"
+    assert g.discard_pile, "empty discard pile"
+    if g.state in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+        return
+    assert all(g.hand(s) for s in range(n)), "an empty hand while the round goes on"
+    if g.state == Phase.AWAIT_TURN:
+        colors = DARK if g.side else LIGHT
+        assert g.current_color in colors, f"current colour {g.current_color} on side {g.side}"
+    if g.variant.two_sided:
+        assert g.side in (0, 1)
+    else:
+        assert g.side == 0
 
 
 class Oracle:
@@ -220,6 +247,8 @@ class Oracle:
     def apply(self, g: Game, action: Action) -> None:
         before = g.copy()
         g.apply(action)
+        self._window(before, g, action)
+        _own_invariants(g)
         if isinstance(action, Play):
             if not before.pending:
                 self.challenge = None
@@ -237,6 +266,22 @@ class Oracle:
         elif isinstance(action, NextRound):
             self.challenge = None
             self.stack_kind, self.stack_amount = None, 0
+
+    @staticmethod
+    def _window(before: Game, g: Game, action: Action) -> None:
+        """D6: a turn action closes the catch window; colour choices, calls and
+        catches of someone else do not."""
+        if g.state in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            return
+        turn_action = isinstance(action, (Play, Draw, Pass, Accept, Challenge))
+        for s in range(before.players):
+            if before.uno_state(s).name != "VULNERABLE":
+                continue
+            if turn_action:
+                assert g.uno_state(s).name != "VULNERABLE", f"{action} left P{s}'s window open"
+            elif not (isinstance(action, CallUno) and action.seat == s) and not (
+                    isinstance(action, Catch) and action.target == s):
+                assert g.uno_state(s).name == "VULNERABLE", f"{action} closed P{s}'s window"
 
     # -------------------------------------------------------------- helpers
 
