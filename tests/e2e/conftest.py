@@ -177,7 +177,7 @@ class Player:
         return int(s["seat"])
 
     def wait_table(self) -> None:
-        self.page.wait_for_selector("body[data-view='table'] #hand")
+        self.page.wait_for_selector("body[data-view='table'] #opponents .opp")
 
     def wait_version_above(self, version: int) -> None:
         self.page.wait_for_function(

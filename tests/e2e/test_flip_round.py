@@ -102,6 +102,24 @@ def test_flip_round_with_uno_catch_challenge_and_flip(new_player: Any) -> None:
     bob.page.wait_for_selector(f'.opp[data-seat="{bot_seat}"] .badge.bot')
     assert "Alice" in bob.page.inner_text('.opp[data-seat="0"] .opp-name')
 
+    # a spectator opens the same link: every seat on the table, no hand
+    carol = new_player("Carol")
+    carol.page.goto(invite)
+    carol.page.click("#room-watch")
+    carol.wait_table()
+    carol.page.wait_for_selector(".table.spectator")
+    assert carol.page.locator(".opp").count() == 3
+    assert carol.page.locator("#hand .hc").count() == 0
+    spectator = carol.state()
+    assert spectator is not None and spectator["seat"] is None
+    assert spectator["obs"]["hand"] == [] and spectator["obs"]["legal"] == []
+    carol.screenshot("flip-spectator")
+
+    # chat reaches the other players' logs
+    alice.page.fill("#chat-input", "good luck!")
+    alice.page.press("#chat-input", "Enter")
+    bob.page.wait_for_selector("#log-list li.ev-chat:has-text('good luck!')")
+
     rounds: list[set[str]] = []
     shots: set[str] = set()
     for _ in range(MAX_STEPS):

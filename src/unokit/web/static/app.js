@@ -351,6 +351,7 @@ function onState(msg) {
   document.body.dataset.round = String(o.round);
   table.update(msg);
   updateTopbar();
+  updateTitle();
 }
 
 // ---- top bar -------------------------------------------------------------------------------
@@ -362,12 +363,32 @@ function updateTopbar() {
     const target = o.options?.matchMode === "single_round" ? "" : ` · ${t("table.target", { n: o.options?.targetScore ?? 500 })}`;
     info.innerHTML = `<span class="tb-variant">${esc(t(`variant.${o.variant}`))}</span>
       <span class="tb-round">${esc(t("table.round", { n: o.round }))}${esc(target)}</span>
-      <a class="tb-code" href="/r/${esc(app.code)}" title="${esc(t("room.invite"))}" id="tb-invite"><code>${esc(app.code)}</code></a>`;
+      <button type="button" class="tb-code" title="${esc(t("room.invite.copy"))}" id="tb-invite"><code>${esc(app.code)}</code></button>`;
+    info.querySelector("#tb-invite").addEventListener("click", copyInvite);
   } else if (app.code) {
     info.innerHTML = `<span class="tb-code"><code>${esc(app.code)}</code></span>`;
   } else {
     info.innerHTML = "";
   }
+}
+
+async function copyInvite() {
+  const link = new URL(app.info?.invite ?? `/r/${app.code}`, location.href).href;
+  try {
+    await navigator.clipboard.writeText(link);
+    toast(t("room.invite.copied", { link }), "info");
+  } catch {
+    toast(link, "info");
+  }
+}
+
+/** "● Your turn" in the tab title while it is this seat's move. */
+function updateTitle() {
+  const o = app.state?.observation;
+  const base = app.code ? `unokit · ${app.code}` : "unokit";
+  const mine =
+    o && app.seat !== null && o.current === app.seat && o.legal.some((c) => !/ (UNO|CATCH)( |$)/.test(c));
+  document.title = mine ? `● ${t("table.yourTurn")} — ${base}` : base;
 }
 
 // ---- help overlay -------------------------------------------------------------------------

@@ -130,7 +130,6 @@ export function createTable(root, handlers) {
     lastHand: [],
     chats: [],
     timer: null,
-    results: {},
   };
   let state = null;
 
@@ -701,18 +700,6 @@ export function createTable(root, handlers) {
     return null;
   }
 
-  function scoreRows(o, ended) {
-    const n = o.players;
-    const rows = [];
-    for (let s = 0; s < n; s++) {
-      const hand = o.final_hands?.[s] ?? [];
-      const value = ended?.hand_values?.[s];
-      const gain = ended ? ended.scores[s] - (ended.scores[s] - (ended.winner === s ? ended.points : 0)) : 0;
-      rows.push({ s, hand, value, gain, total: o.scores[s] });
-    }
-    return rows;
-  }
-
   function renderRoundEnd(o) {
     const over = o.phase === "ROUND_OVER" || o.phase === "MATCH_OVER";
     const key = `${state.info?.match ?? 1}:${o.round}:${o.phase}`;
@@ -722,7 +709,6 @@ export function createTable(root, handlers) {
       return;
     }
     const ended = roundEndEvent(o);
-    if (ended) ui.results[o.round] = { scores: ended.scores, winner: ended.winner, points: ended.points };
     const matchOver = o.phase === "MATCH_OVER";
     const lowest = (o.options?.scoringMode ?? "highest") === "lowest";
     let headline;
