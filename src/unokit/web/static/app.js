@@ -156,6 +156,8 @@ async function loadMeta() {
 }
 
 async function showLobby(error = null) {
+  if (location.pathname !== "/") history.replaceState(null, "", "/");
+  app.code = null;
   show("lobby");
   document.title = "unokit";
   updateTopbar();

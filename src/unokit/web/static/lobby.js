@@ -7,7 +7,7 @@
  */
 
 import { renderCard } from "./cards.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 import { esc } from "./table.js";
 
 const NAME_KEY = "unokit.name";
@@ -189,8 +189,8 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
         <div class="lobby-hero">
           <h1>${esc(t("app.title"))}</h1>
           <p>${esc(t("app.tagline"))}</p>
+          ${error ? `<p class="form-error" role="alert" id="lobby-error">${esc(error)}</p>` : ""}
         </div>
-        ${error ? `<p class="form-error" role="alert">${esc(error)}</p>` : ""}
         <form class="panel create-form" id="create-form" novalidate>
           <h2>${esc(t("lobby.create"))}</h2>
           <label class="field"><span>${esc(t("lobby.name"))}</span>
@@ -359,9 +359,15 @@ export function renderRoom(root, { info, seat, host, meta, onJoin, onWatch, onSt
     .join("");
   const opts = Object.entries(info.options ?? {})
     .map(([k, v]) => {
-      const key = `opt.${k}`;
-      const label = t(key) === key ? k : t(key);
-      return `<li>${esc(label)}: <strong>${esc(typeof v === "boolean" ? (v ? "✓" : "✗") : v)}</strong></li>`;
+      const label = has(`opt.${k}`) ? t(`opt.${k}`) : k;
+      let value = typeof v === "boolean" ? (v ? "✓" : "✗") : String(v);
+      for (const key of [`opt.${k}.${v}`, `${k}.${v}`]) {
+        if (has(key)) {
+          value = t(key);
+          break;
+        }
+      }
+      return `<li><span>${esc(label)}</span><strong>${esc(value)}</strong></li>`;
     })
     .join("");
   const joinForm = !seated && free.length && info.status === "lobby"
