@@ -45,8 +45,16 @@ typecheck: install
 conformance: install
 	$(BIN)/unokit conformance $(SCENARIOS)
 
+# Each area runs in its own process: browser sessions and event loops of one
+# area must not leak into another's tests.
+TEST_GROUPS := "tests/engine src/unokit" "tests/bots tests/envs" tests/tui tests/web "tests/web_static tests/e2e"
+
 unit: install system-deps
-	$(BIN)/pytest tests src/unokit
+	@status=0; for group in $(TEST_GROUPS); do \
+	  paths=""; for p in $$group; do [ -e "$$p" ] && paths="$$paths $$p"; done; \
+	  [ -n "$$paths" ] || continue; \
+	  echo "== pytest$$paths"; $(BIN)/pytest $$paths || status=1; \
+	done; exit $$status
 
 test: install system-deps lint typecheck conformance unit
 
