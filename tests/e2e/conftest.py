@@ -225,7 +225,8 @@ class Player:
             button.focus()
             self.page.keyboard.press("Enter")
         else:
-            button.click()
+            # in a fanned hand only the left strip of a card is uncovered
+            button.click(position={"x": 8, "y": 40})
         for _ in range(5):
             if self.version() > before:
                 break

@@ -189,7 +189,7 @@ def test_flex_flex_sides_and_power_cards(new_player: Any, server: Server) -> Non
             options = [c for c in obs["legal"] if c.split()[1:3] == ["PLAY", card]]
             regular = [c for c in options if "side=flex" not in c]
             before = bea.version()
-            page.click(f'#hand .hc[data-card="{card}"]')
+            page.locator(f'#hand .hc[data-card="{card}"]').first.click(position={"x": 8, "y": 40})
             if regular:
                 # both sides are legal: the side choice comes first
                 page.wait_for_selector('#decision [data-choose="side"][data-value="flex"]')
