@@ -72,13 +72,11 @@ class Server:
         return _get(self.base + path)
 
 
-@pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """``unokit serve`` on a free port of 127.0.0.1 with a fresh SQLite file."""
-    pytest.importorskip("fastapi")
-    tmp = tmp_path_factory.mktemp("e2e-server")
-    port = _free_port()
-    log = tmp / "server.log"
+def start_server(tmp: Path, port: int | None = None) -> Server:
+    """``unokit serve`` on 127.0.0.1 (a free port unless given) with the SQLite
+    file ``tmp/e2e.sqlite3``; returns once /healthz answers."""
+    port = port or _free_port()
+    log = tmp / f"server-{port}.log"
     cmd = [
         sys.executable,
         "-c",
@@ -96,30 +94,42 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         "warning",
     ]
     env = {**os.environ, "UNOKIT_DATA_DIR": str(tmp)}
-    with log.open("wb") as out:
+    with log.open("ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=tmp)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
-    try:
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {log.read_text()[-2000:]}")
-            try:
-                if _get(base + "/healthz", timeout=1.0).get("ok"):
-                    break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"server did not start: {log.read_text()[-2000:]}")
-            time.sleep(0.1)  # polling the start-up of a subprocess, not a timing assertion
-        yield Server(base, proc, log)
-    finally:
-        proc.terminate()
+    while True:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited: {log.read_text()[-2000:]}")
         try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
+            if _get(base + "/healthz", timeout=1.0).get("ok"):
+                return Server(base, proc, log)
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        if time.monotonic() > deadline:
+            stop_server(Server(base, proc, log))
+            raise RuntimeError(f"server did not start: {log.read_text()[-2000:]}")
+        time.sleep(0.1)  # polling the start-up of a subprocess, not a timing assertion
+
+
+def stop_server(server: Server) -> None:
+    server.proc.terminate()
+    try:
+        server.proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.proc.kill()
+        server.proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """``unokit serve`` on a free port of 127.0.0.1 with a fresh SQLite file."""
+    pytest.importorskip("fastapi")
+    srv = start_server(tmp_path_factory.mktemp("e2e-server"))
+    try:
+        yield srv
+    finally:
+        stop_server(srv)
 
 
 @pytest.fixture(scope="session")
