@@ -268,7 +268,10 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         if self._dirty_rewards:
             self._clear_rewards()
             self._dirty_rewards = False
-        index = action_index(action, self.table.size)
+        if type(action) is int and 0 <= action < self.table.size:
+            index = action  # the common case, without the checks of action_index
+        else:
+            index = action_index(action, self.table.size)
         seat = self._seat_of[agent]
         legal = self._legal
         if legal is None:

@@ -248,42 +248,45 @@ class ObservationEncoder:
     def encode_game(self, game: Game, seat: int) -> Vector:
         """The vector :meth:`encode` gives for ``game.observe(seat)``, read straight
         from the public fields of ``game`` and ``seat``'s own hand (fast)."""
+        # a Python float array filled in place, then viewed by NumPy (no copy):
+        # cheaper than NumPy calls on vectors this small
+        out = self._zeros[:]
         n = self.players
         hands = game.hands
-        hot = [self._hand_at[c] for c in hands[seat]]
+        hand_at = self._hand_at
+        for c in hands[seat]:
+            out[hand_at[c]] += 1.0
         disc = game.discard
         if disc:
-            hot.append(self._top_at[disc[-1]])
+            out[self._top_at[disc[-1]]] = 1.0
         if game.color >= 0:
-            hot.append(self._at_color + game.color)
+            out[self._at_color + game.color] = 1.0
         ph = game.phase
         if ph < 4:
-            hot.append(self._at_phase + ph)
+            out[self._at_phase + ph] = 1.0
         order = self._order[seat]
         uno = game.uno
         if any(uno):
             base = self._at_uno - n
-            hot += [base + uno[s] * n + k for k, s in enumerate(order) if uno[s]]
+            for k, s in enumerate(order):
+                if uno[s]:
+                    out[base + uno[s] * n + k] = 1.0
         if self._two_sided:
             nf = len(self.faces)
             back = self._back_at[game.side]
-            base = self._at_backs
             for k in range(1, n):
-                at = base + (k - 1) * nf
-                hot += [at + back[c] for c in hands[order[k]]]
+                at = self._at_backs + (k - 1) * nf
+                for c in hands[order[k]]:
+                    out[at + back[c]] += 1.0
             if game.draw:
-                hot.append(self._at_draw_top_back + back[game.draw[-1]])
+                out[self._at_draw_top_back + back[game.draw[-1]]] = 1.0
             if game.side:
-                hot.append(self._at_side)
+                out[self._at_side] = 1.0
         if self._flex:
-            base = self._at_powers
             powers = game.powers
-            hot += [base + k for k, s in enumerate(order) if powers[s]]
-        # a Python float array filled in place, then viewed by NumPy (no copy):
-        # cheaper than NumPy calls on vectors this small
-        out = self._zeros[:]
-        for i in hot:
-            out[i] += 1.0
+            for k, s in enumerate(order):
+                if powers[s]:
+                    out[self._at_powers + k] = 1.0
         at = self._at_discard
         out[at : at + len(self.cards)] = self._discard_counts(disc)
         at = self._at_sizes
