@@ -28,6 +28,8 @@ const LIGHT = ["R", "Y", "G", "B"];
 const DARK = ["Pk", "Tl", "Or", "Pu"];
 const SORT_KEY = "unokit.sort";
 const SORTS = ["color", "number", "none"];
+const CLOCK_SVG =
+  '<svg class="ico-clock" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 5.5V9l2.4 1.6M6 1.5h4" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/></svg>';
 
 export function esc(s) {
   return String(s ?? "")
@@ -429,6 +431,7 @@ export function createTable(root, handlers) {
       if (o.pending_draw > 0) return t("table.yourTurn.stack", { n: o.pending_draw });
       return t("table.yourTurn.play");
     }
+    if (my !== null && o.legal.some((c) => / PLAY /.test(c))) return t("table.jumpIn");
     if (o.phase === "AWAIT_COLOR") return t("table.waitingColor", { who: nameOf(cur) });
     if (o.phase === "AWAIT_CHALLENGE") return t("table.waitingChallenge", { who: nameOf(cur) });
     return t("table.waitingFor", { who: nameOf(cur) });
@@ -464,7 +467,7 @@ export function createTable(root, handlers) {
         <span class="timer-slot" data-timer="${my}"></span>
       </div>
       <div class="actions">
-        <button type="button" class="btn act-draw" id="act-draw" ${drawCmd ? "" : "disabled"}>${esc(t("act.draw"))} <kbd>D</kbd></button>
+        <button type="button" class="btn act-draw" id="act-draw" ${drawCmd ? "" : "disabled"}>${esc(turn && o.pending_draw > 0 ? t("act.drawPending", { n: o.pending_draw }) : t("act.draw"))} <kbd>D</kbd></button>
         <button type="button" class="btn act-pass" id="act-pass" ${passCmd ? "" : "hidden"} title="${esc(t("act.pass.title"))}">${esc(t("act.pass"))} <kbd>P</kbd></button>
         <button type="button" class="btn act-uno ${urgent ? "urgent" : ""}" id="act-uno" ${unoCmd ? "" : "disabled"}>${esc(t("act.uno"))} <kbd>U</kbd></button>
         <button type="button" class="btn ghost act-sort" id="act-sort" title="${esc(t("table.sort.title"))}">⇅ ${esc(sortLabel)} <kbd>S</kbd></button>
@@ -808,7 +811,7 @@ export function createTable(root, handlers) {
     if (!slot) return;
     const tick = () => {
       const left = Math.max(0, Math.ceil((endAt - performance.now()) / 1000));
-      slot.textContent = `⏱ ${left}s`;
+      slot.innerHTML = `${CLOCK_SVG}${left}s`;
       slot.classList.toggle("low", left <= 5);
       if (left <= 0 && ui.timer) {
         clearInterval(ui.timer);
