@@ -305,26 +305,30 @@ class ObservationEncoder:
         return np.frombuffer(out, dtype=np.float32)
 
     def _discard_counts(self, disc: list[int]) -> array[float]:
-        """Copies of each card in the discard pile. One-sided variants update them
-        incrementally: between reshuffles the engine only appends to one list (a
-        reshuffle or a new round starts a new list). Flip reverses the pile when it
-        flips, so it is counted afresh."""
+        """Copies of each card in the discard pile, updated incrementally. The
+        engine changes the pile only by appending a played card, by reversing it
+        (a Flip card) or by replacing it with a new list (a reshuffle, a new
+        round). So while it is the same list: one-sided variants just count the
+        cards appended since; in Flip, where appended cards may have been turned
+        to the bottom, an unchanged length means unchanged counts, and anything
+        else is counted afresh."""
         known = self._disc_len
+        if disc is self._disc_list and len(disc) >= known:
+            if len(disc) == known:
+                return self._disc_counts
+            if not self._two_sided and disc[known - 1] == self._disc_last:
+                counts = self._disc_counts
+                uidx = self._uidx
+                for c in disc[known:]:
+                    counts[uidx[c]] += 1.0
+                self._disc_len = len(disc)
+                self._disc_last = disc[-1]
+                return counts
+        counts = self._disc_counts = self._disc_zeros[:]
         uidx = self._uidx
-        if (
-            not self._two_sided
-            and disc is self._disc_list
-            and len(disc) >= known
-            and (known == 0 or disc[known - 1] == self._disc_last)
-        ):
-            counts = self._disc_counts
-            for c in disc[known:]:
-                counts[uidx[c]] += 1.0
-        else:
-            counts = self._disc_counts = self._disc_zeros[:]
-            for c in disc:
-                counts[uidx[c]] += 1.0
-            self._disc_list = disc
+        for c in disc:
+            counts[uidx[c]] += 1.0
+        self._disc_list = disc
         self._disc_len = len(disc)
         self._disc_last = disc[-1] if disc else -1
         return counts
