@@ -190,12 +190,65 @@ def _check_unlisted(g: Game, action: Action) -> None:
         assert g2.discard_pile == g.discard_pile and g2.state == Phase.AWAIT_TURN
 
 
+_CLASS = {
+    Kind.SKIP: 1, Kind.FLEX_SKIP: 1, Kind.REVERSE: 2, Kind.FLEX_REVERSE: 2, Kind.DRAW_TWO: 3,
+    Kind.FLEX_DRAW_TWO: 3, Kind.DRAW_ONE: 4, Kind.DRAW_FIVE: 5, Kind.FLIP: 6,
+    Kind.SKIP_EVERYONE: 7,
+}
+_FLEX_SIDED = (Kind.FLEX_SKIP, Kind.FLEX_REVERSE, Kind.FLEX_DRAW_TWO, Kind.WILD_ALL_DRAW,
+               Kind.WILD_TARGET_DRAW, Kind.FLEX_WILD_DRAW_FOUR)
+
+
+def spec_playable(g: Game, seat: int, card: Any, flex: bool,
+                  rest: list[Any] | None = None) -> bool:
+    """RULES.md §1.5 (and §4.4 for flex sides, §6.6 noBluff), written independently.
+    ``rest``: the rest of the hand, if not the seat's hand without ``card``."""
+    side = g.side
+    face = card.face(side)
+    top = g.top.face(side)  # type: ignore[union-attr]
+    col = g.color
+    if flex:
+        if not g.variant.flex or not g.powers[seat]:
+            return False
+        if face.flex_color is not None:
+            return int(face.flex_color) == col or (top.is_number and top.number == face.number)
+        if face.kind not in _FLEX_SIDED:
+            return False
+    if face.is_wild:
+        restricted = face.kind in (Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO,
+                                   Kind.WILD_DRAW_COLOR, Kind.FLEX_WILD_DRAW_FOUR) and not (
+            flex and not g.options.flexFlexSideWD4Restricted)
+        if restricted and g.options.noBluff:
+            return Oracle._legal(g, seat, card, rest)
+        return True
+    if face.color is not None and int(face.color) == col:
+        return True
+    if face.is_number and top.is_number and face.number == top.number:
+        return True
+    return face.kind in _CLASS and not top.is_wild and _CLASS.get(top.kind) == _CLASS[face.kind]
+
+
+def _check_matching(g: Game, listed: list[Action]) -> None:
+    """The cards listed as playable are exactly those §1.5 allows."""
+    seat = g.current
+    if g.state == Phase.AWAIT_TURN and not g.pending:
+        cards = set(g.hand(seat))
+    elif g.state == Phase.AWAIT_DRAWN:
+        cards = {g.cards[g.drawn]}
+    else:
+        return
+    got = {(a.card, a.flex) for a in listed if isinstance(a, Play)}
+    want = {(c, f) for c in cards for f in (False, True) if spec_playable(g, seat, c, f)}
+    assert got == want, f"playable {sorted(map(str, got))} != spec {sorted(map(str, want))}"
+
+
 def _check_step(g: Game, rnd: random.Random, initial: Counter[int]) -> None:
     n = g.players
     listed: dict[int, list[Action]] = {s: g.legal_actions(s) for s in range(n)}
     cur = g.current
     turn = [a for a in listed[cur] if not isinstance(a, (CallUno, Catch))]
     assert turn, f"no legal turn action for P{cur} in {g!r}"
+    _check_matching(g, listed[cur])
     for actions in listed.values():
         for a in actions:
             g2 = g.copy()
@@ -327,11 +380,14 @@ class Oracle:
             assert len(loop) <= cap
 
     @staticmethod
-    def _legal(before: Game, seat: int, card: Any) -> bool:
+    def _legal(before: Game, seat: int, card: Any, rest: list[Any] | None = None) -> bool:
         o = before.options
         flex_variant = before.variant.flex
-        hand = list(before.hand(seat))
-        hand.remove(card)
+        if rest is None:
+            hand = list(before.hand(seat))
+            hand.remove(card)
+        else:
+            hand = rest
         col = before.color
         for c in hand:
             f = c.face(before.side)
@@ -592,10 +648,25 @@ class Oracle:
         assert [len(h) for h in g.hands] == [len(h) for h in before.hands]
 
     def _draw(self, before: Game, g: Game, a: Draw) -> None:
-        if before.pending or g.options.drawUntilPlayable:
+        if before.pending:
             return
         seat = a.seat
         supply = self._supply(before, False)
+        if g.options.drawUntilPlayable:  # §6.4: draw until a playable card or nothing left
+            old = list(before.hand(seat))
+            drawn = g.hand(seat)[len(old):]
+            assert drawn or supply == 0
+
+            def playable(k: int) -> bool:
+                rest = old + drawn[:k]
+                return any(spec_playable(before, seat, drawn[k], f, rest) for f in (False, True))
+
+            for k in range(len(drawn) - 1):
+                assert not playable(k), f"drew past the playable {drawn[k]}"
+            last_ok = bool(drawn) and playable(len(drawn) - 1)
+            assert last_ok or len(drawn) == supply
+            assert (g.state == Phase.AWAIT_DRAWN) == last_ok
+            return
         self._check_draws(before, g, [(seat, 1)], supply)
         if g.state == Phase.AWAIT_DRAWN:
             assert g.hand(seat)[-1] == g.cards[g.drawn] and g.current == seat
