@@ -763,9 +763,10 @@ export function createTable(root, handlers) {
         ${seated ? button : `<span>${esc(t("match.waitNext"))}</span>`}
       </div></div>`;
     els.roundEnd.hidden = false;
-    if (els.roundEnd.dataset.key !== key || els.roundEnd.dataset.lang !== document.documentElement.lang) {
+    const drawn = `${key}:${me()}:${o.scores.join(",")}`;
+    if (els.roundEnd.dataset.key !== drawn || els.roundEnd.dataset.lang !== document.documentElement.lang) {
       els.roundEnd.innerHTML = html;
-      els.roundEnd.dataset.key = key;
+      els.roundEnd.dataset.key = drawn;
       els.roundEnd.dataset.lang = document.documentElement.lang;
       els.roundEnd.querySelector(".btn.primary")?.focus({ preventScroll: true });
     }
