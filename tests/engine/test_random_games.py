@@ -545,12 +545,13 @@ class Oracle:
         o = before.options
         if before.pending:
             prev = self.stack_kind
+            assert prev is not None, "a pending draw the oracle did not see"
             if o.stacking == "same_symbol":
                 same = {Kind.FLEX_DRAW_TWO: Kind.DRAW_TWO,
                         Kind.FLEX_WILD_DRAW_FOUR: Kind.WILD_DRAW_FOUR}
                 assert same.get(kind, kind) == same.get(prev, prev), (
                     f"same_symbol stacking accepted {kind.name} on {prev.name}")
-            elif prev is not None:
+            else:
                 assert amount >= self.stack_amount, "escalate accepted a smaller draw"
         self._check_draws(before, g, [], 0, a.seat)
         assert g.pending == before.pending + amount
