@@ -402,7 +402,7 @@ const HELP_KEYS = [
   ["P", "help.pass"],
   ["U", "help.uno"],
   ["C", "help.catch"],
-  ["1–4 · R Y G B", "help.colors"],
+  ["1–4 · R Y G B · K T O V", "help.colors"],
   ["A / X", "help.challenge"],
   ["S", "help.sort"],
   ["L", "help.log"],

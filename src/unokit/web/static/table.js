@@ -519,7 +519,7 @@ export function createTable(root, handlers) {
         if (drawn) cls.push("drawn");
         if (isNew) cls.push("enter");
         const sel = ui.picker && ui.picker.card === card ? " selected" : "";
-        return `<button type="button" class="${cls.join(" ")}${sel}" data-card="${esc(card)}" data-occ="${occ}" aria-disabled="${can ? "false" : "true"}" aria-label="${esc(name)}${can ? " ✓" : ""}">${svg}</button>`;
+        return `<button type="button" class="${cls.join(" ")}${sel}" data-card="${esc(card)}" data-occ="${occ}" aria-disabled="${can ? "false" : "true"}" aria-label="${esc(can ? t("table.playableCard", { card: name }) : name)}">${svg}</button>`;
       })
       .join("");
     ui.lastHand = [...o.hand];
@@ -922,6 +922,7 @@ export function createTable(root, handlers) {
     if (e.ctrlKey || e.metaKey || e.altKey) return false;
     const k = e.key;
     const lower = k.length === 1 ? k.toLowerCase() : k;
+    if ((k === "Enter" || k === " ") && e.target.id === "draw-pile") return doVerb("DRAW");
     // decisions first: number keys and colour initials
     if (!els.decision.hidden) {
       const btns = choiceButtons();
