@@ -85,3 +85,14 @@ def test_setup_await_color_equals_position_reached_by_play() -> None:
                        discard=["RF|Pk8", "R3|Pk7", "RS|DW"], draw=["Y2|Tl1"], side=1,
                        phase="AWAIT_COLOR", current=1, uno={1: "vulnerable"})
     assert built == played
+
+
+def test_setup_first_card_wild_await_color_equals_started_round() -> None:
+    # the same defect (b) for a Classic first-card Wild (§2.4, AWAIT_COLOR first_card)
+    hands = [["Y1", "Y2"], ["B3", "B4"], ["Y7", "Y8"]]
+    started = Game.setup("classic", 3, hands=hands, draw=["W", "B5"])
+    started.start()
+    assert started.state == Phase.AWAIT_COLOR and started.current == 1
+    built = Game.setup("classic", 3, hands=hands, draw=["B5"], discard=["W"],
+                       phase="AWAIT_COLOR", current=1)
+    assert built == started
