@@ -1270,3 +1270,13 @@ def test_first_card_skip_and_draw_two_with_two_players() -> None:
     assert t.g.current == 0  # F = P1 skipped: the dealer starts
     t = first("GD2", players=2)
     assert t.hand(1) == S("B3", "B4", "B5", "B6") and t.g.current == 0
+
+
+def test_setup_first_card_wild_await_color_equals_started_round() -> None:
+    hands = [["Y1", "Y2"], ["B3", "B4"], ["Y7", "Y8"]]
+    started = Game.setup("classic", 3, hands=hands, draw=["W", "B5"])
+    started.start()
+    assert started.state == Phase.AWAIT_COLOR and started.current == 1
+    built = Game.setup("classic", 3, hands=hands, draw=["B5"], discard=["W"],
+                       phase="AWAIT_COLOR", current=1)
+    assert built == started

@@ -814,3 +814,27 @@ def test_first_card_flip_exposed_wild_first_player_declares_whatever_the_chooser
     assert t.g.state == Phase.AWAIT_COLOR and t.g.current == 1
     t.do("P1 COLOR Pu")
     assert t.g.current == 1 and t.g.state == Phase.AWAIT_TURN
+
+
+# ---------------------------------------------------------------------------- positions (setup)
+
+
+def test_setup_await_color_next_player_chooser_keeps_turn() -> None:
+    # §3.5 step 7 with flipExposedWildChooser=next_player: the chooser next(i) then plays
+    t = flip([["Y1|DW", "Y2|Tl1"], ["Y6|OrSE"], ["B4|Pu1", "B8|Tl4"], ["B3|Pu8", "B6|PuR"]],
+             discard=["RF|Pk8", "R3|Pk7", "RS|DW"], side=1, phase="AWAIT_COLOR", current=2,
+             options={"flipExposedWildChooser": "next_player"})
+    t.do("P2 COLOR Pu")
+    assert t.g.current == 2
+
+
+def test_setup_await_color_equals_position_reached_by_play() -> None:
+    hands = [["Y2|Tl1", "Y5|Pu9"], ["RF|Pk8", "B2|Or8"], ["Y9|Pu4", "B3|Pu8"],
+             ["B8|Tl4", "Y5|Tl8"]]
+    played = Game.setup("flip", 4, hands=hands, discard=["RS|DW", "R3|Pk7"], draw=["Y2|Tl1"])
+    played.apply("P1 PLAY RF|Pk8")
+    assert played.state == Phase.AWAIT_COLOR
+    built = Game.setup("flip", 4, hands=[hands[0], ["B2|Or8"], *hands[2:]],
+                       discard=["RF|Pk8", "R3|Pk7", "RS|DW"], draw=["Y2|Tl1"], side=1,
+                       phase="AWAIT_COLOR", current=1, uno={1: "vulnerable"})
+    assert built == played
