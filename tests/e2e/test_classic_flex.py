@@ -314,3 +314,32 @@ def test_server_restart_gives_back_the_seat(browser: Any, tmp_path: Any) -> None
     finally:
         ctx.close()
         stop_server(srv)
+
+
+def test_host_fills_empty_seats_with_bots(new_player: Any) -> None:
+    """Create a room with open seats through the form, then start it at once:
+    the open seats become bots of the chosen level and the table appears."""
+    host = new_player("Hugo")
+    page = host.page
+    page.goto("/")
+    page.fill("#create-name", "Hugo")
+    page.click('.variant-tile[data-variant="flex"]')
+    page.select_option("#create-players", "4")
+    for i in (1, 2, 3):
+        page.select_option(f"#seat-{i}", "human")
+    page.check('input[name="opt-jumpIn"]')
+    page.fill('input[name="opt-targetScore"]', "250")
+    page.click("#create-submit")
+    page.wait_for_selector("#room-start")
+    assert page.locator(".room-seats .seat-row.open").count() == 3
+    # the settings chosen in the form are the room's
+    settings = page.inner_text(".opts")
+    assert "250" in settings and "Jump-in" in settings
+    page.select_option("#room-start-level", "easy")
+    page.click("#room-start")
+    host.wait_table()
+    assert page.locator(".opp .badge.bot").count() == 3
+    info = host.state()
+    assert info is not None
+    assert [s["level"] for s in info["info"]["seats"][1:]] == ["easy"] * 3
+    assert info["obs"]["options"] == {"targetScore": 250, "jumpIn": True}

@@ -130,3 +130,16 @@ def test_choices_among_legal_commands(page: Any) -> None:
     assert got["single"] is None
     assert got["catches"] == [1]
     assert got["body"] == "PLAY FW4 color=R side=flex target=P1"
+
+
+def test_browser_language_is_the_default(new_player: Any) -> None:
+    fr = new_player("fr", locale="fr-FR")
+    fr.page.goto("/")
+    fr.page.wait_for_selector("html[lang='fr'] #create-form")
+    assert "Créer une salle" in fr.page.inner_text("#create-form h2")
+    # switching is remembered across pages
+    fr.page.click("#btn-lang")
+    fr.page.wait_for_selector("html[lang='en']")
+    fr.page.reload()
+    fr.page.wait_for_selector("html[lang='en'] #create-form")
+    assert "Create a room" in fr.page.inner_text("#create-form h2")
