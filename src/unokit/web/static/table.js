@@ -467,7 +467,7 @@ export function createTable(root, handlers) {
         <span class="timer-slot" data-timer="${my}"></span>
       </div>
       <div class="actions">
-        <button type="button" class="btn act-draw" id="act-draw" ${drawCmd ? "" : "disabled"}>${esc(turn && o.pending_draw > 0 ? t("act.drawPending", { n: o.pending_draw }) : t("act.draw"))} <kbd>D</kbd></button>
+        <button type="button" class="btn act-draw ${drawCmd && turn && !cs.some((c) => c.verb === "PLAY") ? "primary" : ""}" id="act-draw" ${drawCmd ? "" : "disabled"}>${esc(turn && o.pending_draw > 0 ? t("act.drawPending", { n: o.pending_draw }) : t("act.draw"))} <kbd>D</kbd></button>
         <button type="button" class="btn act-pass" id="act-pass" ${passCmd ? "" : "hidden"} title="${esc(t("act.pass.title"))}">${esc(t("act.pass"))} <kbd>P</kbd></button>
         <button type="button" class="btn act-uno ${urgent ? "urgent" : ""}" id="act-uno" ${unoCmd ? "" : "disabled"}>${esc(t("act.uno"))} <kbd>U</kbd></button>
         <button type="button" class="btn ghost act-sort" id="act-sort" title="${esc(t("table.sort.title"))}">⇅ ${esc(sortLabel)} <kbd>S</kbd></button>
