@@ -146,7 +146,7 @@ async def player(
             if msg is None:
                 continue
             if think > 0:
-                await asyncio.sleep(rnd.uniform(0, 2 * think))
+                await asyncio.sleep(rnd.uniform(0.5 * think, 1.5 * think))
             msg_id += 1
             msg["id"] = msg_id
             acted = version

@@ -69,7 +69,10 @@ class WS:
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(db_url=f"sqlite:///{tmp_path / 'unokit.sqlite3'}", bot_delay=0.0)
+    # bots at once and scripted clients: far faster than the default rate limit
+    return Settings(
+        db_url=f"sqlite:///{tmp_path / 'unokit.sqlite3'}", bot_delay=0.0, rate=1000.0, burst=1000
+    )
 
 
 @pytest.fixture

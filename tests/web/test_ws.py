@@ -5,6 +5,7 @@ connection working."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -214,7 +215,7 @@ def test_out_of_turn_is_illegal(client: TestClient, room_helpers: Any) -> None:
         hello(ws, (t0, t1)[waiting])
         ws.send({"type": "command", "id": 1, "text": "DRAW"})
         err = ws.reply(1)
-        assert err["code"] == "illegal" and "decision" in err["message"]
+        assert err["code"] == "illegal" and f"P{waiting}" in err["message"]
         ws.send({"type": "next_round", "id": 2})
         assert ws.reply(2)["code"] == "bad_state"
         ws.send({"type": "new_match", "id": 3})
@@ -347,3 +348,157 @@ def test_auto_action_is_legal(variant: str) -> None:
         seen.add(type(a))
         g.apply(rnd.choice([x for x in g.legal_actions() if type(x).__name__ != "Catch"]))
     assert Draw in seen or Pass in seen or Accept in seen or ChooseColor in seen
+
+
+def play_until(
+    ws: Any, seat: int, phase: str, st: dict[str, Any], limit: int = 3000
+) -> dict[str, Any]:
+    """From state ``st``, play the first legal action on every turn until ``phase``."""
+    msg_id = 10_000
+    acted = -1
+    for _ in range(limit):
+        obs = st["observation"]
+        if obs["phase"] == phase:
+            return st
+        if st["version"] != acted and obs["current"] == seat and obs["legal"]:
+            msg_id += 1
+            acted = st["version"]
+            ws.send({"type": "command", "id": msg_id, "text": obs["legal"][0]})
+        elif st["version"] != acted and obs["phase"] == "ROUND_OVER":
+            msg_id += 1
+            acted = st["version"]
+            ws.send({"type": "next_round", "id": msg_id})
+        st = ws.state()
+    raise AssertionError(f"{phase} not reached")
+
+
+def test_match_over_then_new_match(client: TestClient, room_helpers: Any) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "heuristic"}]
+    out = room_helpers.create(client, "flex", seats, options={"targetScore": 1})
+    code = out["room"]
+    room = room_of(client, code)
+    with room_helpers.connect(client, code) as s:
+        ws = room_helpers.wrap(s)
+        _, st = hello(ws, out["token"])
+        st = play_until(ws, 0, "MATCH_OVER", st)
+        assert st["info"]["match"] == 1 and max(st["observation"]["scores"]) >= 1
+        assert st["observation"]["match_winners"]
+        ws.send({"type": "next_round", "id": 1})
+        assert ws.reply(1)["code"] == "bad_state"
+        version = st["version"]
+        ws.send({"type": "new_match", "id": 2})
+        assert ws.reply(2) == {"type": "ack", "id": 2, "version": version + 1}
+        st = ws.state(lambda m: m["version"] > version)
+        assert st["info"]["match"] == 2 and st["observation"]["scores"] == [0, 0]
+        assert st["observation"]["round"] == 1
+    assert room.log[version].startswith("#MATCH ") and room.match == 2
+
+
+def test_storage_failure_changes_nothing(
+    client: TestClient, room_helpers: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from unokit.web.store import StorageError, Store
+
+    code, t0, t1 = two_player_room(client, room_helpers)
+    room = room_of(client, code)
+    assert room.game is not None
+    seat = room.game.to_act
+    before = room.game.copy()
+    with room_helpers.connect(client, code) as s:
+        ws = room_helpers.wrap(s)
+        _, st = hello(ws, (t0, t1)[seat or 0])
+        text = st["observation"]["legal"][0]
+        real_call = Store.call
+
+        async def failing(self: Store, fn: Any) -> Any:
+            raise StorageError("disk full")
+
+        monkeypatch.setattr(Store, "call", failing)
+        ws.send({"type": "command", "id": 1, "text": text})
+        err = ws.reply(1)
+        assert err["code"] == "storage"
+        assert room.version == 1 and room.game == before and room.log == room.log[:1]
+        monkeypatch.setattr(Store, "call", real_call)
+        ws.send({"type": "command", "id": 2, "text": text})
+        assert ws.reply(2) == {"type": "ack", "id": 2, "version": 2}
+
+
+def test_unloaded_room_reloads_exactly(client: TestClient, room_helpers: Any) -> None:
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    out = room_helpers.create(
+        client, "flip", [{"kind": "human"}, {"kind": "bot", "level": "heuristic"}]
+    )
+    code = out["room"]
+    with room_helpers.connect(client, code) as s:
+        ws = room_helpers.wrap(s)
+        _, st = hello(ws, out["token"])
+        acks, acted, msg_id = 0, -1, 0
+        while acks < 5:
+            obs = st["observation"]
+            if st["version"] != acted and (
+                obs["phase"] == "ROUND_OVER" or (obs["current"] == 0 and obs["legal"])
+            ):
+                acted, msg_id = st["version"], msg_id + 1
+                if obs["phase"] == "ROUND_OVER":
+                    ws.send({"type": "next_round", "id": msg_id})
+                else:
+                    ws.send({"type": "command", "id": msg_id, "text": obs["legal"][-1]})
+                acks += ws.reply(msg_id)["type"] == "ack"
+            st = ws.state()
+    old = hub.rooms[code]
+    assert old.game is not None
+    hub.settings.idle_unload = 0.0
+
+    def quiet() -> bool:  # the server has seen the disconnect and the bot has moved
+        return not old.conns and (old.bot_task is None or old.bot_task.done())
+
+    for _ in range(500):
+        if client.portal.call(quiet):  # type: ignore[attr-defined]
+            break
+        time.sleep(0.01)  # waiting for a condition, bounded
+    client.portal.call(hub.sweep)  # type: ignore[attr-defined]
+    assert code not in hub.rooms and old.closed
+    info = client.get(f"/api/rooms/{code}").json()  # loads it again from the database
+    new = hub.rooms[code]
+    assert new is not old and new.game == old.game and new.log == old.log
+    assert info["version"] == old.version
+    assert new.game is not None and new.game.observe(0).to_dict() == old.game.observe(0).to_dict()
+
+
+def test_corrupt_log_is_a_clear_error(client: TestClient, room_helpers: Any) -> None:
+    from sqlalchemy import update
+
+    from unokit.web.store import room_log
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    good = room_helpers.create(client)["room"]
+    bad = room_helpers.create(client)["room"]
+    client.portal.call(hub.evict, hub.rooms[bad])  # type: ignore[attr-defined]
+    with hub.store.engine.begin() as conn:
+        conn.execute(
+            update(room_log)
+            .where(room_log.c.room == bad, room_log.c.seq == 1)
+            .values(text="#MATCH notanumber")
+        )
+    r = client.get(f"/api/rooms/{bad}")
+    assert r.status_code == 503 and "cannot be rebuilt" in r.json()["detail"]
+    with room_helpers.connect(client, bad) as s:
+        assert room_helpers.wrap(s).recv()["code"] == "storage"
+    assert client.get(f"/api/rooms/{good}").status_code == 200
+
+
+def test_two_tabs_of_one_seat(client: TestClient, room_helpers: Any) -> None:
+    code, t0, _ = two_player_room(client, room_helpers)
+    with room_helpers.connect(client, code) as s1:
+        a = room_helpers.wrap(s1)
+        hello(a, t0)
+        with room_helpers.connect(client, code) as s2:
+            b = room_helpers.wrap(s2)
+            _, st = hello(b, t0)
+            assert st["seat"] == 0 and st["info"]["seats"][0]["connected"]
+        st = a.state(lambda m: True)
+        assert st["info"]["seats"][0]["connected"] is True  # the first tab is still there
+    with room_helpers.connect(client, code) as s3:
+        c = room_helpers.wrap(s3)
+        _, st = hello(c, None)
+        assert st["info"]["seats"][0]["connected"] is False

@@ -35,6 +35,15 @@ def serve(
             "--lobby-rate", help="Room creations and joins per minute per address.", min=1
         ),
     ] = 60,
+    sqlite_sync: Annotated[
+        str,
+        typer.Option(
+            "--sqlite-sync",
+            help="SQLite: FULL flushes every commit to disk before the ack (survives power "
+            "loss); NORMAL only survives a crash or kill of the server.",
+            case_sensitive=False,
+        ),
+    ] = "FULL",
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Play in the browser: rooms, friends and bots (http://HOST:PORT)."""
@@ -49,6 +58,8 @@ def serve(
         raise typer.Exit(2) from None
     from sqlalchemy.exc import ArgumentError
 
+    if sqlite_sync.upper() not in ("FULL", "NORMAL"):
+        raise typer.BadParameter("FULL or NORMAL", param_hint="--sqlite-sync")
     url = db or default_db_url()
     try:
         from sqlalchemy.engine import make_url
@@ -62,6 +73,7 @@ def serve(
         rate=ws_rate,
         burst=ws_burst,
         rest_per_minute=lobby_rate,
+        sqlite_synchronous=sqlite_sync.upper(),
     )
     try:
         application = create_app(settings)

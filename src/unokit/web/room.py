@@ -202,6 +202,7 @@ class Conn:
 class _Cache:
     epoch: int = -1
     info: dict[str, Any] | None = None
+    info_json: str | None = None
     nolog: Game | None = None
     states: dict[int | None, str] = field(default_factory=dict)
 
@@ -239,9 +240,10 @@ class Room:
         self.timer_task: asyncio.Task[None] | None = None
         self.rng = random.Random()
         self._cache = _Cache()
-        self._events: dict[int, tuple[Event, str, str, int | None]] = {}
-        self._marker = f"@@history-{secrets.token_hex(16)}@@"
-        self._marker_json = _DUMPS(self._marker)
+        # serialised events (id -> (event, redacted JSON, full JSON, owner seat))
+        self._fragments: dict[int, tuple[Event, str, str, int | None]] = {}
+        # per viewer: (first event, events serialised, last of them, their JSON)
+        self._histories: dict[int | None, tuple[Event, int, Event, str]] = {}
         for text in loaded.log:
             self._replay(text)
 
@@ -299,55 +301,72 @@ class Room:
         return c
 
     def state_text(self, seat: int | None) -> str:
-        """The ``state`` message for ``seat`` (None: spectator), as JSON text."""
+        """The ``state`` message for ``seat`` (None: spectator), as JSON text.
+
+        Built by hand from JSON pieces: the room info once per change, the
+        observation without its history, and the history from fragments
+        serialised once per event (the result parses to exactly
+        ``game.observe(seat).to_dict()``)."""
         c = self._fresh_cache()
         text = c.states.get(seat)
         if text is not None:
             return text
-        obs: dict[str, Any] | None = None
+        obs_json = "null"
         g = self.game
         if g is not None and self.status == "playing":
             if c.nolog is None:
-                c.nolog = g.copy()  # no event log: the history is spliced in below
+                c.nolog = g.copy()  # no event log: the history is added below
             obs = observe(c.nolog, seat).to_dict()
-            obs["history"] = self._marker
-        remaining = None if self.deadline is None else max(0.0, self.deadline - time.time())
-        text = _DUMPS(
-            {
-                "type": "state",
-                "version": self.version,
-                "seat": seat,
-                "info": self.info(),
-                "observation": obs,
-                "last": self.last,
-                "deadline": self.deadline,
-                "remaining": None if remaining is None else round(remaining, 2),
-            }
+            del obs["history"]
+            obs_json = _DUMPS(obs)[:-1] + ',"history":' + self._history_json(g, seat) + "}"
+        if c.info_json is None:
+            c.info_json = _DUMPS(self.info())
+        remaining = (
+            None if self.deadline is None else round(max(0.0, self.deadline - time.time()), 2)
         )
-        if obs is not None and g is not None:
-            text = text.replace(self._marker_json, self._history_json(g, seat), 1)
+        text = (
+            f'{{"type":"state","version":{self.version},"seat":{_DUMPS(seat)},'
+            f'"info":{c.info_json},"observation":{obs_json},"last":{_DUMPS(self.last)},'
+            f'"deadline":{_DUMPS(self.deadline)},"remaining":{_DUMPS(remaining)}}}'
+        )
         c.states[seat] = text
         return text
 
     def _history_json(self, g: Game, seat: int | None) -> str:
+        """``[...]``: the round's events redacted for ``seat``, serialised
+        incrementally (a round's log only grows; a new round has a new first event)."""
         events = g.log or []
-        cache = self._events
-        if len(cache) > 4 * len(events) + 256:
-            cache.clear()
-        parts = []
-        for e in events:
-            entry = cache.get(id(e))
-            if entry is None or entry[0] is not e:
-                public = redact(e, None)
-                full = _DUMPS(event_to_dict(e))
-                if public is e:
-                    entry = (e, full, full, None)
-                else:
-                    owner: int = e.seat  # type: ignore[union-attr]  # Drew / Challenged
-                    entry = (e, _DUMPS(event_to_dict(public)), full, owner)
-                cache[id(e)] = entry
-            parts.append(entry[2] if entry[3] is None or entry[3] == seat else entry[1])
-        return "[" + ",".join(parts) + "]"
+        if not events:
+            return "[]"
+        cached = self._histories.get(seat)
+        start, inner = 0, ""
+        if (
+            cached is not None
+            and cached[0] is events[0]
+            and cached[1] <= len(events)
+            and events[cached[1] - 1] is cached[2]
+        ):
+            start, inner = cached[1], cached[3]
+        elif cached is not None and cached[0] is not events[0]:
+            self._fragments.clear()  # a new round: old events are gone
+        if start < len(events):
+            parts = [self._fragment(e, seat) for e in events[start:]]
+            inner = (inner + "," if inner else "") + ",".join(parts)
+            self._histories[seat] = (events[0], len(events), events[-1], inner)
+        return "[" + inner + "]"
+
+    def _fragment(self, e: Event, seat: int | None) -> str:
+        entry = self._fragments.get(id(e))
+        if entry is None or entry[0] is not e:
+            public = redact(e, None)
+            full = _DUMPS(event_to_dict(e))
+            if public is e:
+                entry = (e, full, full, None)
+            else:
+                owner: int = e.seat  # type: ignore[union-attr]  # Drew / Challenged
+                entry = (e, _DUMPS(event_to_dict(public)), full, owner)
+            self._fragments[id(e)] = entry
+        return entry[2] if entry[3] is None or entry[3] == seat else entry[1]
 
     def changed(self, *, game_changed: bool) -> None:
         """Something visible changed: queue a new state for every connection."""
