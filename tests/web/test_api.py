@@ -179,3 +179,6 @@ def test_lobby_rate_limit(tmp_path: Any) -> None:
         codes = [c.post("/api/rooms", json=body).status_code for _ in range(5)]
         assert codes == [201, 201, 201, 429, 429]
         assert c.get("/healthz").status_code == 200
+        # guessing room codes is limited too
+        misses = [c.get("/api/rooms/abcdefghij").status_code for _ in range(5)]
+        assert misses == [404, 404, 404, 429, 429]

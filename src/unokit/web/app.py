@@ -130,17 +130,21 @@ class RestLimiter:
         self.per_minute = per_minute
         self.hits: dict[str, deque[float]] = {}
 
-    def check(self, request: Request) -> None:
-        host = request.client.host if request.client else "?"
+    def check(self, request: Request | WebSocket) -> None:
+        if not self.allow(request.client.host if request.client else "?"):
+            raise HTTPException(429, "too many requests; try again in a minute")
+
+    def allow(self, host: str) -> bool:
         now = time.monotonic()
         q = self.hits.setdefault(host, deque())
         while q and now - q[0] > 60.0:
             q.popleft()
         if len(q) >= self.per_minute:
-            raise HTTPException(429, "too many requests; try again in a minute")
+            return False
         q.append(now)
         if len(self.hits) > 10_000:
             self.hits = {h: d for h, d in self.hits.items() if d and now - d[-1] < 60.0}
+        return True
 
 
 def _option_meta() -> dict[str, Any]:
@@ -168,6 +172,7 @@ def create_app(settings: Settings) -> FastAPI:
     store = Store(settings.db_url, sqlite_synchronous=settings.sqlite_synchronous)
     hub = Hub(settings, store)
     limiter = RestLimiter(settings.rest_per_minute)
+    misses = RestLimiter(settings.rest_per_minute)  # unknown room codes: no guessing
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -227,12 +232,13 @@ def create_app(settings: Settings) -> FastAPI:
     async def api_meta() -> dict[str, Any]:
         return meta
 
-    async def room_or_404(code: str) -> Room:
+    async def room_or_404(code: str, request: Request) -> Room:
         try:
             room = await hub.get(code)
         except StorageError as e:
             raise HTTPException(503, f"storage error: {e}") from None
         if room is None:
+            misses.check(request)
             raise HTTPException(404, f"no room {code!r}")
         return room
 
@@ -285,7 +291,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.post("/api/rooms/{code}/join")
     async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
         limiter.check(request)
-        room = await room_or_404(code)
+        room = await room_or_404(code, request)
         try:
             seat, token = await room.claim(body.name, body.seat)
         except ProtocolError as e:
@@ -301,8 +307,8 @@ def create_app(settings: Settings) -> FastAPI:
         }
 
     @app.get("/api/rooms/{code}")
-    async def room_info(code: str) -> dict[str, Any]:
-        return (await room_or_404(code)).info()
+    async def room_info(code: str, request: Request) -> dict[str, Any]:
+        return (await room_or_404(code, request)).info()
 
     # ------------------------------------------------------------ pages
 
@@ -334,8 +340,13 @@ def create_app(settings: Settings) -> FastAPI:
             await ws.close(1011)
             return
         if room is None:
-            await ws.send_text(_error(None, "no_room", f"no room {code!r}"))
-            await ws.close(4404)
+            host = ws.client.host if ws.client else "?"
+            if misses.allow(host):
+                await ws.send_text(_error(None, "no_room", f"no room {code!r}"))
+                await ws.close(4404)
+            else:
+                await ws.send_text(_error(None, "rate_limited", "too many unknown rooms"))
+                await ws.close(1008)
             return
         if len(room.conns) >= settings.max_room_conns:
             await ws.send_text(_error(None, "bad_state", "this room has too many connections"))
