@@ -5,8 +5,8 @@ The protocol is documented in docs/protocol.md; the message models are in
 
 >>> from unokit.web.config import Settings
 >>> app = create_app(Settings(db_url="sqlite:///:memory:"))
->>> sorted(r.path for r in app.routes if r.path.startswith("/api"))[:2]
-['/api/meta', '/api/rooms']
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/rooms"))
+['/api/rooms', '/api/rooms/{code}', '/api/rooms/{code}/join']
 """
 
 from __future__ import annotations
