@@ -45,16 +45,25 @@ from unokit.events import (
     CardTurned,
     Challenged,
     ColorChosen,
+    Drew,
     Flipped,
     HandsSwapped,
     Played,
+    PowersChanged,
+    Reshuffled,
     RoundStarted,
 )
 from unokit.game import _CH, _T, Game, UnoState
 from unokit.observation import Observation
-from unokit.variants import get_variant
+from unokit.variants import WILD_BIT, get_variant
 
-__all__ = ["Determinizer", "known_cards", "color_before_last_play"]
+__all__ = [
+    "Determinizer",
+    "DrawInference",
+    "known_cards",
+    "draw_inferences",
+    "color_before_last_play",
+]
 
 
 def known_cards(obs: Observation) -> list[Counter[Card]]:
@@ -125,6 +134,104 @@ def color_before_last_play(obs: Observation) -> int:
     return -1
 
 
+class DrawInference:
+    """What a voluntary draw tells: the drawing player held no card that could be
+    played then. ``old`` of the player's current cards (at least) were already
+    in that hand, so none of them matches ``acc`` on ``side`` (nor, with a
+    green Power Card, on its flex side)."""
+
+    __slots__ = ("old", "side", "acc", "flex")
+
+    def __init__(self, old: int, side: int, acc: int, flex: bool) -> None:
+        self.old, self.side, self.acc, self.flex = old, side, acc, flex
+
+    def allows(self, variant: Any, cid: int) -> bool:
+        """Whether card ``cid`` could be one of those old cards."""
+        if variant.mask[self.side][cid] & self.acc:
+            return False
+        return not (self.flex and variant.flexmask[cid] & self.acc)
+
+    def __repr__(self) -> str:
+        return f"DrawInference(old={self.old}, side={self.side}, acc={self.acc:#x})"
+
+
+def draw_inferences(obs: Observation) -> list[list[DrawInference]]:
+    """Per seat, what its voluntary draws of this round imply about its current hand.
+
+    A player who drew instead of playing is assumed to have held nothing
+    playable — what every bot here does, and what people nearly always do.
+    ``old`` counts the cards it must still hold from then: its hand size now
+    minus every card it drew since (those are new, whatever it played)."""
+    n = obs.players
+    v = get_variant(obs.variant)
+    idx = v.cards.index
+    me = obs.seat
+    # per seat: [side, acc, flex, drawn since]
+    marks: list[list[list[int]]] = [[] for _ in range(n)]
+    side, color, top = 0, -1, -1
+    powers = [True] * n
+    hist = obs.history
+    if hist and not isinstance(hist[0], RoundStarted):
+        # a set-up position: its history starts mid-round; find the top card then
+        if not any(isinstance(e, Reshuffled | Flipped | PowersChanged) for e in hist):
+            played = sum(1 for e in hist if isinstance(e, Played))
+            if len(obs.discard) > played:
+                first = obs.discard[len(obs.discard) - 1 - played]
+                top = idx[first]
+                f = first.face(obs.side)
+                color = -1 if f.color is None else int(f.color)
+                side = obs.side
+    for e in hist:
+        if isinstance(e, RoundStarted):
+            marks = [[] for _ in range(n)]
+            side, color, top = 0, -1, -1
+            powers = [True] * n
+        elif isinstance(e, CardTurned):
+            if e.reason == "start":
+                top = idx[e.card]
+                f = e.card.face(0)
+                color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, Played):
+            top = idx[e.card]
+            f = e.card.face(side)
+            if e.color is not None:
+                color = int(e.color)
+            elif f.color is not None:
+                color = int(f.color)
+        elif isinstance(e, ColorChosen):
+            color = int(e.color)
+        elif isinstance(e, Flipped):
+            side = e.side
+            top = idx[e.top]
+            f = e.top.face(side)
+            color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, PowersChanged):
+            powers = list(e.powers)
+        elif isinstance(e, HandsSwapped):
+            moved = [marks[src] for src in e.sources]
+            for dst, ms in zip(e.seats, moved, strict=True):
+                marks[dst] = ms
+        elif isinstance(e, Drew):
+            s = e.seat
+            if e.reason == "draw" and s != me and color >= 0 and top >= 0:
+                acc = (1 << color) | v.topkey[side][top] | WILD_BIT
+                flex = bool(v.flex and powers[s])
+                marks[s].append([side, acc, int(flex), 0])
+            for mark in marks[s]:
+                mark[3] += e.count
+    out: list[list[DrawInference]] = []
+    for s in range(n):
+        size = obs.hand_sizes[s]
+        out.append(
+            [
+                DrawInference(size - m[3], m[0], m[1], bool(m[2]))
+                for m in marks[s]
+                if size - m[3] > 0 and s != me
+            ]
+        )
+    return out
+
+
 def _last_player(obs: Observation) -> int:
     for e in reversed(obs.history):
         if isinstance(e, Played):
@@ -144,7 +251,7 @@ class Determinizer:
 
     Build it once per decision; :meth:`sample` is cheap (a copy and a shuffle)."""
 
-    def __init__(self, obs: Observation) -> None:
+    def __init__(self, obs: Observation, infer: bool = True) -> None:
         if obs.seat is None:
             raise ValueError("a spectator has no information set to sample from")
         self.obs = obs
@@ -153,6 +260,8 @@ class Determinizer:
         self.variant = v
         cs = v.cards
         self._random_pairing = v.two_sided and obs.options.flipPairing == "random_seeded"
+        #: per seat, the draw inferences the samples respect (none with a random pairing)
+        self.inferences: list[list[DrawInference]] = [[] for _ in range(obs.players)]
         n = obs.players
         self.side = side = obs.side
         other = 1 - side
@@ -220,19 +329,69 @@ class Determinizer:
         else:
             self._pool = sorted(pool.elements())
             unseen = len(self._pool)
-            if v.two_sided:
-                self._by_back: dict[Face, list[int]] = {}
-                for c in self._pool:
-                    self._by_back.setdefault(cs.cards[c].face(other), []).append(c)
+            self._plan(infer)
         total = sum(len(s) for s in self.slots) + self.draw_size
-        if unseen != total:
+        # a set-up position may leave cards out of play (fewer hidden places than
+        # unseen cards); more hidden places than unseen cards cannot be dealt
+        if unseen < total:
             raise ValueError(
                 f"inconsistent observation: {unseen} unseen cards for {total} hidden places"
             )
+        if v.two_sided:
+            want: Counter[Face] = Counter(f for sl in self.slots for f in sl if f is not None)
+            if self.draw_top is not None:
+                want[self.draw_top] += 1
+            have: Counter[Face] = (
+                Counter(self._darks if side == 0 else self._lights)
+                if self._random_pairing
+                else Counter(cs.cards[c].face(other) for c in self._pool)
+            )
+            if any(have[f] < k for f, k in want.items()):
+                raise ValueError("inconsistent observation: visible back faces not in the deck")
         self._before = color_before_last_play(obs)
         self._template = self._build(random.Random(0))
 
     # ------------------------------------------------------------------ sampling
+
+    def _plan(self, infer: bool) -> None:
+        """Precompute the card-level deal: for each constrained hidden card (a
+        draw inference), the positions in the pool of the cards it may be."""
+        obs = self.obs
+        v = self.variant
+        cs = v.cards.cards
+        other = 1 - self.side
+        pool = self._pool
+        self._back: list[Face | None] = (
+            [cs[c].face(other) for c in pool] if v.two_sided else [None] * len(pool)
+        )
+        infs = draw_inferences(obs) if infer else [[] for _ in range(obs.players)]
+        self.inferences = infs
+        # per seat: candidate lists, one per constrained card, most constrained first
+        self._plans: list[list[list[int]]] = []
+        for s in range(obs.players):
+            free = len(self.slots[s])
+            plan: list[list[int]] = []
+            rules = [r for r in infs[s] if r.old > 0] if free else []
+            if rules:
+                known = len(self.known[s])
+                cache: dict[tuple[int, ...], list[int]] = {}
+                for i in range(free):
+                    active = tuple(j for j, r in enumerate(rules) if i < r.old - known)
+                    if not active:
+                        break
+                    cands = cache.get(active)
+                    if cands is None:
+                        sel = [rules[j] for j in active]
+                        cands = cache[active] = [
+                            k for k, c in enumerate(pool) if all(r.allows(v, c) for r in sel)
+                        ]
+                    plan.append(cands)
+            self._plans.append(plan)
+        if v.two_sided:
+            self._by_back: dict[Face, list[int]] = {}
+            for k, b in enumerate(self._back):
+                assert b is not None
+                self._by_back.setdefault(b, []).append(k)
 
     def _deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
         """Hidden hands (card ids, for seats other than the observer) and the
@@ -240,27 +399,59 @@ class Determinizer:
         if self._random_pairing:
             return self._deal_faces(rng)
         n = self.obs.players
+        pool = self._pool
         hands: list[list[int]] = [list(k) for k in self.known]
-        if not self.variant.two_sided:
-            pool = self._pool[:]
-            rng.shuffle(pool)
+        flip = self.variant.two_sided
+        rnd = rng.random
+        taken = bytearray(len(pool))
+        need: list[Counter[Face]] = []
+        if flip:
+            need = [Counter(f for f in self.slots[s] if f is not None) for s in range(n)]
+        # 1. the cards that draw inferences constrain (best effort: a card with
+        #    no candidate left is dealt unconstrained below)
+        for s in range(n):
+            backs = need[s] if flip else None
+            for cands in self._plans[s]:
+                size = len(cands)
+                if not size:
+                    continue
+                start = int(rnd() * size)
+                for k in range(size):
+                    pos = cands[(start + k) % size]
+                    if taken[pos]:
+                        continue
+                    if backs is not None:
+                        b = self._back[pos]
+                        assert b is not None
+                        if backs[b] <= 0:
+                            continue
+                        backs[b] -= 1
+                    taken[pos] = 1
+                    hands[s].append(pool[pos])
+                    break
+        # 2. the rest, uniformly
+        if not flip:
+            order = [k for k in range(len(pool)) if not taken[k]]
+            rng.shuffle(order)
             i = 0
             for s in range(n):
-                k = len(self.slots[s])
-                if k:
-                    hands[s] += pool[i : i + k]
+                k = len(self.slots[s]) + len(self.known[s]) - len(hands[s])
+                if k > 0:
+                    hands[s] += [pool[j] for j in order[i : i + k]]
                     i += k
-            return hands, pool[i:]
-        groups = {f: ids[:] for f, ids in self._by_back.items()}
-        for ids in groups.values():
-            rng.shuffle(ids)
+            return hands, [pool[j] for j in order[i : i + self.draw_size]]
+        groups = {f: [k for k in ks if not taken[k]] for f, ks in self._by_back.items()}
+        for ks in groups.values():
+            rng.shuffle(ks)
         for s in range(n):
-            for f in self.slots[s]:
-                assert f is not None
-                hands[s].append(groups[f].pop())
-        top = groups[self.draw_top].pop() if self.draw_top is not None else -1
-        rest = [c for ids in groups.values() for c in ids]
+            for f, k in need[s].items():
+                g = groups[f]
+                for _ in range(k):
+                    hands[s].append(pool[g.pop()])
+        top = pool[groups[self.draw_top].pop()] if self.draw_top is not None else -1
+        rest = [pool[k] for ks in groups.values() for k in ks]
         rng.shuffle(rest)
+        del rest[self.draw_size - (top >= 0) :]
         if top >= 0:
             rest.append(top)
         return hands, rest
@@ -292,6 +483,7 @@ class Determinizer:
                 hands[s].append(card(active.pop(), f))
         top = card(active.pop(), self.draw_top) if self.draw_top is not None else -1
         rest = [card(a, b) for a, b in zip(active, passive, strict=True)]
+        del rest[self.draw_size - (top >= 0) :]
         if top >= 0:
             rest.append(top)
         return hands, rest

@@ -31,7 +31,7 @@ from typing import Any
 
 from unokit.actions import Action, CallUno, Catch, Play
 from unokit.bots.determinize import Determinizer
-from unokit.bots.rollout import rollout
+from unokit.bots.rollout import rollout, sensible_move, sensible_rollout
 from unokit.errors import OptionError
 from unokit.game import _RO, Game
 from unokit.observation import Observation
@@ -66,14 +66,27 @@ class SearchStats:
 
 
 Rollout = Callable[[Game, Callable[[], float]], int]
-_ROLLOUTS: dict[str, Rollout] = {"greedy": rollout, "random": playout}
+_ROLLOUTS: dict[str, Rollout] = {
+    "greedy": rollout,
+    "random": playout,
+    "sensible": sensible_rollout,
+}
 
 
 class ISMCTSBot:
-    """See the module docstring. Options: ``think_ms`` (default
-    :data:`DEFAULT_THINK_MS`; ``None`` for no clock), ``iterations`` (``None``
-    for no cap), ``exploration`` (UCB1 constant), ``rollout`` (``greedy`` or
-    ``random``)."""
+    """See the module docstring. Options:
+
+    * ``think_ms``: thinking budget per decision, in milliseconds of CPU time
+      of the thinking thread (default :data:`DEFAULT_THINK_MS`; ``None``: no
+      clock). CPU time, so that a busy machine does not make the bot weaker;
+      the wall clock is capped at ``max_wall_ms`` (default 4 x ``think_ms``).
+    * ``iterations``: a cap on the number of samples (``None``: no cap).
+    * ``exploration``: the UCB1 constant.
+    * ``rollout``: ``sensible`` (default), ``greedy`` or ``random``.
+    * ``opponents``: ``policy`` (default: the other seats play the rollout
+      policy on their sampled hands, and the tree holds this seat's own
+      decisions) or ``tree`` (every seat's decisions are in the tree).
+    """
 
     name = "hard"
 
@@ -83,7 +96,10 @@ class ISMCTSBot:
         think_ms: float | None = DEFAULT_THINK_MS,
         iterations: int | None = None,
         exploration: float = 0.7,
-        rollout: str = "greedy",
+        rollout: str = "sensible",
+        opponents: str = "policy",
+        max_wall_ms: float | None = None,
+        infer: bool = True,
         name: str | None = None,
         **_: Any,
     ) -> None:
@@ -95,10 +111,18 @@ class ISMCTSBot:
             raise OptionError("a search needs a budget: think_ms or iterations")
         if rollout not in _ROLLOUTS:
             raise OptionError(f"unknown rollout {rollout!r}: expected {', '.join(_ROLLOUTS)}")
+        if opponents not in ("policy", "tree"):
+            raise OptionError(f"opponents must be policy or tree, got {opponents!r}")
         self.think_ms = None if think_ms is None else float(think_ms)
         self.iterations = None if iterations is None else int(iterations)
         self.exploration = float(exploration)
+        self.rollout = rollout
         self._rollout = _ROLLOUTS[rollout]
+        self.opponents = opponents
+        self.infer = bool(infer)
+        if max_wall_ms is None and self.think_ms is not None:
+            max_wall_ms = 4 * self.think_ms
+        self.max_wall_ms = None if max_wall_ms is None else float(max_wall_ms)
         self._rng = random.Random(seed)
         self.stats = SearchStats()
         if name is not None:
@@ -122,29 +146,42 @@ class ISMCTSBot:
     # ------------------------------------------------------------------ search
 
     def _search(self, obs: Observation, choices: list[Action]) -> Action:
-        start = time.perf_counter()
-        det = Determinizer(obs)
+        wall0 = time.perf_counter()
+        cpu0 = time.thread_time()
+        try:
+            det = Determinizer(obs, infer=self.infer)
+        except ValueError:
+            # a position no real deck can produce (a hand-made set-up): play sensibly
+            from unokit.bots.heuristic import HeuristicBot
+
+            return HeuristicBot(seed=self._rng.getrandbits(32)).act(obs)
         rng = self._rng
         rnd = rng.random
         template = det.sample(rng)
         codes = {template.encode(a): a for a in choices}
         root = _Node(-1)
-        deadline = None if self.think_ms is None else start + self.think_ms / 1000.0
+        cpu_end = None if self.think_ms is None else cpu0 + self.think_ms / 1000.0
+        wall_end = None if self.max_wall_ms is None else wall0 + self.max_wall_ms / 1000.0
         cap = self.iterations
         c = self.exploration
         play_out = self._rollout
+        me = obs.seat if self.opponents == "policy" and obs.seat is not None else -1
         it = 0
+        cpu = time.thread_time
+        wall = time.perf_counter
         while True:
             g = det.sample(rng)
-            _iterate(g, root, rnd, c, play_out)
+            _iterate(g, root, rnd, c, play_out, me)
             it += 1
             if cap is not None and it >= cap:
                 break
-            if deadline is not None and time.perf_counter() >= deadline:
+            if cpu_end is not None and cpu() >= cpu_end:
+                break
+            if wall_end is not None and wall() >= wall_end:
                 break
         stats = SearchStats()
         stats.iterations = it
-        stats.seconds = time.perf_counter() - start
+        stats.seconds = time.perf_counter() - wall0
         stats.visits = {
             str(codes[m]): ch.visits for m, ch in root.children.items() if m in codes
         }
@@ -160,9 +197,16 @@ class ISMCTSBot:
 
 
 def _iterate(
-    g: Game, root: _Node, rnd: Callable[[], float], c: float, play_out: Rollout
+    g: Game,
+    root: _Node,
+    rnd: Callable[[], float],
+    c: float,
+    play_out: Rollout,
+    me: int = -1,
 ) -> None:
-    """One ISMCTS iteration on the sampled game ``g`` (changed in place)."""
+    """One ISMCTS iteration on the sampled game ``g`` (changed in place). With
+    ``me >= 0`` only that seat's decisions are in the tree; the other seats
+    play :func:`~unokit.bots.rollout.sensible_move`."""
     node = root
     path: list[_Node] = []
     log = math.log
@@ -171,6 +215,9 @@ def _iterate(
         moves = g.turn_moves()
         if len(moves) == 1:
             g._step(moves[0])
+            continue
+        if me >= 0 and g.current != me:
+            g._step(sensible_move(g))
             continue
         children = node.children
         untried: list[int] = []

@@ -141,3 +141,105 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
             continue
         step(greedy_move(game, rnd))
     return turns
+
+
+# ---------------------------------------------------------------------- the
+# "sensible" policy: a deterministic, integer-level version of the heuristic bot
+
+_ATTACK_KINDS = frozenset({1, 2, 3, 4, 5, 7, 8, 9, 10})  # skips, reverses, draw cards
+_FLIP_KIND = 6
+
+
+def sensible_move(game: Game) -> int:
+    """A deterministic, fast version of the ``heuristic`` bot's choices on a full
+    game (for rollouts: every seat plays it on its own hand). No randomness:
+    rollouts from the same deal differ only by the moves that start them."""
+    moves = game.turn_moves()
+    if len(moves) == 1:
+        return moves[0]
+    ph = game.phase
+    p = game.current
+    if ph == _C:
+        return OP_COLOR | ((_best_color(game, game.hands[p], game.side) + 1) << 16)
+    if ph != _T and ph != _D:
+        return moves[0]  # AWAIT_CHALLENGE: ACCEPT comes first
+    v = game.variant
+    side = game.side
+    hand = game.hands[p]
+    mask = v.mask[side]
+    plays = [m for m in moves if m & 15 == OP_PLAY]
+    if not plays:
+        return moves[0]
+    if ph == _D:
+        c = game.drawn
+        if mask[c] & WILD_BIT and len(hand) > 3:
+            for m in moves:
+                if m & 15 != OP_PLAY:
+                    return m  # keep a drawn wild for later
+    n = game.n
+    sizes = [len(h) for h in game.hands]
+    nxt = (p + game.direction) % n
+    next_size = sizes[nxt]
+    threat = min(sizes[s] for s in range(n) if s != p)
+    colors = v.color[side]
+    held = [0] * 8
+    for c in hand:
+        col = colors[c]
+        if col >= 0:
+            held[col] += 1
+    best_col = 4 * side
+    for col in range(4 * side, 4 * side + 4):
+        if held[col] > held[best_col]:
+            best_col = col
+    kinds = v.kind[side]
+    points = v.points[side]
+    restricted = v.restricted[side]
+    holds_current = held[game.color] > 0 if game.color >= 0 else False
+    best_m = plays[0]
+    best_s = -1e9
+    for m in plays:
+        c = (m >> 4) & 0xFFF
+        k = kinds[c]
+        flex = m & _FLEX_BIT
+        if mask[c] & WILD_BIT:
+            s = -30.0
+            if restricted[c] and not flex:
+                if holds_current and next_size > 2:
+                    s -= 100
+                elif next_size <= 2:
+                    s += 45
+            if ((m >> 16) & 15) - 1 != best_col:
+                s -= 5
+        else:
+            s = 2.0 * held[colors[c]] + points[c] / 10
+            if k in _ATTACK_KINDS and next_size <= 2:
+                s += 25
+        if flex:
+            s -= 8
+            if k in (8, 10, 16):
+                s += 12
+            elif k in (17, 18):
+                s += 20
+        t = ((m >> 21) & 15) - 1
+        if t >= 0:
+            s -= sizes[t]
+        w = ((m >> 25) & 15) - 1
+        if w >= 0:
+            s -= 2 * sizes[w]
+        if k == _FLIP_KIND:
+            s += 10 if threat <= 2 else -2
+        if s > best_s:
+            best_s, best_m = s, m
+    return best_m
+
+
+def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
+                     max_turns: int = 100_000) -> int:
+    """Play the round to its end with :func:`sensible_move` for every seat
+    (``rnd`` is ignored: the policy is deterministic)."""
+    step = game._step
+    turns = 0
+    while game.phase < _RO and turns < max_turns:
+        turns += 1
+        step(sensible_move(game))
+    return turns

@@ -75,6 +75,23 @@ def _value(text: str) -> Any:
     return t
 
 
+def _option_names(bot: str) -> set[str]:
+    """The options a registered bot's factory names (``seed`` aside)."""
+    import inspect
+
+    from unokit.bots import _REGISTRY
+
+    try:
+        params = inspect.signature(_REGISTRY[bot]).parameters.values()
+    except (TypeError, ValueError):  # pragma: no cover - a factory without a signature
+        return set()
+    return {
+        p.name
+        for p in params
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("seed", "self")
+    }
+
+
 def parse_bots(text: str, think_ms: int | None = None) -> list[BotSpec]:
     """``"hard,heuristic"`` or with per-bot options ``"hard:think_ms=50,hard:think_ms=400"``.
 
@@ -98,11 +115,18 @@ def parse_bots(text: str, think_ms: int | None = None) -> list[BotSpec]:
         if key not in bot_names():
             raise OptionError(f"unknown bot {name!r}: expected one of {', '.join(bot_names())}")
         options: dict[str, Any] = {}
+        accepted = _option_names(key)
         for o in opts:
             k, sep, v = o.partition("=")
             if not sep or not k.strip():
                 raise OptionError(f"bad bot option {o!r} in {entry!r}: expected key=value")
-            options[k.strip().replace("-", "_")] = _value(v)
+            k = k.strip().replace("-", "_")
+            if k not in accepted:
+                raise OptionError(
+                    f"{name} has no option {k!r}"
+                    + (f": expected one of {', '.join(sorted(accepted))}" if accepted else "")
+                )
+            options[k] = _value(v)
         if think_ms is not None and "think_ms" not in options:
             options["think_ms"] = think_ms
         label = key + (":" + ":".join(opts) if opts else "")
@@ -141,6 +165,7 @@ def lineups(bots: int, seats: int) -> list[tuple[int, ...]]:
 @dataclass
 class GameResult:
     index: int
+    deal: int  # the seed the round (or match) was dealt from
     lineup: tuple[int, ...]
     winners: tuple[int, ...]  # seats (one, several co-winners of a match, or none if blocked)
     points: tuple[int, ...]  # points scored by seat
@@ -195,7 +220,7 @@ def play_game(
         winners = tuple(game.match_winners)
     else:
         winners = () if game.winner < 0 else (game.winner,)
-    return GameResult(index, lineup, winners, tuple(points), turns, tuple(decisions),
+    return GameResult(index, deal, lineup, winners, tuple(points), turns, tuple(decisions),
                       tuple(seconds), tuple(slowest))
 
 

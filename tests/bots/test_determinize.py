@@ -1,0 +1,174 @@
+"""Determinization: samples agree with everything the seat observed, and with
+nothing else; a sample built from the real deal is the real game."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from unokit import Game
+from unokit.bots import make_bot
+from unokit.bots.determinize import Determinizer, draw_inferences, known_cards
+from unokit.cards import CLASSIC
+from unokit.playout import random_move
+
+PUBLIC = (
+    "variant players seat round phase current direction side color dealer top discard hand "
+    "hand_sizes draw_size draw_top_back backs powers uno scores drawn pending_draw "
+    "challenge_offender color_reason legal"
+).split()
+
+RULES = [
+    {},
+    {"stacking": "escalate"},
+    {"stacking": "same_symbol", "drawUntilPlayable": True},
+    {"sevenZero": True, "jumpIn": True},
+    {"noBluff": True, "forcedPlay": True},
+]
+
+
+def _positions(variant: str, players: int, options: dict[str, object], seed: int, steps: int):
+    g = Game.new(variant, players, options, seed=seed)
+    rnd = random.Random(seed)
+    for _ in range(steps):
+        if g.phase >= 4:
+            return
+        yield g
+        g.apply_move(random_move(g, rnd.random), uno=rnd.random() < 0.8)
+
+
+CASES = [(v, o) for v in ("classic", "flip", "flex") for o in RULES]
+
+
+@pytest.mark.parametrize(("variant", "options"), CASES + [("flip", {"flipPairing": "random_seeded"})])
+def test_samples_show_the_same_observation(variant: str, options: dict[str, object]) -> None:
+    checked = Counter[str]()
+    for players in (2, 3):
+        for seed in range(2):
+            for g in _positions(variant, players, options, seed, 120):
+                seat = g.current
+                obs = g.observe(seat)
+                sample = Determinizer(obs).sample(random.Random(len(checked)))
+                mine = sample.observe(seat)
+                for name in PUBLIC:
+                    assert getattr(mine, name) == getattr(obs, name), (name, seed, players)
+                sample.check_invariants()
+                assert sample.log is None
+                if variant != "flip" or "flipPairing" not in options:
+                    assert sample.all_cards() == g.all_cards()
+                checked[obs.phase] += 1
+    assert checked["AWAIT_TURN"] > 50 and checked["AWAIT_DRAWN"] > 0
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    CASES + [("flex", {"flexFlexSideWD4Restricted": True}),
+             ("flip", {"flipExposedWildChooser": "next_player"})],
+)
+def test_the_real_deal_rebuilds_the_real_game(variant: str, options: dict[str, object]) -> None:
+    """Every public fact and pending decision (challenge, stack, colour choice)
+    is restored: with the real hidden cards, the sample is the real game."""
+    phases = Counter[str]()
+    for players in (2, 4):
+        for seed in range(3):
+            for g in _positions(variant, players, options, seed, 200):
+                obs = g.observe(g.current)
+                rebuilt = Determinizer(obs).with_deal(g.hands, g.draw, g.seed)
+                rebuilt.shuffles = g.shuffles
+                for attr in ("reveal", "uno_pre", "empty_draws"):  # not part of a decision
+                    setattr(rebuilt, attr, getattr(g, attr))
+                if g.ch_offender < 0:  # stale challenge fields the engine leaves behind
+                    for attr in ("ch_card", "ch_after", "ch_after_success", "ch_legal"):
+                        setattr(rebuilt, attr, getattr(g, attr))
+                assert rebuilt.state_tuple() == g.state_tuple(), (seed, players, obs.phase)
+                phases[obs.phase + ("+stack" if obs.pending_draw else "")] += 1
+    # the pending decisions were met: a challenge, or a stacked penalty
+    assert phases["AWAIT_CHALLENGE"] + phases["AWAIT_TURN+stack"] > 0 or options.get("noBluff")
+
+
+def test_flip_samples_keep_every_visible_back_face() -> None:
+    g = Game.new("flip", 3, seed=11)
+    obs = g.observe(0)
+    d = Determinizer(obs)
+    for k in range(30):
+        s = d.sample(random.Random(k))
+        for seat in (1, 2):
+            assert sorted(map(str, (c.dark for c in s.hand(seat)))) == sorted(
+                map(str, obs.backs[seat])
+            )
+        assert s.draw_pile[0].dark == obs.draw_top_back
+    # and the hidden cards do vary between samples
+    hands = {tuple(sorted(d.sample(random.Random(k)).hands[1])) for k in range(10)}
+    assert len(hands) > 1
+
+
+def test_a_hand_revealed_by_a_challenge_is_known_until_played() -> None:
+    g = Game.setup(
+        "classic", 2,
+        hands=[["R1", "B2"], ["W4", "R5", "G7", "Y3"]],
+        draw=["B5", "B6", "B7", "B8", "B9", "G1", "G2", "G3"],
+        discard=["R9"],
+        current=1,
+    )
+    g.apply("P1 PLAY W4 color=G")  # a bluff: P1 holds R5
+    g.apply("P0 CHALLENGE")  # P0 sees R5 G7 Y3, P1 draws 4
+    obs = g.observe(0)
+    assert known_cards(obs)[1] == Counter(CLASSIC.parse(x) for x in ("R5", "G7", "Y3"))
+    d = Determinizer(obs)
+    for k in range(20):
+        s = d.sample(random.Random(k))
+        assert Counter(s.hand(1)) >= Counter(CLASSIC.parse(x) for x in ("R5", "G7", "Y3"))
+    # a spectator, or the offender's opponent without the challenge, knows nothing
+    assert known_cards(g.observe(1))[0] == Counter()
+
+
+def test_draw_inferences_hold_for_players_who_draw_only_when_stuck() -> None:
+    """Every bot here draws only with nothing playable: the inferred facts are
+    true of the real hands, and samples respect them."""
+    rules = 0
+    for variant in ("classic", "flip", "flex"):
+        for seed in range(3):
+            g = Game.new(variant, 3, {"matchMode": "single_round"}, seed=seed)
+            bots = [make_bot("heuristic", seed=s) for s in range(3)]
+            while g.phase < 4:
+                me = g.current
+                obs = g.observe(me)
+                infs = draw_inferences(obs)
+                for s in range(3):
+                    for r in infs[s]:
+                        rules += 1
+                        held = sum(1 for c in g.hands[s] if r.allows(g.variant, c))
+                        assert held >= r.old
+                if any(infs) and rules % 7 == 0:
+                    sample = Determinizer(obs).sample(random.Random(rules))
+                    for s in range(3):
+                        for r in infs[s]:
+                            assert sum(1 for c in sample.hands[s] if r.allows(g.variant, c)) \
+                                >= r.old
+                g.apply(bots[me].act(obs))
+    assert rules > 100
+
+
+def test_draw_inference_example() -> None:
+    """P1 drew on a red 9: none of its old cards is red, a 9 or a wild."""
+    g = Game.setup(
+        "classic", 2,
+        hands=[["R1", "B2", "G4"], ["B5", "G6", "Y7"]],
+        draw=["B8", "G1", "G2", "G3", "Y1", "Y2"],
+        discard=["R9"],
+        current=1,
+    )
+    g.apply("P1 DRAW")  # B8: not playable, the turn passes
+    obs = g.observe(0)
+    (rule,) = draw_inferences(obs)[1]
+    assert rule.old == 3  # 4 cards now, 1 drawn since
+    v = g.variant
+    for text, ok in (("R3", False), ("B9", False), ("W", False), ("G5", True), ("B1", True)):
+        assert rule.allows(v, CLASSIC.parse_id(text)) is ok
+    d = Determinizer(obs)
+    for k in range(20):
+        hand = d.sample(random.Random(k)).hand(1)
+        assert sum(1 for c in hand if rule.allows(v, CLASSIC.index[c])) >= 3
+    assert Determinizer(obs, infer=False).inferences == [[], []]
