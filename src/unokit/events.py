@@ -76,7 +76,7 @@ class Drew:
     count: int
     cards: tuple[Card, ...] | None
     backs: tuple[Face, ...] | None
-    reason: str  # draw, penalty, challenge, catch, stack, misplay, false_catch
+    reason: str  # draw, penalty, challenge (either outcome), catch, stack, misplay, false_catch
 
 
 @dataclass(frozen=True, slots=True)

@@ -557,7 +557,7 @@ class Game:
             backs = tuple(c.face(1 - self.side) for c in cards)
         self._emit(ev.Drew(seat, len(cards), cards, backs, reason))
 
-    def _draw_until(self, seat: int, color: int, extra: int) -> None:
+    def _draw_until(self, seat: int, color: int, extra: int, reason: str = "penalty") -> None:
         """Wild Draw Color: draw until a card of ``color`` (RULES.md §3.9)."""
         hand = self.hands[seat]
         start = len(hand)
@@ -582,7 +582,7 @@ class Game:
             if self.uno[seat]:
                 self._uno_off(seat)
             if self.log is not None:
-                self._log_draw(seat, hand[start:], "penalty")
+                self._log_draw(seat, hand[start:], reason)
 
     def _uno_off(self, seat: int) -> None:
         if len(self.hands[seat]) != 1:
@@ -1306,12 +1306,12 @@ class Game:
         self.phase = _CH
         self.current = victim
 
-    def _penalty(self, seat: int, kind: int, extra: int) -> None:
+    def _penalty(self, seat: int, kind: int, extra: int, reason: str = "penalty") -> None:
         if kind == _WDC:
-            self._draw_until(seat, self.color, extra)
+            self._draw_until(seat, self.color, extra, reason)
         else:
             amount = 4 if kind in (_WD4, _FW4) else 2
-            self._give(seat, amount + extra, "penalty" if not extra else "challenge")
+            self._give(seat, amount + extra, reason)
 
     def _powers_after(self, seat: int, cid: int, flex: bool, kind: int) -> None:
         p = self.powers
@@ -1555,11 +1555,13 @@ class Game:
         if self.log is not None:
             cs = self.cards
             self._emit(ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed)))
+        # both outcomes draw with reason "challenge": the failed challenger's
+        # penalty, or the guilty offender's
         if self.ch_legal:
-            self._penalty(seat, kind, 2)
+            self._penalty(seat, kind, 2, "challenge")
             self.current = self.ch_after
         else:
-            self._penalty(off, kind, 0)
+            self._penalty(off, kind, 0, "challenge")
             self.current = self.ch_after_success
         self._clear_challenge()
         self.phase = _T
