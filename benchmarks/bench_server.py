@@ -2,11 +2,14 @@
 
 Starts ``unokit serve`` as a subprocess (a fresh SQLite file in a temporary
 directory, bots without delay), creates ``--rooms`` rooms of ``--seats`` seats
-and connects one scripted WebSocket client per human seat. Each client plays
-the first legal action whenever it is its turn (after ``--think-ms`` of
-"thinking", 0 by default: as fast as the server answers); seat 0 deals the next
-round and starts a new match when one ends. With ``--bots K`` the last K seats
-of every room are server-side bots instead of clients.
+and connects one scripted WebSocket client per human seat: 400 players by default,
+all of them clients (no server-side bots). Each client plays the first legal
+action whenever it is its turn, after "thinking" 0.5-1.5 x ``--think-ms``
+(default 1000 ms: the pace of the server's own bots, whose default delay is
+0.9 s; ``--think-ms 0`` answers at once and measures the server's capacity,
+where latency is queueing: rooms / throughput). Seat 0 deals the next round and
+starts a new match when one ends. With ``--bots K`` the last K seats of every
+room are server-side bots instead of clients.
 
 Measured over ``--seconds`` (after ``--warmup``), bounded in time and count:
 
@@ -17,8 +20,8 @@ Measured over ``--seconds`` (after ``--warmup``), bounded in time and count:
 * server CPU time per accepted move.
 
     python benchmarks/bench_server.py                       # 100 rooms x 4 players
-    python benchmarks/bench_server.py --rooms 25 --seconds 10 --think-ms 500
-    python benchmarks/bench_server.py --json
+    python benchmarks/bench_server.py --think-ms 0          # capacity
+    python benchmarks/bench_server.py --rooms 25 --seconds 10 --json
 
 Clients run in ``--procs`` processes (default 1) with uvloop.
 """
@@ -258,9 +261,15 @@ def main() -> None:
     ap.add_argument("--variant", default="classic", choices=["classic", "flip", "flex"])
     ap.add_argument("--seconds", type=float, default=20.0, help="measured time")
     ap.add_argument("--warmup", type=float, default=3.0)
-    ap.add_argument("--think-ms", type=float, default=0.0, help="mean client think time")
+    ap.add_argument(
+        "--think-ms",
+        type=float,
+        default=1000.0,
+        help="mean client think time (uniform 0.5-1.5 x this); 0 = saturate the server",
+    )
     ap.add_argument("--procs", type=int, default=1, help="client processes")
     ap.add_argument("--db", default=None, help="database URL (default: temporary SQLite)")
+    ap.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     a = ap.parse_args()
     if not 1 <= a.rooms <= 1000 or not 0 <= a.bots < a.seats or not 1 <= a.seconds <= 600:
@@ -287,6 +296,8 @@ def main() -> None:
         "1000",
         "--lobby-rate",
         "100000",
+        "--sqlite-sync",
+        a.sqlite_sync,
     ]
     log = open(work / "server.log", "wb")
     server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)
