@@ -64,6 +64,17 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def cpu_pressure() -> float | None:
+    """Share of the last 60 s in which some runnable task waited for a CPU
+    (Linux PSI): how busy the machine was with everything else too."""
+    try:
+        with open("/proc/pressure/cpu") as f:
+            first = f.readline().split()
+        return float(dict(kv.split("=") for kv in first[1:])["avg60"]) / 100
+    except (OSError, KeyError, ValueError):
+        return None
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -330,6 +341,8 @@ def main() -> None:
         cpu0 = cpu_seconds(server.pid)
         time.sleep(a.seconds)
         cpu1 = cpu_seconds(server.pid)
+        pressure = cpu_pressure()
+        load = os.getloadavg()[0]
         results = [queue.get(timeout=a.seconds + 120) for _ in procs]
         for p in procs:
             p.join(timeout=30)
@@ -366,6 +379,8 @@ def main() -> None:
         "server_cpu": (cpu1 - cpu0) / a.seconds,
         "client_cpu": sum(r["cpu"] for r in results) / a.seconds,
         "server_cpu_ms_per_move": (cpu1 - cpu0) * 1000 / moves if moves else float("nan"),
+        "load_avg_1min": load,
+        "cpu_pressure_60s": pressure,
         "errors": sum(r["errors"] for r in results),
         "client_failures": sum(r["failed"] for r in results),
     }
@@ -392,6 +407,8 @@ def main() -> None:
     )
     print(f"  client CPU       {report['client_cpu']:.0%} of a core (all client processes)")
     print(f"  errors {report['errors']}, client failures {report['client_failures']}")
+    busy = "" if pressure is None else f", CPU pressure {pressure:.0%} (tasks waiting for a CPU)"
+    print(f"  machine: {os.cpu_count()} CPUs, load average {load:.1f}{busy}")
 
 
 if __name__ == "__main__":
