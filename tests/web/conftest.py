@@ -160,6 +160,11 @@ class Server:
             str(self.bot_delay),
             "--log-level",
             "warning",
+            # scripted clients against bots without delay play faster than people
+            "--ws-rate",
+            "1000",
+            "--ws-burst",
+            "1000",
         ]
         env = dict(os.environ, UNOKIT_DATA_DIR=str(self.workdir / "data"))
         with open(self.log, "ab") as out:
