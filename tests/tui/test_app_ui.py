@@ -17,7 +17,7 @@ def _position(variant: str, hands: list[list[str]], top: str, **kw: object) -> S
         variant,
         len(hands),
         hands=hands,
-        draw=kw.pop("draw", ["R1", "G2", "B3", "Y4", "R6", "G7"] if variant != "flip" else []),  # type: ignore[arg-type]
+        draw=kw.pop("draw", ["R1", "G2", "B7", "Y6", "R6", "G7"] if variant != "flip" else []),  # type: ignore[arg-type]
         discard=[top],
         current=kw.pop("current", 0),  # type: ignore[arg-type]
         **kw,  # type: ignore[arg-type]
@@ -241,9 +241,9 @@ async def test_first_card_wild_asks_the_colour_at_once() -> None:
     game = Game.setup(
         "flip",
         3,
-        hands=[["R3|Pk2", "G4|Tl5"], ["Y1|Or2", "Y2|Pu4"], ["B1|Pk7", "B2|Tl7"]],
-        draw=["R5|Or7", "G6|PuR"],
-        discard=["W|PkSE"],
+        hands=[["R3|Pk7", "G4|Tl9"], ["Y8|Or2", "Y9|Pu4"], ["B5|Pk9", "B3|Tl2"]],
+        draw=["R5|Pk2", "G6|Pk5"],
+        discard=["W|PkF"],
         current=0,
         phase="AWAIT_COLOR",
     )
