@@ -180,7 +180,7 @@ class RoomInfo(BaseModel):
     players: int
     options: dict[str, Any]
     turn_timer: float | None
-    status: Literal["lobby", "playing", "broken"]
+    status: Literal["lobby", "playing"]
     host: int
     match: int
     version: int
