@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import time
@@ -177,12 +176,6 @@ def create_app(settings: Settings) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.start)
-        # Everything loaded so far lives as long as the server: keep it out of
-        # the collector's way, and collect the old generations less often (a
-        # full collection of a big heap pauses every room at once).
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(10_000, 50, 100)
 
         async def sweeper() -> None:
             while True:

@@ -80,6 +80,14 @@ def serve(
     except Exception as e:
         err_console.print(f"[red]error:[/red] cannot open the database {url}: {e}")
         raise typer.Exit(2) from None
+    import gc
+
+    # Everything loaded so far lives as long as the server: keep it out of the
+    # collector's way, and collect the old generations less often (a full
+    # collection of a big heap pauses every room at once).
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(10_000, 50, 100)
     shown = url.split("@")[-1] if "@" in url else url
     err_console.print(f"unokit: http://{host}:{port}  (database: {shown})")
     uvicorn.run(
