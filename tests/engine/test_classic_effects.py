@@ -79,6 +79,15 @@ def S(*cards: str) -> list[str]:
 
 
 FILL = [["Y1", "Y2"], ["B7", "B8"]]  # harmless two-card hands for bystanders
+# distinct harmless two-card hands for up to nine bystanders (the deck holds at most two of a card)
+BYSTANDERS = [["Y1", "Y2"], ["Y3", "Y4"], ["Y5", "Y6"], ["Y7", "Y8"], ["Y9", "Y0"], ["B1", "B2"],
+              ["B3", "B7"], ["B8", "B9"], ["B0", "G1"]]
+
+
+def around(p1: list[str], players: int) -> list[list[str]]:
+    """P1 holds ``p1``, every other seat a different bystander hand."""
+    others = iter(BYSTANDERS)
+    return [p1[:] if seat == 1 else next(others)[:] for seat in range(players)]
 
 
 # ---------------------------------------------------------------------------- §1.5 matching
@@ -187,9 +196,7 @@ def test_number_passes_turn_cw_and_ccw() -> None:
 @pytest.mark.parametrize(("players", "direction", "after"), [(4, 1, 3), (4, -1, 3), (3, 1, 0),
                                                               (2, 1, 1), (5, -1, 4)])
 def test_skip(players: int, direction: int, after: int) -> None:
-    hands = [["Y1", "Y2"] for _ in range(players)]
-    hands[1] = ["RS", "G8"]
-    t = classic(hands, discard=["R3"], direction=direction)
+    t = classic(around(["RS", "G8"], players), discard=["R3"], direction=direction)
     t.do("P1 PLAY RS")
     assert t.g.current == after
     assert t.g.direction == direction
@@ -198,9 +205,7 @@ def test_skip(players: int, direction: int, after: int) -> None:
 
 @pytest.mark.parametrize(("players", "after"), [(4, 0), (3, 0), (2, 1), (10, 0)])
 def test_reverse(players: int, after: int) -> None:
-    hands = [["Y1", "Y2"] for _ in range(players)]
-    hands[1] = ["GR", "G8"]
-    t = classic(hands, discard=["RR"])
+    t = classic(around(["GR", "G8"], players), discard=["RR"])
     t.do("P1 PLAY GR")
     assert t.g.direction == -1
     assert t.g.current == after
@@ -217,11 +222,10 @@ def test_two_reverses_restore_direction() -> None:
 
 @pytest.mark.parametrize(("players", "victim", "after"), [(4, 2, 3), (2, 0, 1), (3, 2, 0)])
 def test_draw_two(players: int, victim: int, after: int) -> None:
-    hands = [["Y1", "Y2"] for _ in range(players)]
-    hands[1] = ["RD2", "G8"]
+    hands = around(["RD2", "G8"], players)
     t = classic(hands, discard=["R3"], draw=["B4", "B5", "B6"])
     t.do("P1 PLAY RD2")
-    assert t.hand(victim) == S("Y1", "Y2", "B4", "B5")
+    assert t.hand(victim) == S(*hands[victim], "B4", "B5")
     assert t.draw == ["B6"]
     assert t.g.current == after
     assert t.g.state == Phase.AWAIT_TURN
@@ -1049,10 +1053,14 @@ def test_stacking_catch_window_closes_when_victim_acts() -> None:
 # ---------------------------------------------------------------------------- §6.2 jump-in
 
 
-def jump_table(**kw: Any) -> Table:
+def jump_table(jumper: int = 3, **kw: Any) -> Table:
+    # R3 on top; the deck's other R3 is with ``jumper``, the other seats hold a G3 instead
     opts = {"jumpIn": True} | kw.pop("options", {})
-    return classic([["R3", "Y2", "W"], ["R5", "G8"], ["Y7", "Y8", "R3"], ["R3", "G1", "B5"]],
-                   discard=["B9", "R3"], options=opts, **kw)
+    hands = [["R3", "Y2", "W"], ["R5", "G8"], ["Y7", "Y8", "R3"], ["R3", "G1", "B5"]]
+    for seat in (0, 2, 3):
+        if seat != jumper:
+            hands[seat] = ["G3" if c == "R3" else c for c in hands[seat]]
+    return classic(hands, discard=["B9", "R3"], options=opts, **kw)
 
 
 def test_jump_in_with_identical_card() -> None:
@@ -1092,13 +1100,14 @@ def test_jump_in_off_by_default() -> None:
     t.reject("P0 PLAY R3")
 
 
-def test_no_jump_in_while_decision_pending() -> None:
+@pytest.mark.parametrize("jumper", [3, 0])
+def test_no_jump_in_while_decision_pending(jumper: int) -> None:
     # AWAIT_DRAWN
-    t = jump_table(draw=["R6"])
+    t = jump_table(jumper, draw=["R6"])
+    assert any(str(a) == f"P{jumper} PLAY R3" for a in t.g.legal_actions(jumper))
     t.do("P1 DRAW")
     assert t.g.state == Phase.AWAIT_DRAWN
-    t.reject("P3 PLAY R3")
-    t.reject("P0 PLAY R3")
+    t.reject(f"P{jumper} PLAY R3")
 
 
 def test_no_jump_in_during_stacking() -> None:

@@ -72,9 +72,10 @@ def S(*cards: str) -> list[str]:
 
 
 P0 = ["Y1", "Y2"]
-P2 = ["Y7", "B8"]
+P2 = ["Y7", "B7"]
 P3 = ["G7", "B6"]
-DRAW = ["B1", "B2", "B3", "B4", "B5", "G1", "G2", "G3", "G4", "G5", "G6", "G8"]
+# flex numbers, so that the tests' hands and discards may use any plain card
+DRAW = ["B1~R", "B2~Y", "B3~G", "B4~R", "B5~Y", "G1~B", "G2~R", "G4~B", "G6~Y", "G8~R"]
 
 
 def table(p1: list[str], players: int = 4, **kw: Any) -> Table:
@@ -96,7 +97,7 @@ def table(p1: list[str], players: int = 4, **kw: Any) -> Table:
         ("R3", "R", "R5~G", True),  # regular colour R
         ("R3", "R", "G5~R", False),  # its flex colour is not used on the regular side
         ("R3", "R", "G4*", False),
-        ("R4*", "R", "G4", True),
+        ("R4*", "R", "G4*", True),
         ("R5~G", "R", "B5", True),  # the top counts by its regular side
         ("R5~G", "R", "G6", False),
         ("GS", "G", "RFS", True),  # Skip and Flex Skip share a class
@@ -116,7 +117,7 @@ def table(p1: list[str], players: int = 4, **kw: Any) -> Table:
     ],
 )
 def test_regular_side_matching(top: str, color: str, card: str, legal: bool) -> None:
-    t = table([card, "Y6", "B4"], discard=["Y8", top], color=color)
+    t = table([card, "Y6", "B4*"], discard=["Y8*", top], color=color)
     cmd = f"P1 PLAY {card}" + (" color=G" if card.startswith(("W", "F")) else "")
     if legal:
         t.do(cmd)
@@ -141,7 +142,7 @@ def test_regular_side_matching(top: str, color: str, card: str, legal: bool) -> 
     ],
 )
 def test_flex_side_legality(top: str, color: str, card: str, legal: bool) -> None:
-    t = table([card, "Y6", "B4"], discard=["Y8", top], color=color)
+    t = table([card, "Y6", "B4*"], discard=["Y8*", top], color=color)
     extra = " color=G" if card.startswith("W") else ""
     cmd = f"P1 PLAY {card} side=flex{extra}"
     if legal:
@@ -152,9 +153,9 @@ def test_flex_side_legality(top: str, color: str, card: str, legal: bool) -> Non
 
 
 def test_flex_side_needs_green_power() -> None:
-    t = table(["R5~G", "Y6"], discard=["G2"], powers="GXGG")
+    t = table(["R5~G", "WAD", "Y6"], discard=["G2"], powers="GXGG")
     t.reject("P1 PLAY R5~G side=flex", match="Power")
-    t.reject("P1 PLAY WAD side=flex color=G")
+    t.reject("P1 PLAY WAD side=flex color=G", match="Power")
     assert not any(getattr(a, "flex", False) for a in t.g.legal_actions(1))
 
 
@@ -165,11 +166,11 @@ def test_cards_without_flex_side(card: str) -> None:
 
 
 def test_flex_number_continues_regular_colour() -> None:
-    t = table(["R5~G", "Y6", "B4"], discard=["G2"])
+    t = table(["R5~G", "Y6", "B4*"], discard=["G2"])
     t.do("P1 PLAY R5~G side=flex")
     assert t.g.current_color == Color.R  # §4.4: colour C continues
     assert t.powers == "GXGG" and t.g.current == 2
-    t.reject("P2 PLAY B8")
+    t.reject("P2 PLAY B7")
     t.reject("P2 PLAY Y7")
 
 
@@ -203,7 +204,7 @@ def test_wild_all_flip_skip_reset_option() -> None:
               discard=["R3"])
     t.do("P1 PLAY WAF color=B")
     assert t.powers == "XXXX"
-    t.do("P2 PLAY B8")  # the next play applies the reset check again
+    t.do("P2 PLAY B7")  # the next play applies the reset check again
     assert t.powers == "GGGG"
 
 
@@ -262,8 +263,7 @@ def test_flex_reverse_regular(players: int, after: int) -> None:
 
 @pytest.mark.parametrize(("players", "after"), [(4, 3), (3, 2), (5, 4), (2, 1)])
 def test_flex_reverse_flex_side_reverses_then_skips(players: int, after: int) -> None:
-    hands = [["Y1", "Y2"] for _ in range(players)]
-    hands[1] = ["RFR", "Y6"]
+    hands = [P0, ["RFR", "Y6"], P2, P3, ["Y3", "G5"]][:players]
     t = flex(hands, discard=["R3"])
     t.do("P1 PLAY RFR side=flex")
     assert t.g.direction == -1 and t.g.current == after
@@ -274,16 +274,16 @@ def test_flex_draw_two_regular_side_is_a_draw_two(players: int, victim: int, aft
     # §4.5 regular side "as Draw Two" (was a bug: it acted as the flex side)
     t = table(["RFD2", "Y6"], players=players)
     t.do("P1 PLAY RFD2")
-    assert t.hand(victim) == S(*{0: P0, 2: P2}[victim], "B1", "B2")
+    assert t.hand(victim) == S(*{0: P0, 2: P2}[victim], "B1~R", "B2~Y")
     assert t.g.current == after
 
 
 def test_flex_draw_two_flex_side_everyone_draws_one_in_turn_order() -> None:
     t = table(["RFD2", "Y6"])
     t.do("P1 PLAY RFD2 side=flex")
-    assert t.hand(2) == S(*P2, "B1")
-    assert t.hand(3) == S(*P3, "B2")
-    assert t.hand(0) == S(*P0, "B3")
+    assert t.hand(2) == S(*P2, "B1~R")
+    assert t.hand(3) == S(*P3, "B2~Y")
+    assert t.hand(0) == S(*P0, "B3~G")
     assert t.hand(1) == ["Y6"]
     assert t.g.current == 2  # nobody loses a turn
 
@@ -291,16 +291,16 @@ def test_flex_draw_two_flex_side_everyone_draws_one_in_turn_order() -> None:
 def test_flex_draw_two_flex_side_counterclockwise() -> None:
     t = table(["RFD2", "Y6"], direction=-1)
     t.do("P1 PLAY RFD2 side=flex")
-    assert t.hand(0) == S(*P0, "B1")
-    assert t.hand(3) == S(*P3, "B2")
-    assert t.hand(2) == S(*P2, "B3")
+    assert t.hand(0) == S(*P0, "B1~R")
+    assert t.hand(3) == S(*P3, "B2~Y")
+    assert t.hand(2) == S(*P2, "B3~G")
     assert t.g.current == 0
 
 
 def test_flex_draw_two_flex_side_two_players() -> None:  # §4.9
     t = table(["RFD2", "Y6"], players=2)
     t.do("P1 PLAY RFD2 side=flex")
-    assert t.hand(0) == S(*P0, "B1") and t.g.current == 0
+    assert t.hand(0) == S(*P0, "B1~R") and t.g.current == 0
 
 
 def test_wild_all_draw_regular_is_plain_wild() -> None:
@@ -314,9 +314,9 @@ def test_wild_all_draw_flex_side() -> None:
     t = table(["WAD", "Y6"])
     t.reject("P1 PLAY WAD side=flex")  # colour needed
     t.do("P1 PLAY WAD side=flex color=Y")
-    assert t.hand(2) == S(*P2, "B1", "B2")
-    assert t.hand(3) == S(*P3, "B3", "B4")
-    assert t.hand(0) == S(*P0, "B5", "G1")
+    assert t.hand(2) == S(*P2, "B1~R", "B2~Y")
+    assert t.hand(3) == S(*P3, "B3~G", "B4~R")
+    assert t.hand(0) == S(*P0, "B5~Y", "G1~B")
     assert t.g.current == 2 and t.g.current_color == Color.Y
     assert t.powers == "GXGG"
 
@@ -333,7 +333,7 @@ def test_wild_target_draw_flex_side(target: int) -> None:
     t = table(["WTD", "Y6"])
     t.do(f"P1 PLAY WTD side=flex color=Y target=P{target}")
     before = {0: P0, 2: P2, 3: P3}[target]
-    assert t.hand(target) == S(*before, "B1", "B2")
+    assert t.hand(target) == S(*before, "B1~R", "B2~Y")
     assert t.g.current == 2  # even when the target is the next player (D36)
     assert t.g.state == Phase.AWAIT_TURN
 
@@ -354,7 +354,7 @@ def test_fw4_regular_accept() -> None:
     t.do("P1 PLAY FW4 color=G")
     assert t.g.state == Phase.AWAIT_CHALLENGE and t.g.current == 2
     t.do("P2 ACCEPT")
-    assert t.hand(2) == S(*P2, "B1", "B2", "B3", "B4")
+    assert t.hand(2) == S(*P2, "B1~R", "B2~Y", "B3~G", "B4~R")
     assert t.g.current == 3 and t.g.current_color == Color.G
 
 
@@ -362,24 +362,24 @@ def test_fw4_regular_failed_challenge() -> None:
     # flex colours do not count (D39): R->G flex number G5~R ... its regular colour is G
     t = table(["FW4", "G5~R", "Y6"])
     t.do("P1 PLAY FW4 color=B", "P2 CHALLENGE")
-    assert t.hand(2) == S(*P2, "B1", "B2", "B3", "B4", "B5", "G1")
+    assert t.hand(2) == S(*P2, "B1~R", "B2~Y", "B3~G", "B4~R", "B5~Y", "G1~B")
     assert t.g.current == 3 and t.g.current_color == Color.B
 
 
 def test_fw4_regular_successful_challenge() -> None:
     t = table(["FW4", "R6"])
     t.do("P1 PLAY FW4 color=B", "P2 CHALLENGE")
-    assert t.hand(1) == S("R6", "B1", "B2", "B3", "B4")
+    assert t.hand(1) == S("R6", "B1~R", "B2~Y", "B3~G", "B4~R")
     assert t.hand(2) == S(*P2) and t.g.current == 2
     assert t.g.current_color == Color.B
-    t.do("P2 PLAY B8")
+    t.do("P2 PLAY B7")
 
 
 @pytest.mark.parametrize("wild", ["WAF", "WAD", "WTD", "FW4"])
 def test_fw4_held_wild_counts_as_match(wild: str) -> None:  # D16: Flex counts wilds
     t = table(["FW4", wild, "Y6"])
     t.do("P1 PLAY FW4 color=B", "P2 CHALLENGE")
-    assert t.hand(1) == S(wild, "Y6", "B1", "B2", "B3", "B4")
+    assert t.hand(1) == S(wild, "Y6", "B1~R", "B2~Y", "B3~G", "B4~R")
 
 
 def test_fw4_wilds_count_option_off() -> None:
@@ -391,7 +391,7 @@ def test_fw4_wilds_count_option_off() -> None:
 def test_fw4_flex_colors_count_option() -> None:
     t = table(["FW4", "G5~R", "Y6"], options={"flexFlexColorsCountAsMatch": True})
     t.do("P1 PLAY FW4 color=B", "P2 CHALLENGE")
-    assert t.hand(1) == S("G5~R", "Y6", "B1", "B2", "B3", "B4")
+    assert t.hand(1) == S("G5~R", "Y6", "B1~R", "B2~Y", "B3~G", "B4~R")
 
 
 def test_fw4_two_players() -> None:
@@ -406,7 +406,7 @@ def test_fw4_flex_side_target_draws_four_no_challenge(target: int) -> None:
     t.reject("P1 PLAY FW4 side=flex color=G")  # target required
     t.do(f"P1 PLAY FW4 side=flex color=G target=P{target}")
     assert t.g.state == Phase.AWAIT_TURN and t.g.current == 2
-    assert t.hand(target) == S(*{2: P2, 3: P3}[target], "B1", "B2", "B3", "B4")
+    assert t.hand(target) == S(*{2: P2, 3: P3}[target], "B1~R", "B2~Y", "B3~G", "B4~R")
     assert t.powers == "GXGG" and t.g.current_color == Color.G
 
 
@@ -420,7 +420,7 @@ def test_fw4_flex_side_restricted_option_makes_it_challengeable() -> None:
 
 
 def first(draw: list[str], options: dict[str, Any] | None = None) -> Table:
-    t = flex([P0, ["B4", "B5"], P2, P3], draw=draw, options=options)
+    t = flex([P0, ["B4*", "B5"], P2, P3], draw=draw, options=options)
     t.g.start()
     t.g.check_invariants(t.initial)
     return t
@@ -449,7 +449,7 @@ def test_first_card_ignored_return_to_deck() -> None:
 
 # ---------------------------------------------------------------------------- scoring, round end
 
-SCORING = [["R4*", "R5~G"], ["R1"], ["RFS", "RFR", "RFD2", "RS"], ["WAF", "WAD", "WTD", "FW4"]]
+SCORING = [["R4*", "R5~G"], ["R1"], ["RFS", "RFR", "YFD2", "RS"], ["WAF", "WAD", "WTD", "FW4"]]
 
 
 def test_scoring_values() -> None:
@@ -464,9 +464,9 @@ def test_final_flex_draw_two_flex_side_draws_and_counts() -> None:
     t = flex(hands, discard=["R3"], draw=DRAW)
     t.do("P1 PLAY RFD2 side=flex")
     assert t.g.state == Phase.ROUND_OVER
-    assert t.hand(2) == S(*SCORING[2], "B1")
-    assert t.hand(3) == S(*SCORING[3], "B2")
-    assert t.hand(0) == S(*SCORING[0], "B3")
+    assert t.hand(2) == S(*SCORING[2], "B1~R")
+    assert t.hand(3) == S(*SCORING[3], "B2~Y")
+    assert t.hand(0) == S(*SCORING[0], "B3~G")
     assert t.g.round_points == 289 + 6
 
 
@@ -484,7 +484,7 @@ def test_final_targeted_draw_still_needs_target() -> None:
     t = flex(hands, discard=["R3"], draw=DRAW)
     t.reject("P1 PLAY WTD side=flex color=G")
     t.do("P1 PLAY WTD side=flex color=G target=P0")
-    assert t.hand(0) == S(*SCORING[0], "B1", "B2")
+    assert t.hand(0) == S(*SCORING[0], "B1~R", "B2~Y")
     assert t.g.round_points == 289 + 3
 
 
@@ -494,7 +494,7 @@ def test_final_fw4_regular_draws_four_no_challenge() -> None:
     t = flex(hands, discard=["R3"], draw=DRAW)
     t.do("P1 PLAY FW4 color=G")
     assert t.g.state == Phase.ROUND_OVER
-    assert t.hand(2) == S(*SCORING[2], "B1", "B2", "B3", "B4")
+    assert t.hand(2) == S(*SCORING[2], "B1~R", "B2~Y", "B3~G", "B4~R")
     assert t.g.round_points == 289 + 10
 
 
@@ -503,7 +503,7 @@ def test_final_fw4_flex_side_target_draws_four() -> None:
     hands[1] = ["FW4"]
     t = flex(hands, discard=["R3"], draw=DRAW)
     t.do("P1 PLAY FW4 side=flex color=G target=P3")
-    assert t.hand(3) == S(*SCORING[3], "B1", "B2", "B3", "B4")
+    assert t.hand(3) == S(*SCORING[3], "B1~R", "B2~Y", "B3~G", "B4~R")
     assert t.hand(2) == S(*SCORING[2])
     assert t.g.round_points == 289 + 10
 
@@ -554,16 +554,16 @@ def test_unknown_flex_deck_table() -> None:
 
 
 def test_stacking_flex_side_draws_never_stack() -> None:
-    t = flex([P0, ["RD2", "Y6"], ["GFD2", "FW4", "B8"], P3], discard=["R3"], draw=DRAW,
+    t = flex([P0, ["RD2", "Y6"], ["GFD2", "FW4", "B7"], P3], discard=["R3"], draw=DRAW,
              options={"stacking": "escalate"})
     t.do("P1 PLAY RD2")
     t.reject("P2 PLAY GFD2 side=flex")  # flex-side draws are never stackable
     t.reject("P2 PLAY FW4 side=flex color=G target=P3")
-    t.reject("P2 PLAY B8")
+    t.reject("P2 PLAY B7")
     t.do("P2 PLAY FW4 color=G")  # regular side: 2 -> 4
     assert t.g.current == 3
     t.do("P3 DRAW")
-    assert t.hand(3) == S(*P3, "B1", "B2", "B3", "B4", "B5", "G1") and t.g.current == 0
+    assert t.hand(3) == S(*P3, "B1~R", "B2~Y", "B3~G", "B4~R", "B5~Y", "G1~B") and t.g.current == 0
 
 
 def test_no_bluff_flex_side_fw4_is_unrestricted() -> None:
@@ -574,9 +574,9 @@ def test_no_bluff_flex_side_fw4_is_unrestricted() -> None:
 
 
 def test_seven_zero_swaps_hands_not_powers() -> None:
-    t = table(["R7", "Y6", "B4"], powers="GXGX", options={"sevenZero": True})
+    t = table(["R7", "Y6", "B4*"], powers="GXGX", options={"sevenZero": True})
     t.do("P1 PLAY R7 swap=P3")
-    assert t.hand(1) == S(*P3) and t.hand(3) == S("Y6", "B4")
+    assert t.hand(1) == S(*P3) and t.hand(3) == S("Y6", "B4*")
     assert t.powers == "GXGX"
 
 
@@ -615,22 +615,22 @@ def test_flex_parse_errors(command: str) -> None:
 
 
 def test_flex_illegal_commands_name_the_problem() -> None:
-    t = table(["R5~G", "WTD", "B4"], discard=["B3"], powers="GXGG")
+    t = table(["R5~G", "WTD", "B4*"], discard=["B3"], powers="GXGG")
     assert "red" in t.reject("P1 PLAY R5~G side=flex").lower()
     msg = t.reject("P1 PLAY R5~G")
     assert "R5~G" in msg and "B3" in msg
-    t = table(["R5~G", "WTD", "B4"], discard=["B3"])
+    t = table(["R5~G", "WTD", "B4*"], discard=["B3"])
     assert "target" in t.reject("P1 PLAY WTD side=flex color=G")
-    assert "flex side" in t.reject("P1 PLAY B4 side=flex")
+    assert "flex side" in t.reject("P1 PLAY B4* side=flex")
 
 
 def test_flex_draw_two_regular_side_stacks() -> None:  # §6.1
-    t = flex([P0, ["RD2", "Y6"], ["GFD2", "FW4", "B8"], P3], discard=["R3"], draw=DRAW,
+    t = flex([P0, ["RD2", "Y6"], ["GFD2", "FW4", "B7"], P3], discard=["R3"], draw=DRAW,
              options={"stacking": "escalate"})
     t.do("P1 PLAY RD2", "P2 PLAY GFD2")
     assert t.g.current == 3
     t.do("P3 DRAW")
-    assert t.hand(3) == S(*P3, "B1", "B2", "B3", "B4") and t.g.current == 0
+    assert t.hand(3) == S(*P3, "B1~R", "B2~Y", "B3~G", "B4~R") and t.g.current == 0
     assert t.hand(0) == S(*P0) and t.hand(1) == ["Y6"]
 
 

@@ -355,7 +355,7 @@ def test_wdc_needs_colour_even_as_last_card_and_victim_draws() -> None:  # D19
 
 
 def flip_table(p1: list[str], discard: list[str], **kw: Any) -> Table:
-    kw.setdefault("draw", ["Y2|Tl1", "B3|Pu8", "G4|Tl9"])
+    kw.setdefault("draw", ["Y2|Tl8", "B3|Tl2", "G4|Tl9"])
     return flip([P0, p1, P2, P3], discard=discard, **kw)
 
 
@@ -365,7 +365,7 @@ def test_flip_reverses_discard_and_draw_piles() -> None:
     assert t.g.side == 1
     assert t.discard == ["RF|Pk8", "R3|Pk7", "B5|Pk9", "G7|Or6"]
     assert t.top_face == "Or6" and t.g.current_color == Color.Or
-    assert t.draw == ["G4|Tl9", "B3|Pu8", "Y2|Tl1"]
+    assert t.draw == ["G4|Tl9", "B3|Tl2", "Y2|Tl8"]
     assert t.hand(1) == ["B2|Or8"] and t.hand(0) == S(*P0)
     assert t.g.current == 2 and t.g.state == Phase.AWAIT_TURN
     t.reject("P2 PLAY Y9|Pu4")  # Pu4 on Or6: no
@@ -377,7 +377,7 @@ def test_flip_without_draw_pile_reversal_option() -> None:
     t = flip_table(["RF|Pk8", "B2|Or8"], ["G7|Or6", "R3|Pk7"],
                    options={"flipReverseDrawPile": False})
     t.do("P1 PLAY RF|Pk8")
-    assert t.draw == ["Y2|Tl1", "B3|Pu8", "G4|Tl9"]
+    assert t.draw == ["Y2|Tl8", "B3|Tl2", "G4|Tl9"]
     assert t.discard == ["RF|Pk8", "R3|Pk7", "G7|Or6"]
 
 
@@ -390,24 +390,24 @@ def test_flip_of_single_card_pile_with_empty_draw_pile() -> None:
 
 def test_two_successive_flips_bring_the_first_flip_back() -> None:
     t = flip([P0, ["RF|Pk8", "B2|Or8"], ["G3|PkF", "Y9|Pu4"], P3], discard=["R3|Pk7"],
-             draw=["Y2|Tl1", "B3|Pu8"])
+             draw=["Y2|Tl8", "B3|Tl2"])
     t.do("P1 PLAY RF|Pk8")
     assert t.top_face == "Pk7" and t.g.side == 1
     t.do("P2 PLAY G3|PkF")  # pink Flip on pink
     assert t.g.side == 0
     assert t.discard == ["G3|PkF", "R3|Pk7", "RF|Pk8"]
     assert t.top_face == "RF" and t.g.current_color == Color.R
-    assert t.draw == ["Y2|Tl1", "B3|Pu8"]  # reversed twice
+    assert t.draw == ["Y2|Tl8", "B3|Tl2"]  # reversed twice
     assert t.g.current == 3
 
 
 def test_flip_card_on_dark_side_returns_to_light() -> None:
-    t = dark(["Y4|PuF", "B2|Or8"], discard=["G5|Tl4", "B6|PuR"], draw=["Y2|Tl1", "B3|Pu8"])
+    t = dark(["Y4|PuF", "B2|Or8"], discard=["G5|Tl4", "B6|PuR"], draw=["Y2|Tl8", "B3|Tl2"])
     t.do("P1 PLAY Y4|PuF")
     assert t.g.side == 0
     assert t.discard == ["Y4|PuF", "B6|PuR", "G5|Tl4"]
     assert t.top_face == "G5" and t.g.current_color == Color.G
-    assert t.draw == ["B3|Pu8", "Y2|Tl1"]
+    assert t.draw == ["B3|Tl2", "Y2|Tl8"]
     assert t.g.current == 2
 
 
@@ -421,7 +421,7 @@ def test_exposed_action_face_has_no_effect(bottom: str) -> None:
     assert t.g.side == 1  # an exposed Flip face does not flip again
     assert t.discard[-1] == bottom
     assert t.g.direction == 1 and t.g.current == 2
-    assert t.hand(2) == S(*P2) and t.draw == ["G4|Tl9", "B3|Pu8", "Y2|Tl1"]
+    assert t.hand(2) == S(*P2) and t.draw == ["G4|Tl9", "B3|Tl2", "Y2|Tl8"]
     assert t.g.state == Phase.AWAIT_TURN
 
 
@@ -490,7 +490,7 @@ def test_catch_window_survives_colour_choice_after_flip() -> None:
     t.do("P1 COLOR Tl")  # CHOOSE_COLOR does not close the window (D6)
     assert t.g.uno_state(1) == UnoState.VULNERABLE
     t.do("P3 CATCH P1")
-    assert t.hand(1) == S("R1|Pk3", "G4|Tl9", "B3|Pu8")
+    assert t.hand(1) == S("R1|Pk3", "G4|Tl9", "B3|Tl2")
     assert t.g.current == 2
 
 
@@ -638,11 +638,11 @@ def test_final_flip_scores_on_new_side() -> None:  # D20
     hands = [h[:] for h in LIGHT_HANDS]
     hands[1] = ["RF|Pk8"]
     hands[3] = ["RF|Pu3", "YS|Or3"]  # light 40, dark 3+3
-    t = flip(hands, discard=["R3|Pk7"], draw=["Y2|Tl1", "B3|Pu8"])
+    t = flip(hands, discard=["R3|Pk7"], draw=["Y2|Tl8", "B3|Tl2"])
     t.do("P1 PLAY RF|Pk8")
     assert t.g.state == Phase.ROUND_OVER and t.g.side == 1
     assert t.g.round_points == 8 + 6 + 6
-    assert t.draw == ["B3|Pu8", "Y2|Tl1"]
+    assert t.draw == ["B3|Tl2", "Y2|Tl8"]
 
 
 def test_final_flip_without_flip_option() -> None:
@@ -691,20 +691,24 @@ def test_final_wild_draw_two_draws_two() -> None:
 # ---------------------------------------------------------------------------- house rules on Flip
 
 
+# P3 without B8|Tl4, which the jump-in tests put on the discard pile
+P3_JUMP = ["B3|Tl2", "Y5|Tl8"]
+
+
 def test_jump_in_identical_dark_face() -> None:
     # B8|Tl4 and G5|Tl4 show the same dark face: identical on the dark side (§6.2)
-    t = flip([P0, ["Y9|Tl5", "B2|Pk6"], ["G5|Tl4", "Y9|Pu4"], ["B8|Tl4", "Y5|Tl8"]],
+    t = flip([P0, ["Y9|Tl5", "B2|Pk6"], ["G5|Tl4", "Y9|Pu4"], P3_JUMP],
              discard=["R3|Pk7", "B8|Tl4"], side=1, options={"jumpIn": True})
     t.do("P2 PLAY G5|Tl4")
     assert t.g.current == 3 and t.discard[-1] == "G5|Tl4"
 
 
 def test_jump_in_light_face_must_be_identical() -> None:
-    t = flip([P0, ["Y9|Tl5", "B2|Pk6"], ["B8|TlR", "Y9|Pu4"], P3],
+    t = flip([P0, ["Y9|Tl5", "B2|Pk6"], ["B8|TlR", "Y9|Pu4"], P3_JUMP],
              discard=["R3|Pk7", "B8|Tl4"], options={"jumpIn": True})
     t.do("P2 PLAY B8|TlR")  # light B8 = light B8
     assert t.g.current == 3
-    t = flip([P0, ["Y9|Tl5", "B2|Pk6"], ["G5|Tl4", "Y9|Pu4"], P3],
+    t = flip([P0, ["Y9|Tl5", "B2|Pk6"], ["G5|Tl4", "Y9|Pu4"], P3_JUMP],
              discard=["R3|Pk7", "B8|Tl4"], options={"jumpIn": True})
     t.reject("P2 PLAY G5|Tl4")  # same dark face, different light face
 
@@ -831,10 +835,10 @@ def test_setup_await_color_next_player_chooser_keeps_turn() -> None:
 def test_setup_await_color_equals_position_reached_by_play() -> None:
     hands = [["Y2|Tl1", "Y5|Pu9"], ["RF|Pk8", "B2|Or8"], ["Y9|Pu4", "B3|Pu8"],
              ["B8|Tl4", "Y5|Tl8"]]
-    played = Game.setup("flip", 4, hands=hands, discard=["RS|DW", "R3|Pk7"], draw=["Y2|Tl1"])
+    played = Game.setup("flip", 4, hands=hands, discard=["RS|DW", "R3|Pk7"], draw=["Y2|Tl8"])
     played.apply("P1 PLAY RF|Pk8")
     assert played.state == Phase.AWAIT_COLOR
     built = Game.setup("flip", 4, hands=[hands[0], ["B2|Or8"], *hands[2:]],
-                       discard=["RF|Pk8", "R3|Pk7", "RS|DW"], draw=["Y2|Tl1"], side=1,
+                       discard=["RF|Pk8", "R3|Pk7", "RS|DW"], draw=["Y2|Tl8"], side=1,
                        phase="AWAIT_COLOR", current=1, uno={1: "vulnerable"})
     assert built == played
