@@ -80,8 +80,17 @@ def S(*cards: str) -> list[str]:
 
 FILL = [["Y1", "Y2"], ["B7", "B8"]]  # harmless two-card hands for bystanders
 # distinct harmless two-card hands for up to nine bystanders (the deck holds at most two of a card)
-BYSTANDERS = [["Y1", "Y2"], ["Y3", "Y4"], ["Y5", "Y6"], ["Y7", "Y8"], ["Y9", "Y0"], ["B1", "B2"],
-              ["B3", "B7"], ["B8", "B9"], ["B0", "G1"]]
+BYSTANDERS = [
+    ["Y1", "Y2"],
+    ["Y3", "Y4"],
+    ["Y5", "Y6"],
+    ["Y7", "Y8"],
+    ["Y9", "Y0"],
+    ["B1", "B2"],
+    ["B3", "B7"],
+    ["B8", "B9"],
+    ["B0", "G1"],
+]
 
 
 def around(p1: list[str], players: int) -> list[list[str]]:
@@ -193,8 +202,9 @@ def test_number_passes_turn_cw_and_ccw() -> None:
     assert t.g.current == 0
 
 
-@pytest.mark.parametrize(("players", "direction", "after"), [(4, 1, 3), (4, -1, 3), (3, 1, 0),
-                                                              (2, 1, 1), (5, -1, 4)])
+@pytest.mark.parametrize(
+    ("players", "direction", "after"), [(4, 1, 3), (4, -1, 3), (3, 1, 0), (2, 1, 1), (5, -1, 4)]
+)
 def test_skip(players: int, direction: int, after: int) -> None:
     t = classic(around(["RS", "G8"], players), discard=["R3"], direction=direction)
     t.do("P1 PLAY RS")
@@ -232,8 +242,12 @@ def test_draw_two(players: int, victim: int, after: int) -> None:
 
 
 def test_draw_two_ccw_victim_is_next_in_direction() -> None:
-    t = classic([["Y1", "Y2"], ["RD2", "G8"], ["Y3", "Y4"], ["B7", "B8"]], discard=["R3"],
-                draw=["B4", "B5"], direction=-1)
+    t = classic(
+        [["Y1", "Y2"], ["RD2", "G8"], ["Y3", "Y4"], ["B7", "B8"]],
+        discard=["R3"],
+        draw=["B4", "B5"],
+        direction=-1,
+    )
     t.do("P1 PLAY RD2")
     assert t.hand(0) == S("Y1", "Y2", "B4", "B5")
     assert t.g.current == 3
@@ -551,8 +565,11 @@ def test_lazy_reshuffle_keeps_top_and_declared_colour() -> None:
 
 
 def test_multi_card_penalty_reshuffles_and_continues() -> None:
-    t = classic([["Y1", "Y2"], ["RD2", "B8"], ["Y3", "Y4"], ["B7", "B9"]],
-                discard=["R1", "G2", "B5", "R3"], draw=["Y9"])
+    t = classic(
+        [["Y1", "Y2"], ["RD2", "B8"], ["Y3", "Y4"], ["B7", "B9"]],
+        discard=["R1", "G2", "B5", "R3"],
+        draw=["Y9"],
+    )
     t.do("P1 PLAY RD2")
     assert t.discard == ["RD2"]
     new = [c for c in t.hand(2) if c not in ("Y3", "Y4")]
@@ -699,8 +716,11 @@ def test_going_out_scores_opponents_hands() -> None:
 
 
 def test_last_card_draw_two_still_draws_and_counts() -> None:  # D19
-    t = classic([["RS", "W"], ["RD2"], ["W4", "R9", "B0"], ["GR", "GD2", "Y7"]],
-                discard=["R3"], draw=["R9", "B8"])
+    t = classic(
+        [["RS", "W"], ["RD2"], ["W4", "R9", "B0"], ["GR", "GD2", "Y7"]],
+        discard=["R3"],
+        draw=["R9", "B8"],
+    )
     t.do("P1 PLAY RD2")
     assert t.g.state == Phase.ROUND_OVER
     assert t.hand(2) == S("W4", "R9", "B0", "R9", "B8")
@@ -708,8 +728,9 @@ def test_last_card_draw_two_still_draws_and_counts() -> None:  # D19
 
 
 def test_last_card_wd4_draws_four_without_challenge() -> None:
-    t = classic([["RS", "W"], ["W4"], ["R9"], ["Y7"]], discard=["R3"],
-                draw=["B1", "B2", "B3", "B4", "B5"])
+    t = classic(
+        [["RS", "W"], ["W4"], ["R9"], ["Y7"]], discard=["R3"], draw=["B1", "B2", "B3", "B4", "B5"]
+    )
     t.do("P1 PLAY W4 color=G")
     assert t.g.state == Phase.ROUND_OVER
     assert t.hand(2) == S("R9", "B1", "B2", "B3", "B4")
@@ -738,8 +759,13 @@ def test_match_ends_when_target_reached() -> None:
 
 
 def test_match_continues_below_target_and_next_round_deals() -> None:
-    t = classic([["Y1"], ["R5"], ["R9"], ["Y7"]], discard=["R3"], scores=[0, 482, 0, 0],
-                dealer=2, options={"targetScore": 500})
+    t = classic(
+        [["Y1"], ["R5"], ["R9"], ["Y7"]],
+        discard=["R3"],
+        scores=[0, 482, 0, 0],
+        dealer=2,
+        options={"targetScore": 500},
+    )
     t.do("P1 PLAY R5")
     assert t.g.state == Phase.ROUND_OVER and t.g.scores[1] == 499
     t.g.apply("NEXT")
@@ -758,16 +784,24 @@ def test_target_score_option() -> None:
 
 
 def test_lowest_scoring_mode() -> None:
-    t = classic([["Y1"], ["R5"], ["R9"], ["Y7"]], discard=["R3"], scores=[3, 0, 10, 2],
-                options={"scoringMode": "lowest", "targetScore": 100})
+    t = classic(
+        [["Y1"], ["R5"], ["R9"], ["Y7"]],
+        discard=["R3"],
+        scores=[3, 0, 10, 2],
+        options={"scoringMode": "lowest", "targetScore": 100},
+    )
     t.do("P1 PLAY R5")
     assert t.g.state == Phase.ROUND_OVER
     assert t.g.scores == [4, 0, 19, 9]
 
 
 def test_lowest_mode_match_end_lowest_wins() -> None:
-    t = classic([["Y1"], ["R5"], ["R9"], ["Y7"]], discard=["R3"], scores=[3, 5, 95, 2],
-                options={"scoringMode": "lowest", "targetScore": 100})
+    t = classic(
+        [["Y1"], ["R5"], ["R9"], ["Y7"]],
+        discard=["R3"],
+        scores=[3, 5, 95, 2],
+        options={"scoringMode": "lowest", "targetScore": 100},
+    )
     t.do("P1 PLAY R5")
     assert t.g.state == Phase.MATCH_OVER
     assert t.g.scores == [4, 5, 104, 9]
@@ -775,8 +809,12 @@ def test_lowest_mode_match_end_lowest_wins() -> None:
 
 
 def test_lowest_mode_tie_co_winners() -> None:
-    t = classic([["Y1"], ["R5"], ["R9"], ["Y7"]], discard=["R3"], scores=[4, 5, 95, 2],
-                options={"scoringMode": "lowest", "targetScore": 100})
+    t = classic(
+        [["Y1"], ["R5"], ["R9"], ["Y7"]],
+        discard=["R3"],
+        scores=[4, 5, 95, 2],
+        options={"scoringMode": "lowest", "targetScore": 100},
+    )
     t.do("P1 PLAY R5")
     assert t.g.state == Phase.MATCH_OVER
     assert t.g.scores == [5, 5, 104, 9]
@@ -784,8 +822,12 @@ def test_lowest_mode_tie_co_winners() -> None:
 
 
 def test_lowest_mode_tie_play_on() -> None:
-    t = classic([["Y1"], ["R5"], ["R9"], ["Y7"]], discard=["R3"], scores=[4, 5, 95, 2],
-                options={"scoringMode": "lowest", "targetScore": 100, "lowestModeTie": "play_on"})
+    t = classic(
+        [["Y1"], ["R5"], ["R9"], ["Y7"]],
+        discard=["R3"],
+        scores=[4, 5, 95, 2],
+        options={"scoringMode": "lowest", "targetScore": 100, "lowestModeTie": "play_on"},
+    )
     t.do("P1 PLAY R5")
     assert t.g.state == Phase.ROUND_OVER
     assert t.g.scores == [5, 5, 104, 9]
@@ -794,8 +836,9 @@ def test_lowest_mode_tie_play_on() -> None:
 
 
 def test_single_round_match() -> None:
-    t = classic([["Y1"], ["R5"], ["R9"], ["Y7"]], discard=["R3"],
-                options={"matchMode": "single_round"})
+    t = classic(
+        [["Y1"], ["R5"], ["R9"], ["Y7"]], discard=["R3"], options={"matchMode": "single_round"}
+    )
     t.do("P1 PLAY R5")
     assert t.g.state == Phase.MATCH_OVER and tuple(t.g.match_winners) == (1,)
     assert t.g.scores == [0, 17, 0, 0]
@@ -831,8 +874,14 @@ def test_dealer_rotation_winner() -> None:
 def test_dealer_rotation_random_is_a_seat_and_deterministic() -> None:
     dealers = set()
     for seed in range(12):
-        a = Game.setup("classic", 4, {"dealerRotation": "random"}, hands=[["Y1"], ["R5"], ["R9"],
-                       ["Y7"]], discard=["R3"], seed=seed)
+        a = Game.setup(
+            "classic",
+            4,
+            {"dealerRotation": "random"},
+            hands=[["Y1"], ["R5"], ["R9"], ["Y7"]],
+            discard=["R3"],
+            seed=seed,
+        )
         b = a.copy()
         for g in (a, b):
             g.apply("P1 PLAY R5")
@@ -924,8 +973,11 @@ def test_bad_options_are_rejected() -> None:
     ],
 )
 def test_bad_commands_change_nothing(command: str, exc: type[UnoError]) -> None:
-    t = classic([["Y1", "Y2"], ["R5", "G8", "W"], ["Y7", "Y8"], ["B7", "B8"]], discard=["R3"],
-                draw=["B1", "B2"])
+    t = classic(
+        [["Y1", "Y2"], ["R5", "G8", "W"], ["Y7", "Y8"], ["B7", "B8"]],
+        discard=["R3"],
+        draw=["B1", "B2"],
+    )
     msg = t.reject(command, exc=exc)
     assert len(msg) > 10
 
@@ -946,8 +998,12 @@ def test_wrong_seat_message_names_seat_to_act() -> None:
 
 
 def test_misplay_penalty_on() -> None:
-    t = classic([["Y1", "Y2"], ["G8", "R5"], *FILL], discard=["R3"], draw=["B1", "B2", "B3"],
-                options={"misplayPenalty": "on"})
+    t = classic(
+        [["Y1", "Y2"], ["G8", "R5"], *FILL],
+        discard=["R3"],
+        draw=["B1", "B2", "B3"],
+        options={"misplayPenalty": "on"},
+    )
     t.do("P1 PLAY G8")
     assert t.hand(1) == S("G8", "R5", "B1", "B2")  # card stays in hand, draws 2
     assert t.discard == ["R3"] and t.g.current == 2
@@ -965,14 +1021,21 @@ def test_misplay_penalty_off_by_default() -> None:
 
 
 def stack_table(mode: str, p1: list[str], p2: list[str], **kw: Any) -> Table:
-    return classic([["Y1", "Y2"], p1, p2, ["G7", "G8", "B2"]], discard=["R3"],
-                   draw=["B1", "B3", "B4", "B5", "B6", "B9", "G1", "G2", "G3", "G4", "G5"],
-                   options={"stacking": mode}, **kw)
+    return classic(
+        [["Y1", "Y2"], p1, p2, ["G7", "G8", "B2"]],
+        discard=["R3"],
+        draw=["B1", "B3", "B4", "B5", "B6", "B9", "G1", "G2", "G3", "G4", "G5"],
+        options={"stacking": mode},
+        **kw,
+    )
 
 
 def test_stacking_off_by_default_draw_two_is_immediate() -> None:
-    t = classic([["Y1", "Y2"], ["RD2", "R1"], ["GD2", "Y8"], ["G7", "G8"]], discard=["R3"],
-                draw=["B1", "B3"])
+    t = classic(
+        [["Y1", "Y2"], ["RD2", "R1"], ["GD2", "Y8"], ["G7", "G8"]],
+        discard=["R3"],
+        draw=["B1", "B3"],
+    )
     t.do("P1 PLAY RD2")
     assert t.hand(2) == S("GD2", "Y8", "B1", "B3") and t.g.current == 3
 
@@ -1073,8 +1136,12 @@ def test_jump_in_with_identical_card() -> None:
 
 
 def test_jump_in_skip_continues_from_jumper() -> None:
-    t = classic([["Y1", "Y2"], ["R5", "G8"], ["GS", "Y8"], ["B7", "B8"]],
-                discard=["R3", "GS"], color="G", options={"jumpIn": True})
+    t = classic(
+        [["Y1", "Y2"], ["R5", "G8"], ["GS", "Y8"], ["B7", "B8"]],
+        discard=["R3", "GS"],
+        color="G",
+        options={"jumpIn": True},
+    )
     t.do("P2 PLAY GS")
     assert t.g.current == 0  # next(next(P2))
 
@@ -1082,15 +1149,22 @@ def test_jump_in_skip_continues_from_jumper() -> None:
 def test_jump_in_needs_identical_card() -> None:
     t = jump_table()
     t.reject("P2 PLAY Y7")  # not identical
-    t = classic([["R5", "Y2"], ["R6", "G8"], ["G3", "Y8"], ["B7", "B8"]],
-                discard=["R3"], options={"jumpIn": True})
+    t = classic(
+        [["R5", "Y2"], ["R6", "G8"], ["G3", "Y8"], ["B7", "B8"]],
+        discard=["R3"],
+        options={"jumpIn": True},
+    )
     t.reject("P2 PLAY G3")  # same number, other colour
     t.reject("P0 PLAY R5")  # same colour, other number
 
 
 def test_no_jump_in_with_wilds() -> None:
-    t = classic([["W", "Y2"], ["R6", "G8"], ["G3", "Y8"], ["B7", "B8"]],
-                discard=["R3", "W"], color="G", options={"jumpIn": True})
+    t = classic(
+        [["W", "Y2"], ["R6", "G8"], ["G3", "Y8"], ["B7", "B8"]],
+        discard=["R3", "W"],
+        color="G",
+        options={"jumpIn": True},
+    )
     t.reject("P0 PLAY W color=G")
 
 
@@ -1111,15 +1185,22 @@ def test_no_jump_in_while_decision_pending(jumper: int) -> None:
 
 
 def test_no_jump_in_during_stacking() -> None:
-    t = classic([["Y1", "Y2"], ["RD2", "G8"], ["Y7", "Y8"], ["RD2", "B8"]], discard=["R3"],
-                options={"jumpIn": True, "stacking": "same_symbol"}, draw=["B1", "B2"])
+    t = classic(
+        [["Y1", "Y2"], ["RD2", "G8"], ["Y7", "Y8"], ["RD2", "B8"]],
+        discard=["R3"],
+        options={"jumpIn": True, "stacking": "same_symbol"},
+        draw=["B1", "B2"],
+    )
     t.do("P1 PLAY RD2")
     t.reject("P3 PLAY RD2")
 
 
 def test_jump_in_closes_uno_window() -> None:
-    t = classic([["R5", "Y2"], ["R5", "G8"], ["Y7", "Y8"], ["B7", "B8"]],
-                discard=["R3"], options={"jumpIn": True})
+    t = classic(
+        [["R5", "Y2"], ["R5", "G8"], ["Y7", "Y8"], ["B7", "B8"]],
+        discard=["R3"],
+        options={"jumpIn": True},
+    )
     t.do("P1 PLAY R5")
     assert t.g.uno_state(1) == UnoState.VULNERABLE
     t.do("P0 PLAY R5")  # jump-in: a turn action
@@ -1131,8 +1212,12 @@ def test_jump_in_closes_uno_window() -> None:
 
 
 def seven_table(p1: list[str], **kw: Any) -> Table:
-    return classic([["Y1", "Y2", "Y3"], p1, ["Y7"], ["B7", "B8", "B9", "B1"]],
-                   discard=["R3"], options={"sevenZero": True}, **kw)
+    return classic(
+        [["Y1", "Y2", "Y3"], p1, ["Y7"], ["B7", "B8", "B9", "B1"]],
+        discard=["R3"],
+        options={"sevenZero": True},
+        **kw,
+    )
 
 
 def test_seven_swaps_hands() -> None:
@@ -1194,8 +1279,12 @@ def test_seven_without_seven_zero_swaps_nothing() -> None:
 
 
 def test_draw_until_playable() -> None:
-    t = classic([["Y1", "Y2"], ["G5", "B8"], *FILL], discard=["R3"],
-                draw=["G1", "B2", "Y3", "G4"], options={"drawUntilPlayable": True})
+    t = classic(
+        [["Y1", "Y2"], ["G5", "B8"], *FILL],
+        discard=["R3"],
+        draw=["G1", "B2", "Y3", "G4"],
+        options={"drawUntilPlayable": True},
+    )
     t.do("P1 DRAW")
     assert t.hand(1) == S("G5", "B8", "G1", "B2", "Y3")
     assert t.g.state == Phase.AWAIT_DRAWN and str(t.g.cards[t.g.drawn]) == "Y3"
@@ -1204,19 +1293,31 @@ def test_draw_until_playable() -> None:
 
 
 def test_draw_until_playable_runs_out() -> None:
-    t = classic([["Y1", "Y2"], ["G5", "B8"], *FILL], discard=["R3"],
-                draw=["G1", "B2"], options={"drawUntilPlayable": True})
+    t = classic(
+        [["Y1", "Y2"], ["G5", "B8"], *FILL],
+        discard=["R3"],
+        draw=["G1", "B2"],
+        options={"drawUntilPlayable": True},
+    )
     t.do("P1 DRAW")
     assert t.hand(1) == S("G5", "B8", "G1", "B2")
     assert t.g.current == 2 and t.g.state == Phase.AWAIT_TURN
 
 
 def test_forced_play_forbids_voluntary_draw_and_pass() -> None:
-    t = classic([["Y1", "Y2"], ["R5", "B8"], *FILL], discard=["R3"], draw=["R6", "R7"],
-                options={"forcedPlay": True})
+    t = classic(
+        [["Y1", "Y2"], ["R5", "B8"], *FILL],
+        discard=["R3"],
+        draw=["R6", "R7"],
+        options={"forcedPlay": True},
+    )
     t.reject("P1 DRAW", match="forcedPlay")
-    t = classic([["Y1", "Y2"], ["G5", "B8"], *FILL], discard=["R3"], draw=["R6", "R7"],
-                options={"forcedPlay": True})
+    t = classic(
+        [["Y1", "Y2"], ["G5", "B8"], *FILL],
+        discard=["R3"],
+        draw=["R6", "R7"],
+        options={"forcedPlay": True},
+    )
     t.do("P1 DRAW")
     assert t.g.state == Phase.AWAIT_DRAWN
     t.reject("P1 PASS")
@@ -1225,19 +1326,31 @@ def test_forced_play_forbids_voluntary_draw_and_pass() -> None:
 
 def test_forced_play_legal_wd4_forces_the_play() -> None:
     # §6.5: a restricted card counts as playable when it is legal (no red card held)
-    t = classic([["Y1", "Y2"], ["W4", "B8"], *FILL], discard=["R3"], draw=["G6"],
-                options={"forcedPlay": True})
+    t = classic(
+        [["Y1", "Y2"], ["W4", "B8"], *FILL],
+        discard=["R3"],
+        draw=["G6"],
+        options={"forcedPlay": True},
+    )
     t.reject("P1 DRAW")
     t.do("P1 PLAY W4 color=B")
 
 
 def test_no_bluff_rejects_illegal_wd4_and_skips_challenge() -> None:
-    t = classic([["Y1", "Y2"], ["W4", "R8", "B8"], ["Y7", "Y8"], ["G7", "G8"]],
-                discard=["R3"], draw=["B1", "B2", "B3", "B4"], options={"noBluff": True})
+    t = classic(
+        [["Y1", "Y2"], ["W4", "R8", "B8"], ["Y7", "Y8"], ["G7", "G8"]],
+        discard=["R3"],
+        draw=["B1", "B2", "B3", "B4"],
+        options={"noBluff": True},
+    )
     t.reject("P1 PLAY W4 color=G", match="noBluff")
     assert not any(str(a).startswith("P1 PLAY W4") for a in t.g.legal_actions(1))
-    t = classic([["Y1", "Y2"], ["W4", "Y8", "B8"], ["Y7", "Y8"], ["G7", "G8"]],
-                discard=["R3"], draw=["B1", "B2", "B3", "B4"], options={"noBluff": True})
+    t = classic(
+        [["Y1", "Y2"], ["W4", "Y8", "B8"], ["Y7", "Y8"], ["G7", "G8"]],
+        discard=["R3"],
+        draw=["B1", "B2", "B3", "B4"],
+        options={"noBluff": True},
+    )
     t.do("P1 PLAY W4 color=G")
     assert t.g.state == Phase.AWAIT_TURN
     assert t.hand(2) == S("Y7", "Y8", "B1", "B2", "B3", "B4")
@@ -1286,6 +1399,7 @@ def test_setup_first_card_wild_await_color_equals_started_round() -> None:
     started = Game.setup("classic", 3, hands=hands, draw=["W", "B5"])
     started.start()
     assert started.state == Phase.AWAIT_COLOR and started.current == 1
-    built = Game.setup("classic", 3, hands=hands, draw=["B5"], discard=["W"],
-                       phase="AWAIT_COLOR", current=1)
+    built = Game.setup(
+        "classic", 3, hands=hands, draw=["B5"], discard=["W"], phase="AWAIT_COLOR", current=1
+    )
     assert built == started

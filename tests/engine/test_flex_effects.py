@@ -200,8 +200,11 @@ def test_wild_all_flip_from_all_green_resets_immediately() -> None:  # D34
 
 
 def test_wild_all_flip_skip_reset_option() -> None:
-    t = table(["WAF", "Y6"], options={"flexWildAllFlipResetCheck": "skip_after_wild_all_flip"},
-              discard=["R3"])
+    t = table(
+        ["WAF", "Y6"],
+        options={"flexWildAllFlipResetCheck": "skip_after_wild_all_flip"},
+        discard=["R3"],
+    )
     t.do("P1 PLAY WAF color=B")
     assert t.powers == "XXXX"
     t.do("P2 PLAY B7")  # the next play applies the reset check again
@@ -554,8 +557,12 @@ def test_unknown_flex_deck_table() -> None:
 
 
 def test_stacking_flex_side_draws_never_stack() -> None:
-    t = flex([P0, ["RD2", "Y6"], ["GFD2", "FW4", "B7"], P3], discard=["R3"], draw=DRAW,
-             options={"stacking": "escalate"})
+    t = flex(
+        [P0, ["RD2", "Y6"], ["GFD2", "FW4", "B7"], P3],
+        discard=["R3"],
+        draw=DRAW,
+        options={"stacking": "escalate"},
+    )
     t.do("P1 PLAY RD2")
     t.reject("P2 PLAY GFD2 side=flex")  # flex-side draws are never stackable
     t.reject("P2 PLAY FW4 side=flex color=G target=P3")
@@ -605,8 +612,16 @@ def test_default_deck_is_appendix_b() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["P1 PLAY R9", "P1 PLAY R0", "P1 PLAY R5~Q", "P1 PLAY R5~R", "P1 PLAY R5 side=sideways",
-     "P1 PLAY WTD side=flex color=G target=X2", "P1 PLAY W color=G", "P1 PLAY W4 color=G"],
+    [
+        "P1 PLAY R9",
+        "P1 PLAY R0",
+        "P1 PLAY R5~Q",
+        "P1 PLAY R5~R",
+        "P1 PLAY R5 side=sideways",
+        "P1 PLAY WTD side=flex color=G target=X2",
+        "P1 PLAY W color=G",
+        "P1 PLAY W4 color=G",
+    ],
 )
 def test_flex_parse_errors(command: str) -> None:
     t = table(["R5", "WTD"])
@@ -625,8 +640,12 @@ def test_flex_illegal_commands_name_the_problem() -> None:
 
 
 def test_flex_draw_two_regular_side_stacks() -> None:  # §6.1
-    t = flex([P0, ["RD2", "Y6"], ["GFD2", "FW4", "B7"], P3], discard=["R3"], draw=DRAW,
-             options={"stacking": "escalate"})
+    t = flex(
+        [P0, ["RD2", "Y6"], ["GFD2", "FW4", "B7"], P3],
+        discard=["R3"],
+        draw=DRAW,
+        options={"stacking": "escalate"},
+    )
     t.do("P1 PLAY RD2", "P2 PLAY GFD2")
     assert t.g.current == 3
     t.do("P3 DRAW")
@@ -638,8 +657,14 @@ def test_forced_play_allows_pass_with_illegal_drawn_restricted_card() -> None:
     # §6.5: a restricted card counts as playable for forcedPlay only if legal. Here the
     # drawn FW4 is illegal (R5~G's flex colour G counts under the option) and P1's red
     # Power Card leaves nothing else playable.
-    t = flex([P0, ["R5~G"], P2, P3], discard=["Y3", "WAF"], color="G", draw=["FW4", "B5"],
-             powers="GXGG", options={"forcedPlay": True, "flexFlexColorsCountAsMatch": True})
+    t = flex(
+        [P0, ["R5~G"], P2, P3],
+        discard=["Y3", "WAF"],
+        color="G",
+        draw=["FW4", "B5"],
+        powers="GXGG",
+        options={"forcedPlay": True, "flexFlexColorsCountAsMatch": True},
+    )
     t.do("P1 DRAW")
     assert t.g.state == Phase.AWAIT_DRAWN
     assert any(type(a).__name__ == "Pass" for a in t.g.legal_actions(1))

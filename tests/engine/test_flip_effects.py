@@ -120,8 +120,9 @@ DRAW = ["B4|Pu1", "G4|Tl9", "Y2|Tl8", "B3|Tl2", "G7|Tl2", "B9|Or5", "G1|Or5", "Y
     ],
 )
 def test_matching(side: int, top: str, color: str, card: str, legal: bool) -> None:
-    t = flip([P0, [card, "Y1|PkSE", "B2|Or8"], P2, P3], discard=["B6|PuR", top], color=color,
-             side=side)
+    t = flip(
+        [P0, [card, "Y1|PkSE", "B2|Or8"], P2, P3], discard=["B6|PuR", top], color=color, side=side
+    )
     if legal:
         t.do(f"P1 PLAY {card}")
         is_flip = FLIP.parse(card).face(side).kind == Kind.FLIP  # a Flip goes to the bottom
@@ -301,16 +302,18 @@ def test_wdc_exhaustion_stops_and_victim_still_loses_turn() -> None:  # D14
 
 
 def test_wdc_reshuffles_during_the_loop() -> None:
-    t = wdc_table(["R3|WDC", "Y9|Tl5"], draw=["B1|PuSE"],
-                  discard=["Y8|Or2", "Y7|Pu6", "G2|TlD5", "R3|Pk7"])
+    t = wdc_table(
+        ["R3|WDC", "Y9|Tl5"], draw=["B1|PuSE"], discard=["Y8|Or2", "Y7|Pu6", "G2|TlD5", "R3|Pk7"]
+    )
     t.do("P1 PLAY R3|WDC color=Or", "P2 ACCEPT")
-    got = [c for c in t.g.hand(2)][len(P2):]
+    got = [c for c in t.g.hand(2)][len(P2) :]
     assert str(got[0]) == "B1|PuSE"
     assert str(got[-1]) == "Y8|Or2"  # the loop stops at the first orange face
     assert all(str(c) != "Y8|Or2" for c in got[:-1])
     assert t.discard == ["R3|WDC"]
     assert Counter(str(c) for c in got[1:]) + Counter(t.draw) == Counter(
-        ["Y8|Or2", "Y7|Pu6", "G2|TlD5", "R3|Pk7"])
+        ["Y8|Or2", "Y7|Pu6", "G2|TlD5", "R3|Pk7"]
+    )
 
 
 @pytest.mark.parametrize(("cap", "accept_count", "challenge_count"), [(2, 2, 4), (5, 4, 6)])
@@ -374,8 +377,9 @@ def test_flip_reverses_discard_and_draw_piles() -> None:
 
 
 def test_flip_without_draw_pile_reversal_option() -> None:
-    t = flip_table(["RF|Pk8", "B2|Or8"], ["G7|Or6", "R3|Pk7"],
-                   options={"flipReverseDrawPile": False})
+    t = flip_table(
+        ["RF|Pk8", "B2|Or8"], ["G7|Or6", "R3|Pk7"], options={"flipReverseDrawPile": False}
+    )
     t.do("P1 PLAY RF|Pk8")
     assert t.draw == ["Y2|Tl8", "B3|Tl2", "G4|Tl9"]
     assert t.discard == ["RF|Pk8", "R3|Pk7", "G7|Or6"]
@@ -389,8 +393,11 @@ def test_flip_of_single_card_pile_with_empty_draw_pile() -> None:
 
 
 def test_two_successive_flips_bring_the_first_flip_back() -> None:
-    t = flip([P0, ["RF|Pk8", "B2|Or8"], ["G3|PkF", "Y9|Pu4"], P3], discard=["R3|Pk7"],
-             draw=["Y2|Tl8", "B3|Tl2"])
+    t = flip(
+        [P0, ["RF|Pk8", "B2|Or8"], ["G3|PkF", "Y9|Pu4"], P3],
+        discard=["R3|Pk7"],
+        draw=["Y2|Tl8", "B3|Tl2"],
+    )
     t.do("P1 PLAY RF|Pk8")
     assert t.top_face == "Pk7" and t.g.side == 1
     t.do("P2 PLAY G3|PkF")  # pink Flip on pink
@@ -441,8 +448,9 @@ def test_exposed_wild_face_flip_player_chooses(bottom: str) -> None:
 
 
 def test_exposed_wild_face_next_player_chooses_option() -> None:
-    t = flip_table(["RF|Pk8", "B2|Or8"], ["RS|DW", "R3|Pk7"],
-                   options={"flipExposedWildChooser": "next_player"})
+    t = flip_table(
+        ["RF|Pk8", "B2|Or8"], ["RS|DW", "R3|Pk7"], options={"flipExposedWildChooser": "next_player"}
+    )
     t.do("P1 PLAY RF|Pk8")
     assert t.g.state == Phase.AWAIT_COLOR and t.g.current == 2
     t.reject("P1 COLOR Tl")
@@ -697,38 +705,55 @@ P3_JUMP = ["B3|Tl2", "Y5|Tl8"]
 
 def test_jump_in_identical_dark_face() -> None:
     # B8|Tl4 and G5|Tl4 show the same dark face: identical on the dark side (§6.2)
-    t = flip([P0, ["Y9|Tl5", "B2|Pk6"], ["G5|Tl4", "Y9|Pu4"], P3_JUMP],
-             discard=["R3|Pk7", "B8|Tl4"], side=1, options={"jumpIn": True})
+    t = flip(
+        [P0, ["Y9|Tl5", "B2|Pk6"], ["G5|Tl4", "Y9|Pu4"], P3_JUMP],
+        discard=["R3|Pk7", "B8|Tl4"],
+        side=1,
+        options={"jumpIn": True},
+    )
     t.do("P2 PLAY G5|Tl4")
     assert t.g.current == 3 and t.discard[-1] == "G5|Tl4"
 
 
 def test_jump_in_light_face_must_be_identical() -> None:
-    t = flip([P0, ["Y9|Tl5", "B2|Pk6"], ["B8|TlR", "Y9|Pu4"], P3_JUMP],
-             discard=["R3|Pk7", "B8|Tl4"], options={"jumpIn": True})
+    t = flip(
+        [P0, ["Y9|Tl5", "B2|Pk6"], ["B8|TlR", "Y9|Pu4"], P3_JUMP],
+        discard=["R3|Pk7", "B8|Tl4"],
+        options={"jumpIn": True},
+    )
     t.do("P2 PLAY B8|TlR")  # light B8 = light B8
     assert t.g.current == 3
-    t = flip([P0, ["Y9|Tl5", "B2|Pk6"], ["G5|Tl4", "Y9|Pu4"], P3_JUMP],
-             discard=["R3|Pk7", "B8|Tl4"], options={"jumpIn": True})
+    t = flip(
+        [P0, ["Y9|Tl5", "B2|Pk6"], ["G5|Tl4", "Y9|Pu4"], P3_JUMP],
+        discard=["R3|Pk7", "B8|Tl4"],
+        options={"jumpIn": True},
+    )
     t.reject("P2 PLAY G5|Tl4")  # same dark face, different light face
 
 
 def test_stacking_draw_one_same_symbol_and_escalate() -> None:
-    t = flip([P0, ["RD1|Pk3", "B2|Pk6"], ["GD1|Or6", "W2|Or4"], P3], discard=["R3|Pk7"],
-             draw=DRAW, options={"stacking": "same_symbol"})
+    t = flip(
+        [P0, ["RD1|Pk3", "B2|Pk6"], ["GD1|Or6", "W2|Or4"], P3],
+        discard=["R3|Pk7"],
+        draw=DRAW,
+        options={"stacking": "same_symbol"},
+    )
     t.do("P1 PLAY RD1|Pk3")
     t.reject("P2 PLAY W2|Or4 color=G")
     t.do("P2 PLAY GD1|Or6", "P3 DRAW")
     assert t.hand(3) == S(*P3, *DRAW[:2]) and t.g.current == 0
-    t = flip([P0, ["RD1|Pk3", "B2|Pk6"], ["GD1|Or6", "W2|Or4"], P3], discard=["R3|Pk7"],
-             draw=DRAW, options={"stacking": "escalate"})
+    t = flip(
+        [P0, ["RD1|Pk3", "B2|Pk6"], ["GD1|Or6", "W2|Or4"], P3],
+        discard=["R3|Pk7"],
+        draw=DRAW,
+        options={"stacking": "escalate"},
+    )
     t.do("P1 PLAY RD1|Pk3", "P2 PLAY W2|Or4 color=G", "P3 DRAW")
     assert t.hand(3) == S(*P3, *DRAW[:3])
 
 
 def test_seven_zero_on_flip_has_sevens_only() -> None:
-    t = flip([P0, ["R7|Or1", "B2|Pk6"], P2, P3], discard=["R3|Pk7"],
-             options={"sevenZero": True})
+    t = flip([P0, ["R7|Or1", "B2|Pk6"], P2, P3], discard=["R3|Pk7"], options={"sevenZero": True})
     t.do("P1 PLAY R7|Or1 swap=P3")
     assert t.hand(1) == S(*P3) and t.hand(3) == ["B2|Pk6"]
 
@@ -779,8 +804,12 @@ def test_random_seeded_pairing_keeps_composition_and_stays_fixed() -> None:
     canonical = _appendix_a()
     decks = []
     for seed in (1, 2):
-        g = Game.new("flip", 3, {"flipPairing": "random_seeded", "matchMode": "points",
-                                 "handSize": 1}, seed=seed)
+        g = Game.new(
+            "flip",
+            3,
+            {"flipPairing": "random_seeded", "matchMode": "points", "handSize": 1},
+            seed=seed,
+        )
         deck = _deck(g)
         assert _faces(deck, 0) == _faces(canonical, 0)
         assert _faces(deck, 1) == _faces(canonical, 1)
@@ -796,8 +825,10 @@ def test_random_seeded_pairing_keeps_composition_and_stays_fixed() -> None:
             g.apply("NEXT")
             assert _deck(g) == deck
         decks.append(deck)
-        assert _deck(Game.new("flip", 3, {"flipPairing": "random_seeded", "handSize": 1},
-                              seed=seed)) == deck
+        assert (
+            _deck(Game.new("flip", 3, {"flipPairing": "random_seeded", "handSize": 1}, seed=seed))
+            == deck
+        )
     assert decks[0] != decks[1]
 
 
@@ -825,20 +856,32 @@ def test_first_card_flip_exposed_wild_first_player_declares_whatever_the_chooser
 
 def test_setup_await_color_next_player_chooser_keeps_turn() -> None:
     # §3.5 step 7 with flipExposedWildChooser=next_player: the chooser next(i) then plays
-    t = flip([["Y1|DW", "Y2|Tl1"], ["Y6|OrSE"], ["B4|Pu1", "B8|Tl4"], ["B3|Pu8", "B6|PuR"]],
-             discard=["RF|Pk8", "R3|Pk7", "RS|DW"], side=1, phase="AWAIT_COLOR", current=2,
-             options={"flipExposedWildChooser": "next_player"})
+    t = flip(
+        [["Y1|DW", "Y2|Tl1"], ["Y6|OrSE"], ["B4|Pu1", "B8|Tl4"], ["B3|Pu8", "B6|PuR"]],
+        discard=["RF|Pk8", "R3|Pk7", "RS|DW"],
+        side=1,
+        phase="AWAIT_COLOR",
+        current=2,
+        options={"flipExposedWildChooser": "next_player"},
+    )
     t.do("P2 COLOR Pu")
     assert t.g.current == 2
 
 
 def test_setup_await_color_equals_position_reached_by_play() -> None:
-    hands = [["Y2|Tl1", "Y5|Pu9"], ["RF|Pk8", "B2|Or8"], ["Y9|Pu4", "B3|Pu8"],
-             ["B8|Tl4", "Y5|Tl8"]]
+    hands = [["Y2|Tl1", "Y5|Pu9"], ["RF|Pk8", "B2|Or8"], ["Y9|Pu4", "B3|Pu8"], ["B8|Tl4", "Y5|Tl8"]]
     played = Game.setup("flip", 4, hands=hands, discard=["RS|DW", "R3|Pk7"], draw=["Y2|Tl8"])
     played.apply("P1 PLAY RF|Pk8")
     assert played.state == Phase.AWAIT_COLOR
-    built = Game.setup("flip", 4, hands=[hands[0], ["B2|Or8"], *hands[2:]],
-                       discard=["RF|Pk8", "R3|Pk7", "RS|DW"], draw=["Y2|Tl8"], side=1,
-                       phase="AWAIT_COLOR", current=1, uno={1: "vulnerable"})
+    built = Game.setup(
+        "flip",
+        4,
+        hands=[hands[0], ["B2|Or8"], *hands[2:]],
+        discard=["RF|Pk8", "R3|Pk7", "RS|DW"],
+        draw=["Y2|Tl8"],
+        side=1,
+        phase="AWAIT_COLOR",
+        current=1,
+        uno={1: "vulnerable"},
+    )
     assert built == played
