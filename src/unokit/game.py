@@ -330,6 +330,7 @@ class Game:
             g.phase = _DEAL
             if side:
                 raise InvalidPositionError("a round starts on the light side")
+            g._check_deck()
             return g
         if ph == Phase.DEAL:
             raise InvalidPositionError("state DEAL needs an empty discard pile")
@@ -383,7 +384,39 @@ class Game:
             raise InvalidPositionError(f"a position cannot be set up in state {ph.name}")
         if any(not h for h in g.hands):
             raise InvalidPositionError("a player with no cards: the round would be over")
+        g._check_deck()
         return g
+
+    def _check_deck(self) -> None:
+        """Every card of the position must exist in the deck in force, and no
+        more often than the deck holds it (SCENARIO_FORMAT.md, RULES.md §8)."""
+        v = self.variant
+        if v.two_sided and self.options.flipPairing == "random_seeded":
+            # the pairing is the match's secret: check each side's composition
+            canonical = Counter(v.deck_ids(Options(), 0))
+            cards = v.cards.cards
+            for side in (0, 1):
+                allowed = Counter(str(cards[c].face(side)) for c in canonical.elements())
+                used = Counter(str(cards[c].face(side)) for c in self.all_cards().elements())
+                for face, count in used.items():
+                    if count > allowed[face]:
+                        raise InvalidPositionError(
+                            f"{count} cards show {face}; the Flip deck has {allowed[face]}"
+                        )
+            return
+        deck = Counter(v.deck_ids(self.options, self.seed))
+        for cid, count in self.all_cards().items():
+            have = deck.get(cid, 0)
+            if count > have:
+                card = self.cards[cid]
+                if not have:
+                    what = "deck"
+                    if self.variant.two_sided:
+                        what = f"{self.options.flipPairing} Flip deck (its pairing has no such card)"
+                    raise InvalidPositionError(f"{card} is not a card of the {what}")
+                raise InvalidPositionError(
+                    f"{count} copies of {card} in the position; the deck holds {have}"
+                )
 
     def _card_id(self, card: Card | str) -> int:
         cs = self.variant.cards
@@ -1224,7 +1257,7 @@ class Game:
             if tc >= 0:
                 self.color = tc
                 self.current = nxt
-            elif flip_color >= 0:
+            elif flip_color >= 0 and o.flipExposedWildChooser == "flip_player":
                 self.color = flip_color
                 self.current = nxt
             else:

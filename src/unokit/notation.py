@@ -247,3 +247,4 @@ def _validate(g: Game) -> None:
         g.check_invariants()
     except AssertionError as e:
         raise InvalidPositionError(f"impossible position: {e}") from None
+    g._check_deck()
