@@ -17,7 +17,7 @@ and the public API on :class:`Card` objects. ``str(card)`` is the notation and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from unokit.errors import ParseError
@@ -189,8 +189,16 @@ class Face:
     flip_icon: bool = False
     flip: bool = False
     dark: bool = False
+    # the notation, computed once (cards are printed on every observation)
+    _text: str = field(default="", init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_text", self._notation())
 
     def __str__(self) -> str:
+        return self._text
+
+    def _notation(self) -> str:
         k = self.kind
         if k is Kind.NUMBER:
             assert self.color is not None
@@ -261,11 +269,14 @@ class Card:
 
     light: Face
     dark: Face | None = None
+    _text: str = field(default="", init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        text = str(self.light) if self.dark is None else f"{self.light}|{self.dark}"
+        object.__setattr__(self, "_text", text)
 
     def __str__(self) -> str:
-        if self.dark is None:
-            return str(self.light)
-        return f"{self.light}|{self.dark}"
+        return self._text
 
     def __repr__(self) -> str:
         return f"Card({str(self)!r})"
