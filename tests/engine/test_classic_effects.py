@@ -19,63 +19,13 @@ from unokit import Color, Game, IllegalActionError, ParseError, Phase, UnoError,
 from unokit.actions import CallUno, Catch
 from unokit.errors import InvalidPositionError, OptionError
 
+from .table import S, Table
+
 # ---------------------------------------------------------------------------- helpers
-
-
-class Table:
-    """A position plus its card multiset; ``do`` checks invariants after each command."""
-
-    def __init__(self, variant: str, players: int, hands: list[list[str]], **kw: Any) -> None:
-        options = kw.pop("options", None)
-        self.g = Game.setup(variant, players, options, hands=hands, **kw)
-        self.initial = self.g.all_cards()
-
-    def do(self, *commands: str) -> list[Any]:
-        events: list[Any] = []
-        for cmd in commands:
-            events = self.g.apply(cmd)
-            self.g.check_invariants(self.initial)
-        return events
-
-    def reject(
-        self, command: str, match: str | None = None, exc: type[UnoError] = IllegalActionError
-    ) -> str:
-        before = self.g.copy()
-        logged = len(self.g.log or [])
-        with pytest.raises(exc, match=match) as info:
-            self.g.apply(command)
-        assert self.g == before, f"{command!r} was rejected but changed the game"
-        assert len(self.g.log or []) == logged, f"{command!r} was rejected but logged events"
-        return str(info.value)
-
-    def no_effect(self, command: str) -> None:
-        """An accepted command that must change nothing (e.g. a catch without effect)."""
-        before = self.g.copy()
-        self.g.apply(command)
-        assert self.g == before, f"{command!r} should have had no effect"
-
-    def hand(self, seat: int) -> list[str]:
-        return sorted(str(c) for c in self.g.hand(seat))
-
-    @property
-    def draw(self) -> list[str]:
-        return [str(c) for c in self.g.draw_pile]
-
-    @property
-    def discard(self) -> list[str]:
-        return [str(c) for c in self.g.discard_pile]
-
-    @property
-    def counts(self) -> list[int]:
-        return [len(self.g.hand(s)) for s in range(self.g.players)]
 
 
 def classic(hands: list[list[str]], **kw: Any) -> Table:
     return Table("classic", len(hands), hands, **kw)
-
-
-def S(*cards: str) -> list[str]:
-    return sorted(cards)
 
 
 FILL = [["Y1", "Y2"], ["B7", "B8"]]  # harmless two-card hands for bystanders

@@ -14,61 +14,22 @@ from typing import Any
 
 import pytest
 
-from unokit import Color, Game, IllegalActionError, ParseError, Phase, UnoError
+from unokit import Color, Game, ParseError, Phase, UnoError
 from unokit.errors import InvalidPositionError
+
+from .table import S
+from .table import Table as _Table
 
 # ---------------------------------------------------------------------------- helpers
 
 
-class Table:
+class Table(_Table):
     def __init__(self, players: int, hands: list[list[str]], **kw: Any) -> None:
-        options = kw.pop("options", None)
-        powers = kw.pop("powers", None)
-        if isinstance(powers, str):
-            powers = [p == "G" for p in powers]
-        self.g = Game.setup("flex", players, options, hands=hands, powers=powers, **kw)
-        self.initial = self.g.all_cards()
-
-    def do(self, *commands: str) -> list[Any]:
-        events: list[Any] = []
-        for cmd in commands:
-            events = self.g.apply(cmd)
-            self.g.check_invariants(self.initial)
-        return events
-
-    def reject(
-        self, command: str, match: str | None = None, exc: type[UnoError] = IllegalActionError
-    ) -> str:
-        before = self.g.copy()
-        logged = len(self.g.log or [])
-        with pytest.raises(exc, match=match) as info:
-            self.g.apply(command)
-        assert self.g == before, f"{command!r} was rejected but changed the game"
-        assert len(self.g.log or []) == logged, f"{command!r} was rejected but logged events"
-        return str(info.value)
-
-    def hand(self, seat: int) -> list[str]:
-        return sorted(str(c) for c in self.g.hand(seat))
-
-    @property
-    def draw(self) -> list[str]:
-        return [str(c) for c in self.g.draw_pile]
-
-    @property
-    def discard(self) -> list[str]:
-        return [str(c) for c in self.g.discard_pile]
-
-    @property
-    def powers(self) -> str:
-        return "".join("G" if p else "X" for p in self.g.powers)
+        super().__init__("flex", players, hands, **kw)
 
 
 def flex(hands: list[list[str]], **kw: Any) -> Table:
     return Table(len(hands), hands, **kw)
-
-
-def S(*cards: str) -> list[str]:
-    return sorted(cards)
 
 
 P0 = ["Y1", "Y2"]

@@ -18,7 +18,6 @@ from unokit import (
     FLIP,
     Color,
     Game,
-    IllegalActionError,
     Kind,
     ParseError,
     Phase,
@@ -26,60 +25,19 @@ from unokit import (
     UnoState,
 )
 
+from .table import S
+from .table import Table as _Table
+
 # ---------------------------------------------------------------------------- helpers
 
 
-class Table:
+class Table(_Table):
     def __init__(self, players: int, hands: list[list[str]], **kw: Any) -> None:
-        options = kw.pop("options", None)
-        self.g = Game.setup("flip", players, options, hands=hands, **kw)
-        self.initial = self.g.all_cards()
-
-    def do(self, *commands: str) -> list[Any]:
-        events: list[Any] = []
-        for cmd in commands:
-            events = self.g.apply(cmd)
-            self.g.check_invariants(self.initial)
-        return events
-
-    def reject(
-        self, command: str, match: str | None = None, exc: type[UnoError] = IllegalActionError
-    ) -> str:
-        before = self.g.copy()
-        logged = len(self.g.log or [])
-        with pytest.raises(exc, match=match) as info:
-            self.g.apply(command)
-        assert self.g == before, f"{command!r} was rejected but changed the game"
-        assert len(self.g.log or []) == logged, f"{command!r} was rejected but logged events"
-        return str(info.value)
-
-    def no_effect(self, command: str) -> None:
-        before = self.g.copy()
-        self.g.apply(command)
-        assert self.g == before, f"{command!r} should have had no effect"
-
-    def hand(self, seat: int) -> list[str]:
-        return sorted(str(c) for c in self.g.hand(seat))
-
-    @property
-    def draw(self) -> list[str]:
-        return [str(c) for c in self.g.draw_pile]
-
-    @property
-    def discard(self) -> list[str]:
-        return [str(c) for c in self.g.discard_pile]
-
-    @property
-    def top_face(self) -> str:
-        return str(self.g.top_face)
+        super().__init__("flip", players, hands, **kw)
 
 
 def flip(hands: list[list[str]], **kw: Any) -> Table:
     return Table(len(hands), hands, **kw)
-
-
-def S(*cards: str) -> list[str]:
-    return sorted(cards)
 
 
 # bystander hands: light faces yellow/blue numbers, dark faces teal/purple numbers
