@@ -138,8 +138,11 @@ def test_hard_searches_within_a_cpu_budget() -> None:
 
 def test_hard_set_up_position_without_a_full_deck_falls_back() -> None:
     """More hidden places than unseen cards (an impossible deck): still a legal move."""
-    g = Game.setup("classic", 2, hands=[["R1", "B2"], ["G1"] * 80],
-                   draw=["G2"] * 40, discard=["R3"], current=0)
+    # Game.setup refuses impossible decks, so corrupt a valid position by hand
+    g = Game.setup("classic", 2, hands=[["R1", "B2"], ["G1"]], draw=["G2"], discard=["R3"],
+                   current=0)
+    g.hands[1] = [g.hands[1][0]] * 80
+    g.draw = [g.draw[0]] * 40
     a = ISMCTSBot(seed=0, think_ms=None, iterations=10).act(g.observe(0))
     assert g.is_legal(a)
 
@@ -165,7 +168,7 @@ def test_easy_is_weaker_than_normal() -> None:
 
 
 def test_easy_forgets_uno_sometimes() -> None:
-    g = Game.setup("classic", 2, hands=[["R1", "R2"], ["G1", "G2"]], draw=["Y1"] * 4,
+    g = Game.setup("classic", 2, hands=[["R1", "R2"], ["G1", "G2"]], draw=["Y1", "Y5", "Y6", "Y7"],
                    discard=["R3"], current=0)
     acts = [make_bot("easy", seed=s, mistakes=0).act(g.observe(0)) for s in range(12)]
     calls = {a.uno for a in acts if isinstance(a, Play)}
