@@ -117,7 +117,7 @@ def test_hard_takes_a_forced_win() -> None:
     bot = ISMCTSBot(seed=4, think_ms=None, iterations=300)
     a = bot.act(g.observe(0))
     assert isinstance(a, Play) and str(a.card) == "RS" and a.uno
-    assert bot.stats.iterations == 300
+    assert 300 <= bot.stats.rollouts < 330
 
 
 def test_hard_moves_at_once_when_there_is_one_choice() -> None:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from unokit.actions import Challenge
@@ -59,9 +60,13 @@ from unokit.variants import WILD_BIT, get_variant
 
 __all__ = [
     "Determinizer",
-    "DrawInference",
+    "HandInference",
     "known_cards",
-    "draw_inferences",
+    "hand_inferences",
+    "WILD_DRAW_TRUST",
+    "WILD_TRUST",
+    "NAMED_TRUST",
+    "named_colors",
     "color_before_last_play",
 ]
 
@@ -134,16 +139,36 @@ def color_before_last_play(obs: Observation) -> int:
     return -1
 
 
-class DrawInference:
-    """What a voluntary draw tells: the drawing player held no card that could be
-    played then. ``old`` of the player's current cards (at least) were already
-    in that hand, so none of them matches ``acc`` on ``side`` (nor, with a
-    green Power Card, on its flex side)."""
+#: how far a restricted wild draw is taken as proof that its player held no card
+#: of the colour in force (people and the bots here rarely bluff; a challenge
+#: that failed makes it certain, one that succeeded drops it)
+WILD_DRAW_TRUST = 0.85
 
-    __slots__ = ("old", "side", "acc", "flex")
 
-    def __init__(self, old: int, side: int, acc: int, flex: bool) -> None:
-        self.old, self.side, self.acc, self.flex = old, side, acc, flex
+#: how far playing a wild is taken as proof that its player had no other playable card
+WILD_TRUST = 0.85
+
+
+class HandInference:
+    """A fact about a player's hand, inferred from its own choices.
+
+    ``old`` of the player's current cards (at least) were already in its hand
+    at that moment, and none of them matches ``acc`` on ``side`` (nor, with
+    ``flex``, on its flex side). ``trust`` is the share of samples that respect
+    it (1.0: always).
+
+    * A voluntary draw: the player held nothing playable (``acc`` is what the
+      discard pile accepted then).
+    * A restricted wild draw (Wild Draw Four...): the player held no card of
+      the colour in force before it (``acc`` is that colour), unless it bluffed.
+    * Any wild: the player had no other card to play (players keep wilds for
+      need; the heuristic bot always does).
+    """
+
+    __slots__ = ("old", "side", "acc", "flex", "trust")
+
+    def __init__(self, old: int, side: int, acc: int, flex: bool, trust: float = 1.0) -> None:
+        self.old, self.side, self.acc, self.flex, self.trust = old, side, acc, flex, trust
 
     def allows(self, variant: Any, cid: int) -> bool:
         """Whether card ``cid`` could be one of those old cards."""
@@ -152,11 +177,15 @@ class DrawInference:
         return not (self.flex and variant.flexmask[cid] & self.acc)
 
     def __repr__(self) -> str:
-        return f"DrawInference(old={self.old}, side={self.side}, acc={self.acc:#x})"
+        return (
+            f"HandInference(old={self.old}, side={self.side}, acc={self.acc:#x}, "
+            f"trust={self.trust})"
+        )
 
 
-def draw_inferences(obs: Observation) -> list[list[DrawInference]]:
-    """Per seat, what its voluntary draws of this round imply about its current hand.
+def hand_inferences(obs: Observation) -> list[list[HandInference]]:
+    """Per seat, what its voluntary draws and restricted wild draws of this
+    round imply about its current hand (see :class:`HandInference`).
 
     A player who drew instead of playing is assumed to have held nothing
     playable — what every bot here does, and what people nearly always do.
@@ -164,11 +193,14 @@ def draw_inferences(obs: Observation) -> list[list[DrawInference]]:
     minus every card it drew since (those are new, whatever it played)."""
     n = obs.players
     v = get_variant(obs.variant)
+    o = obs.options
     idx = v.cards.index
     me = obs.seat
-    # per seat: [side, acc, flex, drawn since]
-    marks: list[list[list[int]]] = [[] for _ in range(n)]
-    side, color, top = 0, -1, -1
+    wilds_match = o.flexWildsCountAsMatch if v.flex else o.wildDrawWildsCountAsMatch
+    wd_trust = 1.0 if o.noBluff else WILD_DRAW_TRUST
+    # per seat: [side, acc, flex, drawn since, trust, kind]
+    marks: list[list[list[Any]]] = [[] for _ in range(n)]
+    side, color, top, prev_top = 0, -1, -1, -1
     powers = [True] * n
     hist = obs.history
     if hist and not isinstance(hist[0], RoundStarted):
@@ -192,12 +224,39 @@ def draw_inferences(obs: Observation) -> list[list[DrawInference]]:
                 f = e.card.face(0)
                 color = -1 if f.color is None else int(f.color)
         elif isinstance(e, Played):
-            top = idx[e.card]
+            prev_top, top = top, idx[e.card]
+            restricted = v.restricted[side][top] and (
+                not e.flex or o.flexFlexSideWD4Restricted
+            )
+            if restricted and e.seat != me and color >= 0:
+                acc = (1 << color) | (WILD_BIT if wilds_match else 0)
+                flexcols = bool(v.flex and o.flexFlexColorsCountAsMatch)
+                marks[e.seat].append([side, acc, flexcols, 0, wd_trust, "wild_draw"])
+            if (
+                v.mask[side][top] & WILD_BIT
+                and not e.flex
+                and not e.jump_in
+                and e.seat != me
+                and color >= 0
+                and prev_top >= 0
+            ):
+                # a wild is the card people keep: it was played for want of another
+                acc = (1 << color) | v.topkey[side][prev_top]
+                flex = bool(v.flex and powers[e.seat])
+                marks[e.seat].append([side, acc, flex, 0, WILD_TRUST, "wild"])
             f = e.card.face(side)
             if e.color is not None:
                 color = int(e.color)
             elif f.color is not None:
                 color = int(f.color)
+        elif isinstance(e, Challenged):
+            # the challenge settles whether the last restricted card was a bluff
+            ms = marks[e.offender]
+            last = [m for m in ms if m[5] == "wild_draw"][-1:]
+            if last and e.success:  # a bluff: neither of its inferences holds
+                marks[e.offender] = [m for m in ms if m[3] or m[5] == "draw"]
+            elif last:
+                last[0][4] = 1.0
         elif isinstance(e, ColorChosen):
             color = int(e.color)
         elif isinstance(e, Flipped):
@@ -216,20 +275,57 @@ def draw_inferences(obs: Observation) -> list[list[DrawInference]]:
             if e.reason == "draw" and s != me and color >= 0 and top >= 0:
                 acc = (1 << color) | v.topkey[side][top] | WILD_BIT
                 flex = bool(v.flex and powers[s])
-                marks[s].append([side, acc, int(flex), 0])
+                marks[s].append([side, acc, flex, 0, 1.0, "draw"])
             for mark in marks[s]:
                 mark[3] += e.count
-    out: list[list[DrawInference]] = []
+    out: list[list[HandInference]] = []
     for s in range(n):
         size = obs.hand_sizes[s]
         out.append(
             [
-                DrawInference(size - m[3], m[0], m[1], bool(m[2]))
+                HandInference(size - m[3], m[0], m[1], bool(m[2]), float(m[4]))
                 for m in marks[s]
                 if size - m[3] > 0 and s != me
             ]
         )
     return out
+
+
+#: how far a colour a player named (with a wild) is taken as a colour it holds
+NAMED_TRUST = 0.75
+
+
+def named_colors(obs: Observation) -> list[tuple[int, int] | None]:
+    """Per seat, the colour it last named with a wild, as ``(side, colour)``, if
+    it has played no card of that colour since: people (and the bots here)
+    name a colour they hold, so it likely still holds one."""
+    n = obs.players
+    me = obs.seat
+    named: list[tuple[int, int] | None] = [None] * n
+    side = 0
+    for e in obs.history:
+        if isinstance(e, RoundStarted):
+            named = [None] * n
+            side = 0
+        elif isinstance(e, Played):
+            if e.color is not None and e.seat != me:
+                named[e.seat] = (side, int(e.color))
+            else:
+                nc = named[e.seat]
+                if nc is not None and e.card.face(nc[0]).color == nc[1]:
+                    named[e.seat] = None
+        elif isinstance(e, ColorChosen):
+            if e.seat != me:
+                named[e.seat] = (side, int(e.color))
+        elif isinstance(e, Flipped):
+            side = e.side
+        elif isinstance(e, HandsSwapped):
+            moved = [named[src] for src in e.sources]
+            for dst, nc in zip(e.seats, moved, strict=True):
+                named[dst] = nc
+    if me is not None:
+        named[me] = None
+    return named
 
 
 def _last_player(obs: Observation) -> int:
@@ -261,7 +357,7 @@ class Determinizer:
         cs = v.cards
         self._random_pairing = v.two_sided and obs.options.flipPairing == "random_seeded"
         #: per seat, the draw inferences the samples respect (none with a random pairing)
-        self.inferences: list[list[DrawInference]] = [[] for _ in range(obs.players)]
+        self.inferences: list[list[HandInference]] = [[] for _ in range(obs.players)]
         n = obs.players
         self.side = side = obs.side
         other = 1 - side
@@ -364,34 +460,89 @@ class Determinizer:
         self._back: list[Face | None] = (
             [cs[c].face(other) for c in pool] if v.two_sided else [None] * len(pool)
         )
-        infs = draw_inferences(obs) if infer else [[] for _ in range(obs.players)]
+        infs = hand_inferences(obs) if infer else [[] for _ in range(obs.players)]
         self.inferences = infs
-        # per seat: candidate lists, one per constrained card, most constrained first
-        self._plans: list[list[list[int]]] = []
+        # per seat: candidate lists, one per constrained card, most constrained
+        # first; with every inference, and with the certain ones only
+        self._plans: list[tuple[list[list[int]], list[list[int]], float]] = []
         for s in range(obs.players):
-            free = len(self.slots[s])
-            plan: list[list[int]] = []
-            rules = [r for r in infs[s] if r.old > 0] if free else []
-            if rules:
-                known = len(self.known[s])
-                cache: dict[tuple[int, ...], list[int]] = {}
-                for i in range(free):
-                    active = tuple(j for j, r in enumerate(rules) if i < r.old - known)
-                    if not active:
-                        break
-                    cands = cache.get(active)
-                    if cands is None:
-                        sel = [rules[j] for j in active]
-                        cands = cache[active] = [
-                            k for k, c in enumerate(pool) if all(r.allows(v, c) for r in sel)
-                        ]
-                    plan.append(cands)
-            self._plans.append(plan)
+            rules = [r for r in infs[s] if r.old > 0] if self.slots[s] else []
+            full = self._plan_for(s, rules)
+            sure_rules = [r for r in rules if r.trust >= 1.0]
+            soft = [r.trust for r in rules if r.trust < 1.0]
+            sure = full if not soft else self._plan_for(s, sure_rules)
+            self._plans.append((full, sure, min(soft) if soft else 1.0))
+        # a colour each player named: one of its cards is dealt from that colour
+        # (a card that fits every inference, so it may take any constrained place)
+        named = named_colors(obs) if infer else [None] * obs.players
+        self._named: list[list[int]] = []
+        for s in range(obs.players):
+            nc = named[s]
+            if nc is None or not self.slots[s] or len(self.slots[s]) < 2:
+                self._named.append([])
+                continue
+            nside, ncol = nc
+            rules = [r for r in infs[s] if r.old > 0]
+            self._named.append(
+                [
+                    k
+                    for k, c in enumerate(pool)
+                    if v.color[nside][c] == ncol and all(r.allows(v, c) for r in rules)
+                ]
+            )
         if v.two_sided:
             self._by_back: dict[Face, list[int]] = {}
             for k, b in enumerate(self._back):
                 assert b is not None
                 self._by_back.setdefault(b, []).append(k)
+
+    def _plan_for(self, s: int, rules: list[HandInference]) -> list[list[int]]:
+        v = self.variant
+        pool = self._pool
+        free = len(self.slots[s])
+        known = len(self.known[s])
+        plan: list[list[int]] = []
+        cache: dict[tuple[int, ...], list[int]] = {}
+        for i in range(free):
+            active = tuple(j for j, r in enumerate(rules) if i < r.old - known)
+            if not active:
+                break
+            cands = cache.get(active)
+            if cands is None:
+                sel = [rules[j] for j in active]
+                cands = cache[active] = [
+                    k for k, c in enumerate(pool) if all(r.allows(v, c) for r in sel)
+                ]
+            plan.append(cands)
+        return plan
+
+    def _take(
+        self,
+        cands: list[int],
+        taken: bytearray,
+        backs: Counter[Face] | None,
+        hand: list[int],
+        rnd: Callable[[], float],
+    ) -> None:
+        """Deal ``hand`` one card of the pool positions ``cands`` not dealt yet
+        (in Flip, with a back face the hand still needs); none if none is left."""
+        size = len(cands)
+        if not size:
+            return
+        start = int(rnd() * size)
+        for k in range(size):
+            pos = cands[(start + k) % size]
+            if taken[pos]:
+                continue
+            if backs is not None:
+                b = self._back[pos]
+                assert b is not None
+                if backs[b] <= 0:
+                    continue
+                backs[b] -= 1
+            taken[pos] = 1
+            hand.append(self._pool[pos])
+            return
 
     def _deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
         """Hidden hands (card ids, for seats other than the observer) and the
@@ -411,24 +562,15 @@ class Determinizer:
         #    no candidate left is dealt unconstrained below)
         for s in range(n):
             backs = need[s] if flip else None
-            for cands in self._plans[s]:
-                size = len(cands)
-                if not size:
-                    continue
-                start = int(rnd() * size)
-                for k in range(size):
-                    pos = cands[(start + k) % size]
-                    if taken[pos]:
-                        continue
-                    if backs is not None:
-                        b = self._back[pos]
-                        assert b is not None
-                        if backs[b] <= 0:
-                            continue
-                        backs[b] -= 1
-                    taken[pos] = 1
-                    hands[s].append(pool[pos])
-                    break
+            full, sure, trust = self._plans[s]
+            plan = full if trust >= 1.0 or rnd() < trust else sure
+            named = self._named[s]
+            if named and rnd() < NAMED_TRUST:
+                before = len(hands[s])
+                self._take(named, taken, backs, hands[s], rnd)
+                plan = plan[len(hands[s]) - before :]
+            for cands in plan:
+                self._take(cands, taken, backs, hands[s], rnd)
         # 2. the rest, uniformly
         if not flip:
             order = [k for k in range(len(pool)) if not taken[k]]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from unokit.game import _C, _D, _RO, _T, OP_COLOR, OP_PLAY, Game
+from unokit.game import _C, _CH, _D, _RO, _T, OP_COLOR, OP_PLAY, Game
 from unokit.variants import WILD_BIT
 
 __all__ = ["rollout", "greedy_move"]
@@ -161,8 +161,12 @@ def sensible_move(game: Game) -> int:
     p = game.current
     if ph == _C:
         return OP_COLOR | ((_best_color(game, game.hands[p], game.side) + 1) << 16)
+    if ph == _CH:
+        # challenge when the offender holds enough cards that it likely held the
+        # colour (what the heuristic's odds come to): ACCEPT first, CHALLENGE second
+        return moves[1] if len(game.hands[game.ch_offender]) >= 2 else moves[0]
     if ph != _T and ph != _D:
-        return moves[0]  # AWAIT_CHALLENGE: ACCEPT comes first
+        return moves[0]
     v = game.variant
     side = game.side
     hand = game.hands[p]
