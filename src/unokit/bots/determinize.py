@@ -52,7 +52,10 @@ from unokit.events import (
     Played,
     PowersChanged,
     Reshuffled,
+    Reversed,
     RoundStarted,
+    Skipped,
+    UnoCalled,
 )
 from unokit.game import _CH, _T, Game, UnoState
 from unokit.observation import Observation
@@ -65,7 +68,11 @@ __all__ = [
     "hand_inferences",
     "WILD_DRAW_TRUST",
     "WILD_TRUST",
+    "LATE_BLUFF_TRUST",
     "NAMED_TRUST",
+    "OFF_POLICY",
+    "LastPlay",
+    "last_plays",
     "named_colors",
     "color_before_last_play",
 ]
@@ -147,6 +154,8 @@ WILD_DRAW_TRUST = 0.85
 
 #: how far playing a wild is taken as proof that its player had no other playable card
 WILD_TRUST = 0.85
+#: the same, when the next player had two cards or fewer (a time to bluff)
+LATE_BLUFF_TRUST = 0.3
 
 
 class HandInference:
@@ -196,15 +205,23 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
     o = obs.options
     idx = v.cards.index
     me = obs.seat
-    wilds_match = o.flexWildsCountAsMatch if v.flex else o.wildDrawWildsCountAsMatch
     wd_trust = 1.0 if o.noBluff else WILD_DRAW_TRUST
     # per seat: [side, acc, flex, drawn since, trust, kind]
     marks: list[list[list[Any]]] = [[] for _ in range(n)]
     side, color, top, prev_top = 0, -1, -1, -1
     powers = [True] * n
     hist = obs.history
+    sizes = list(obs.hand_sizes)
+    direction = obs.direction
     if hist and not isinstance(hist[0], RoundStarted):
-        # a set-up position: its history starts mid-round; find the top card then
+        # a set-up position: its history starts mid-round; find the state then
+        for e in hist:
+            if isinstance(e, Drew):
+                sizes[e.seat] -= e.count
+            elif isinstance(e, Played):
+                sizes[e.seat] += 1
+            elif isinstance(e, Reversed):
+                direction = -direction
         if not any(isinstance(e, Reshuffled | Flipped | PowersChanged) for e in hist):
             played = sum(1 for e in hist if isinstance(e, Played))
             if len(obs.discard) > played:
@@ -218,20 +235,30 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
             marks = [[] for _ in range(n)]
             side, color, top = 0, -1, -1
             powers = [True] * n
+            sizes = list(e.hand_sizes)
+            direction = 1
         elif isinstance(e, CardTurned):
             if e.reason == "start":
                 top = idx[e.card]
                 f = e.card.face(0)
                 color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, Reversed):
+            direction = e.direction
         elif isinstance(e, Played):
             prev_top, top = top, idx[e.card]
+            # near the end of a round people (and the heuristic) bluff wild draws
+            late = sizes[(e.seat + direction) % n] <= 2
+            sizes[e.seat] -= 1
             restricted = v.restricted[side][top] and (
                 not e.flex or o.flexFlexSideWD4Restricted
             )
             if restricted and e.seat != me and color >= 0:
-                acc = (1 << color) | (WILD_BIT if wilds_match else 0)
+                # the colour only: what players check (that wilds may count as a
+                # match is a rule the samples' own legality test applies)
+                acc = 1 << color
                 flexcols = bool(v.flex and o.flexFlexColorsCountAsMatch)
-                marks[e.seat].append([side, acc, flexcols, 0, wd_trust, "wild_draw"])
+                trust = min(wd_trust, LATE_BLUFF_TRUST) if late else wd_trust
+                marks[e.seat].append([side, acc, flexcols, 0, trust, "wild_draw"])
             if (
                 v.mask[side][top] & WILD_BIT
                 and not e.flex
@@ -243,7 +270,8 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
                 # a wild is the card people keep: it was played for want of another
                 acc = (1 << color) | v.topkey[side][prev_top]
                 flex = bool(v.flex and powers[e.seat])
-                marks[e.seat].append([side, acc, flex, 0, WILD_TRUST, "wild"])
+                trust = min(WILD_TRUST, LATE_BLUFF_TRUST) if late else WILD_TRUST
+                marks[e.seat].append([side, acc, flex, 0, trust, "wild"])
             f = e.card.face(side)
             if e.color is not None:
                 color = int(e.color)
@@ -268,10 +296,13 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
             powers = list(e.powers)
         elif isinstance(e, HandsSwapped):
             moved = [marks[src] for src in e.sources]
-            for dst, ms in zip(e.seats, moved, strict=True):
+            moved_sizes = [sizes[src] for src in e.sources]
+            for dst, ms, size in zip(e.seats, moved, moved_sizes, strict=True):
                 marks[dst] = ms
+                sizes[dst] = size
         elif isinstance(e, Drew):
             s = e.seat
+            sizes[s] += e.count
             if e.reason == "draw" and s != me and color >= 0 and top >= 0:
                 acc = (1 << color) | v.topkey[side][top] | WILD_BIT
                 flex = bool(v.flex and powers[s])
@@ -326,6 +357,135 @@ def named_colors(obs: Observation) -> list[tuple[int, int] | None]:
     if me is not None:
         named[me] = None
     return named
+
+
+#: how likely a player is to have made its last play against what the heuristic
+#: rules would choose with the hand a sample gives it
+OFF_POLICY = 0.3
+
+
+class LastPlay:
+    """A player's last card played from its hand on its turn, and what it saw
+    then; with no card drawn since, its hand then was its hand now plus that
+    card. :meth:`agrees` says whether the heuristic's rules
+    (:func:`~unokit.bots.rollout.sensible_move`) would have played it."""
+
+    __slots__ = ("seat", "card", "side", "color", "acc", "next_size", "threat")
+
+    def __init__(
+        self, seat: int, card: int, side: int, color: int, acc: int, next_size: int, threat: int
+    ) -> None:
+        self.seat, self.card, self.side, self.color = seat, card, side, color
+        self.acc, self.next_size, self.threat = acc, next_size, threat
+
+    def agrees(self, variant: Any, hand: list[int]) -> bool:
+        """Whether ``hand`` (the player's hand now) makes that play the rules' choice."""
+        v = variant
+        side = self.side
+        mask = v.mask[side]
+        colors = v.color[side]
+        points = v.points[side]
+        kinds = v.kind[side]
+        before = hand + [self.card]
+        held = [0] * 8
+        for c in before:
+            if colors[c] >= 0:
+                held[colors[c]] += 1
+        acc = self.acc
+        attack = self.next_size <= 2
+        best = -1e9
+        chosen = -1e9
+        for c in set(before):
+            if not mask[c] & acc:
+                continue
+            if mask[c] & WILD_BIT:
+                sc = -30.0
+                if v.restricted[side][c]:
+                    if held[self.color] > 0 and not attack:
+                        sc -= 100
+                    elif attack:
+                        sc += 45
+            else:
+                sc = 2.0 * held[colors[c]] + points[c] / 10
+                if attack and kinds[c] in _ATTACK_KINDS:
+                    sc += 25
+            if kinds[c] == _FLIP_KIND:
+                sc += 10 if self.threat <= 2 else -2
+            if sc > best:
+                best = sc
+            if c == self.card:
+                chosen = sc
+        return chosen >= best - 1e-9
+
+
+_ATTACK_KINDS = frozenset({1, 2, 3, 4, 5, 7, 8, 9, 10})
+_FLIP_KIND = 6
+
+
+def last_plays(obs: Observation) -> list[LastPlay | None]:
+    """Per other seat, its last play from hand on its own turn (not a card just
+    drawn, not a flex side, not a jump-in), if it has drawn no card since."""
+    n = obs.players
+    v = get_variant(obs.variant)
+    idx = v.cards.index
+    me = obs.seat
+    out: list[LastPlay | None] = [None] * n
+    hist = obs.history
+    if not hist or not isinstance(hist[0], RoundStarted):
+        return out
+    side, color, top = 0, -1, -1
+    sizes = [0] * n
+    direction = 1
+    last: Any = None
+    for e in hist:
+        if isinstance(e, RoundStarted):
+            out = [None] * n
+            sizes = list(e.hand_sizes)
+            side, color, top, direction = 0, -1, -1, 1
+        elif isinstance(e, CardTurned):
+            if e.reason == "start":
+                top = idx[e.card]
+                f = e.card.face(0)
+                color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, Reversed):
+            direction = e.direction
+        elif isinstance(e, Played):
+            cid = idx[e.card]
+            from_draw = isinstance(last, Drew) and last.seat == e.seat
+            if e.seat != me and not e.flex and not e.jump_in and not from_draw and color >= 0:
+                acc = (1 << color) | v.topkey[side][top] | WILD_BIT
+                nxt = sizes[(e.seat + direction) % n]
+                threat = min(sizes[t] for t in range(n) if t != e.seat)
+                out[e.seat] = LastPlay(e.seat, cid, side, color, acc, nxt, threat)
+            else:
+                out[e.seat] = None
+            sizes[e.seat] -= 1
+            top = cid
+            f = e.card.face(side)
+            if e.color is not None:
+                color = int(e.color)
+            elif f.color is not None:
+                color = int(f.color)
+        elif isinstance(e, ColorChosen):
+            color = int(e.color)
+        elif isinstance(e, Flipped):
+            side = e.side
+            top = idx[e.top]
+            f = e.top.face(side)
+            color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, Drew):
+            sizes[e.seat] += e.count
+            out[e.seat] = None
+        elif isinstance(e, HandsSwapped):
+            out = [None] * n
+            moved = [sizes[src] for src in e.sources]
+            for dst, size in zip(e.seats, moved, strict=True):
+                sizes[dst] = size
+        if not isinstance(e, UnoCalled | PowersChanged | Skipped):
+            last = e
+    if me is not None:
+        out[me] = None
+    return out
 
 
 def _last_player(obs: Observation) -> int:
@@ -445,6 +605,9 @@ class Determinizer:
             if any(have[f] < k for f, k in want.items()):
                 raise ValueError("inconsistent observation: visible back faces not in the deck")
         self._before = color_before_last_play(obs)
+        self._checks: list[LastPlay] = []
+        if infer and not self._random_pairing and not v.flex:
+            self._checks = [lp for lp in last_plays(obs) if lp is not None]
         self._template = self._build(random.Random(0))
 
     # ------------------------------------------------------------------ sampling
@@ -716,8 +879,20 @@ class Determinizer:
         g.ch_legal = before < 0 or not g._holds_match(g.ch_offender, before, -1)
 
     def sample(self, rng: random.Random) -> Game:
-        """One full game consistent with the observation (``events=False``)."""
+        """One full game consistent with the observation (``events=False``).
+
+        With inferences on, a deal in which another player's last play is not
+        what the heuristic's rules would have chosen with that hand is kept
+        only with probability :data:`OFF_POLICY` (a few redeals at most)."""
         hands, draw = self._deal(rng)
+        checks = self._checks
+        if checks:
+            v = self.variant
+            for _ in range(3):
+                off = sum(1 for lp in checks if not lp.agrees(v, hands[lp.seat]))
+                if not off or rng.random() < OFF_POLICY**off:
+                    break
+                hands, draw = self._deal(rng)
         return self.with_deal(hands, draw, rng.getrandbits(48))
 
     def with_deal(self, hands: list[list[int]], draw: list[int], seed: int) -> Game:
