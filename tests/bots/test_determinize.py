@@ -10,7 +10,13 @@ import pytest
 
 from unokit import Game
 from unokit.bots import make_bot
-from unokit.bots.determinize import Determinizer, hand_inferences, known_cards
+from unokit.bots.determinize import (
+    Determinizer,
+    hand_inferences,
+    known_cards,
+    last_plays,
+    named_colors,
+)
 from unokit.cards import CLASSIC, Color
 from unokit.playout import random_move
 
@@ -212,3 +218,37 @@ def test_wild_draw_four_inference_is_soft_until_a_challenge_settles_it() -> None
     g.apply("P1 PLAY W4 color=G")
     g.apply("P2 CHALLENGE")
     assert hand_inferences(g.observe(0))[1] == []
+
+
+def test_named_colour_and_last_play_inferences() -> None:
+    g = Game.setup(
+        "classic", 2,
+        hands=[["R1", "B2", "G4", "Y5"], ["W", "B5", "B6", "Y7", "G8"]],
+        draw=["B8", "G1", "G2", "G3", "Y1", "Y2", "B9", "B1"],
+        discard=["R9"],
+        current=1,
+    )
+    g.apply("P1 PLAY W color=B")  # P1 names blue: it holds blue
+    obs = g.observe(0)
+    assert named_colors(obs)[1] == (0, int(Color.B))
+    rules = [r for r in hand_inferences(obs)[1]]
+    assert len(rules) == 1 and rules[0].trust < 1.0  # a wild: nothing else to play
+    d = Determinizer(obs)
+    blue = sum(
+        any(c.light.color == Color.B for c in d.sample(random.Random(k)).hand(1))
+        for k in range(200)
+    )
+    assert blue > 150  # named colour respected in most samples (75% + chance)
+    g.apply("P0 PLAY B2")
+    g.apply("P1 PLAY B5")  # plays blue: the named colour is spent
+    obs = g.observe(0)
+    assert named_colors(obs)[1] is None
+    (lp,) = [x for x in last_plays(obs) if x is not None]
+    assert lp.seat == 1 and str(g.cards[lp.card]) == "B5"
+    v = g.variant
+    # with B1 Y7 G8 left, B5 is the rules' choice on B2 (the higher blue); with
+    # B6 left it would have played B6
+    assert lp.agrees(v, [CLASSIC.parse_id(x) for x in ("B1", "Y7", "G8")])
+    assert not lp.agrees(v, [CLASSIC.parse_id(x) for x in ("B6", "Y7", "G8")])
+    # holding four yellows with a Y2, the rules would have switched to yellow with Y2
+    assert not lp.agrees(v, [CLASSIC.parse_id(x) for x in ("Y2", "Y7", "Y8", "Y9")])

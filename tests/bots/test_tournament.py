@@ -135,6 +135,7 @@ def test_cli_table() -> None:
         (["--plot", "chart.jpg"], "PNG"),
         (["-o", "stacking=sometimes"], "stacking"),
         (["--bots", "hard:think_ms"], "key=value"),
+        (["--variant", "flip", "--bots", "rlcard-rule,heuristic"], "classic only"),
     ],
 )
 def test_cli_bad_input_is_refused_clearly(args: list[str], message: str,

@@ -192,6 +192,36 @@ class HandInference:
         )
 
 
+def _history_start(obs: Observation) -> tuple[int, int, int, list[int], int]:
+    """Side, colour, top card id, hand sizes and direction when the observed
+    history starts: a round's start, or a set-up position's (reconstructed
+    backwards from the present; colour and top unknown, -1, if piles were
+    reshuffled or flipped since)."""
+    hist = obs.history
+    v = get_variant(obs.variant)
+    sizes = list(obs.hand_sizes)
+    direction = obs.direction
+    side, color, top = 0, -1, -1
+    if not hist or isinstance(hist[0], RoundStarted):
+        return side, color, top, sizes, 1
+    for e in hist:
+        if isinstance(e, Drew):
+            sizes[e.seat] -= e.count
+        elif isinstance(e, Played):
+            sizes[e.seat] += 1
+        elif isinstance(e, Reversed):
+            direction = -direction
+    if not any(isinstance(e, Reshuffled | Flipped | PowersChanged) for e in hist):
+        played = sum(1 for e in hist if isinstance(e, Played))
+        if len(obs.discard) > played:
+            first = obs.discard[len(obs.discard) - 1 - played]
+            top = v.cards.index[first]
+            f = first.face(obs.side)
+            color = -1 if f.color is None else int(f.color)
+            side = obs.side
+    return side, color, top, sizes, direction
+
+
 def hand_inferences(obs: Observation) -> list[list[HandInference]]:
     """Per seat, what its voluntary draws and restricted wild draws of this
     round imply about its current hand (see :class:`HandInference`).
@@ -208,28 +238,10 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
     wd_trust = 1.0 if o.noBluff else WILD_DRAW_TRUST
     # per seat: [side, acc, flex, drawn since, trust, kind]
     marks: list[list[list[Any]]] = [[] for _ in range(n)]
-    side, color, top, prev_top = 0, -1, -1, -1
+    prev_top = -1
     powers = [True] * n
     hist = obs.history
-    sizes = list(obs.hand_sizes)
-    direction = obs.direction
-    if hist and not isinstance(hist[0], RoundStarted):
-        # a set-up position: its history starts mid-round; find the state then
-        for e in hist:
-            if isinstance(e, Drew):
-                sizes[e.seat] -= e.count
-            elif isinstance(e, Played):
-                sizes[e.seat] += 1
-            elif isinstance(e, Reversed):
-                direction = -direction
-        if not any(isinstance(e, Reshuffled | Flipped | PowersChanged) for e in hist):
-            played = sum(1 for e in hist if isinstance(e, Played))
-            if len(obs.discard) > played:
-                first = obs.discard[len(obs.discard) - 1 - played]
-                top = idx[first]
-                f = first.face(obs.side)
-                color = -1 if f.color is None else int(f.color)
-                side = obs.side
+    side, color, top, sizes, direction = _history_start(obs)
     for e in hist:
         if isinstance(e, RoundStarted):
             marks = [[] for _ in range(n)]
@@ -431,11 +443,7 @@ def last_plays(obs: Observation) -> list[LastPlay | None]:
     me = obs.seat
     out: list[LastPlay | None] = [None] * n
     hist = obs.history
-    if not hist or not isinstance(hist[0], RoundStarted):
-        return out
-    side, color, top = 0, -1, -1
-    sizes = [0] * n
-    direction = 1
+    side, color, top, sizes, direction = _history_start(obs)
     last: Any = None
     for e in hist:
         if isinstance(e, RoundStarted):

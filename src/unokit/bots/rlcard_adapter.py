@@ -138,6 +138,8 @@ class RLCardRuleBot:
     """RLCard's ``uno-rule-v1`` agent through the adapter above."""
 
     name = "rlcard-rule"
+    #: the variants it can play (callers may check this before seating it)
+    variants = ("classic",)
 
     def __init__(self, seed: int = 0, **_: Any) -> None:
         try:

@@ -373,6 +373,18 @@ class TournamentResult:
         return {"games": self.games, "bots": {k: v.to_dict() for k, v in self.bots.items()}}
 
 
+def _check_variants(variant: str, specs: Sequence[BotSpec]) -> None:
+    """Refuse a bot that declares the variants it plays (``variants``) elsewhere."""
+    from unokit.bots import _REGISTRY
+    from unokit.variants import get_variant
+
+    name = get_variant(variant).name
+    for s in specs:
+        allowed = getattr(_REGISTRY.get(s.name), "variants", None)
+        if allowed is not None and name not in allowed:
+            raise OptionError(f"{s.label} plays {', '.join(allowed)} only, not {name}")
+
+
 def _work(args: tuple[str, int, Options, list[BotSpec], int, list[int], bool]) -> list[GameResult]:
     variant, players, options, specs, seed, indices, match = args
     return [play_game(variant, players, options, specs, seed, i, match) for i in indices]
@@ -400,6 +412,7 @@ def run_tournament(
     if not match:
         opts = opts.replace(matchMode="single_round")
     Game.new(variant, players, opts, seed=seed, events=False)  # validate before forking
+    _check_variants(variant, specs)
     w = workers if workers is not None else (os.cpu_count() or 1)
     if w < 1:
         raise OptionError(f"workers must be at least 1, got {w}")
