@@ -110,6 +110,9 @@ def test_cli_json_and_plot(tmp_path: Path) -> None:
         assert {"games", "win_rate", "ci95", "mean_points", "elo"} <= set(entry)
         assert entry["games"] == 10
         assert entry["ci95"][0] <= entry["win_rate"] <= entry["ci95"][1]
+    h2h = doc["head_to_head"]  # 2 players, no blocked round: the win rates
+    assert h2h["heuristic"]["random"] == pytest.approx(doc["bots"]["heuristic"]["win_rate"])
+    assert h2h["heuristic"]["random"] + h2h["random"]["heuristic"] == pytest.approx(1.0)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     from matplotlib.image import imread
 
@@ -121,6 +124,7 @@ def test_cli_table() -> None:
                             "--workers", "1", "--variant", "flex", "--players", "3"])
     assert r.exit_code == 0, r.output
     assert "normal" in r.stdout and "Elo" in r.stdout and "95% CI" in r.stdout
+    assert "head to head" in r.stdout
 
 
 @pytest.mark.parametrize(

@@ -110,5 +110,14 @@ def tournament(
             f"{b.mean_points:.1f}", f"{b.elo:.0f}", f"{b.ms_per_decision:.1f}",
         )
     console.print(table)
+    if len(ranked) > 2 or players > 2:
+        h2h = result.head_to_head()
+        grid = Table("head to head", *[b.label for b in ranked])
+        for a in ranked:
+            grid.add_row(a.label, *[
+                "" if b.label not in h2h[a.label] else f"{h2h[a.label][b.label]:.1%}"
+                for b in ranked
+            ])
+        console.print(grid)
     if plot is not None:
         console.print(f"chart written to {plot}")

@@ -369,8 +369,25 @@ class TournamentResult:
         self.bots = {st.label: st for st in stats}
         self.pairwise = pair
 
+    def head_to_head(self) -> dict[str, dict[str, float]]:
+        """``[a][b]``: the share of a's pairwise results against b that a won
+        (draws count half); only pairs that met."""
+        labels = [s.label for s in self.specs]
+        out: dict[str, dict[str, float]] = {a: {} for a in labels}
+        for i, a in enumerate(labels):
+            for j, b in enumerate(labels):
+                won = self.pairwise.get((i, j), 0.0)
+                lost = self.pairwise.get((j, i), 0.0)
+                if i != j and won + lost > 0:
+                    out[a][b] = round(won / (won + lost), 4)
+        return out
+
     def to_dict(self) -> dict[str, Any]:
-        return {"games": self.games, "bots": {k: v.to_dict() for k, v in self.bots.items()}}
+        return {
+            "games": self.games,
+            "bots": {k: v.to_dict() for k, v in self.bots.items()},
+            "head_to_head": self.head_to_head(),
+        }
 
 
 def _check_variants(variant: str, specs: Sequence[BotSpec]) -> None:
