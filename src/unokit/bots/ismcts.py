@@ -95,7 +95,8 @@ class ISMCTSBot:
     * ``think_ms``: thinking budget per decision, in milliseconds of CPU time
       of the thinking thread (default :data:`DEFAULT_THINK_MS`; ``None``: no
       clock). CPU time, so that a busy machine does not make the bot weaker;
-      the wall clock is capped at ``max_wall_ms`` (default 4 x ``think_ms``).
+      the wall clock is capped at ``max_wall_ms`` (default: 1 s, or 1.5 x
+      ``think_ms`` if that is longer).
     * ``iterations``: a cap on the number of rollouts (``None``: no cap).
     * ``search``: ``flat`` (default) or ``tree`` (see the module docstring).
     * ``rollout``: ``sensible`` (default), ``greedy`` or ``random``.
@@ -143,7 +144,9 @@ class ISMCTSBot:
         self.exploration = float(exploration)
         self.opponents = opponents
         if max_wall_ms is None and self.think_ms is not None:
-            max_wall_ms = 4 * self.think_ms
+            # a busy machine slows the clock of CPU time down: cap the wait, so that
+            # the default budget never keeps a player waiting more than a second
+            max_wall_ms = max(1000.0, 1.5 * self.think_ms)
         self.max_wall_ms = None if max_wall_ms is None else float(max_wall_ms)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
