@@ -10,13 +10,8 @@ import pytest
 
 from unokit import Game
 from unokit.bots import make_bot
-from unokit.bots.determinize import (
-    Determinizer,
-    hand_inferences,
-    known_cards,
-    last_plays,
-    named_colors,
-)
+from unokit.bots.determinize import Determinizer
+from unokit.bots.inference import hand_inferences, known_cards, last_plays, named_colors
 from unokit.cards import CLASSIC, Color
 from unokit.playout import random_move
 

@@ -1,0 +1,479 @@
+"""What a seat can infer about the hands it cannot see, from its observation.
+
+* :func:`known_cards`: a hand shown to the seat by its own challenge, minus
+  what that player has played since.
+* :func:`hand_inferences`: what the other players' own choices exclude: a
+  voluntary draw (nothing was playable: certain), a wild (nothing else was
+  playable: likely), a Wild Draw Four (no card of the colour in force: likely,
+  settled by a challenge).
+* :func:`named_colors`: the colour a player named with a wild, which it likely holds.
+* :func:`last_plays`: a player's last play, to test a sampled hand against what
+  the heuristic's rules would have played with it.
+
+The trust levels are assumptions about sensible opponents, stated as the share
+of samples that respect them (docs/bots.md).
+
+>>> from unokit import Game
+>>> g = Game.setup("classic", 2, hands=[["R1", "B2"], ["B5", "G6", "Y7"]],
+...                draw=["B8", "G1", "G2"], discard=["R9"], current=1)
+>>> _ = g.apply("P1 DRAW")
+>>> hand_inferences(g.observe(0))[1]
+[HandInference(old=3, side=0, acc=0x40020001, trust=1.0)]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from unokit.cards import Card
+from unokit.events import (
+    CardTurned,
+    Challenged,
+    ColorChosen,
+    Drew,
+    Flipped,
+    HandsSwapped,
+    Played,
+    PowersChanged,
+    Reshuffled,
+    Reversed,
+    RoundStarted,
+    Skipped,
+    UnoCalled,
+)
+from unokit.observation import Observation
+from unokit.variants import WILD_BIT, get_variant
+
+__all__ = [
+    "known_cards",
+    "color_before_last_play",
+    "HandInference",
+    "hand_inferences",
+    "named_colors",
+    "LastPlay",
+    "last_plays",
+    "WILD_DRAW_TRUST",
+    "WILD_TRUST",
+    "LATE_BLUFF_TRUST",
+    "NAMED_TRUST",
+    "OFF_POLICY",
+]
+
+
+def known_cards(obs: Observation) -> list[Counter[Card]]:
+    """Cards the seat knows to be in each other hand (empty for its own seat).
+
+    A hand shown to this seat after its challenge is known; each card that
+    player plays afterwards is struck off (if a copy was known), and hands
+    moved by the 7-0 rule carry their knowledge with them."""
+    n = obs.players
+    known: list[Counter[Card]] = [Counter() for _ in range(n)]
+    me = obs.seat
+    for e in obs.history:
+        if isinstance(e, RoundStarted):
+            known = [Counter() for _ in range(n)]
+        elif isinstance(e, Challenged):
+            if e.revealed is not None and e.seat == me:
+                known[e.offender] = Counter(e.revealed)
+        elif isinstance(e, Played):
+            k = known[e.seat]
+            if k[e.card] > 0:
+                k[e.card] -= 1
+                if not k[e.card]:
+                    del k[e.card]
+        elif isinstance(e, HandsSwapped):
+            moved = [Counter(known[src]) for src in e.sources]
+            for dst, k in zip(e.seats, moved, strict=True):
+                known[dst] = k
+    if obs.revealed is not None and not any(isinstance(e, Challenged) for e in obs.history):
+        # no history kept: the reveal itself is still in the observation
+        off, cards = obs.revealed
+        known[off] = Counter(cards)
+    if me is not None:
+        known[me] = Counter()
+    return known
+
+
+def color_before_last_play(obs: Observation) -> int:
+    """The colour in force just before the last card was played (-1 if unknown),
+    replayed from the history: what decides whether a restricted wild draw
+    was legal."""
+    color = -1
+    before = -1
+    side = 0
+    for e in obs.history:
+        if isinstance(e, RoundStarted):
+            color, before, side = -1, -1, 0
+        elif isinstance(e, CardTurned) and e.reason == "start":
+            f = e.card.face(side)
+            color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, Played):
+            before = color
+            f = e.card.face(side)
+            if e.color is not None:
+                color = int(e.color)
+            elif f.color is not None:
+                color = int(f.color)
+        elif isinstance(e, ColorChosen):
+            color = int(e.color)
+        elif isinstance(e, Flipped):
+            side = e.side
+            f = e.top.face(side)
+            color = -1 if f.color is None else int(f.color)
+    if before >= 0 or obs.history:
+        return before
+    if len(obs.discard) >= 2:  # no history: the colour printed on the card below
+        c = obs.discard[-2].face(obs.side).color
+        return -1 if c is None else int(c)
+    return -1
+
+
+#: how far a restricted wild draw is taken as proof that its player held no card
+#: of the colour in force (people and the bots here rarely bluff; a challenge
+#: that failed makes it certain, one that succeeded drops it)
+WILD_DRAW_TRUST = 0.85
+
+
+#: how far playing a wild is taken as proof that its player had no other playable card
+WILD_TRUST = 0.85
+#: the same, when the next player had two cards or fewer (a time to bluff)
+LATE_BLUFF_TRUST = 0.3
+
+
+class HandInference:
+    """A fact about a player's hand, inferred from its own choices.
+
+    ``old`` of the player's current cards (at least) were already in its hand
+    at that moment, and none of them matches ``acc`` on ``side`` (nor, with
+    ``flex``, on its flex side). ``trust`` is the share of samples that respect
+    it (1.0: always).
+
+    * A voluntary draw: the player held nothing playable (``acc`` is what the
+      discard pile accepted then).
+    * A restricted wild draw (Wild Draw Four...): the player held no card of
+      the colour in force before it (``acc`` is that colour), unless it bluffed.
+    * Any wild: the player had no other card to play (players keep wilds for
+      need; the heuristic bot always does).
+    """
+
+    __slots__ = ("old", "side", "acc", "flex", "trust")
+
+    def __init__(self, old: int, side: int, acc: int, flex: bool, trust: float = 1.0) -> None:
+        self.old, self.side, self.acc, self.flex, self.trust = old, side, acc, flex, trust
+
+    def allows(self, variant: Any, cid: int) -> bool:
+        """Whether card ``cid`` could be one of those old cards."""
+        if variant.mask[self.side][cid] & self.acc:
+            return False
+        return not (self.flex and variant.flexmask[cid] & self.acc)
+
+    def __repr__(self) -> str:
+        return (
+            f"HandInference(old={self.old}, side={self.side}, acc={self.acc:#x}, "
+            f"trust={self.trust})"
+        )
+
+
+def _history_start(obs: Observation) -> tuple[int, int, int, list[int], int]:
+    """Side, colour, top card id, hand sizes and direction when the observed
+    history starts: a round's start, or a set-up position's (reconstructed
+    backwards from the present; colour and top unknown, -1, if piles were
+    reshuffled or flipped since)."""
+    hist = obs.history
+    v = get_variant(obs.variant)
+    sizes = list(obs.hand_sizes)
+    direction = obs.direction
+    side, color, top = 0, -1, -1
+    if not hist or isinstance(hist[0], RoundStarted):
+        return side, color, top, sizes, 1
+    for e in hist:
+        if isinstance(e, Drew):
+            sizes[e.seat] -= e.count
+        elif isinstance(e, Played):
+            sizes[e.seat] += 1
+        elif isinstance(e, Reversed):
+            direction = -direction
+    if not any(isinstance(e, Reshuffled | Flipped | PowersChanged) for e in hist):
+        played = sum(1 for e in hist if isinstance(e, Played))
+        if len(obs.discard) > played:
+            first = obs.discard[len(obs.discard) - 1 - played]
+            top = v.cards.index[first]
+            f = first.face(obs.side)
+            color = -1 if f.color is None else int(f.color)
+            side = obs.side
+    return side, color, top, sizes, direction
+
+
+def hand_inferences(obs: Observation) -> list[list[HandInference]]:
+    """Per seat, what its voluntary draws and restricted wild draws of this
+    round imply about its current hand (see :class:`HandInference`).
+
+    A player who drew instead of playing is assumed to have held nothing
+    playable — what every bot here does, and what people nearly always do.
+    ``old`` counts the cards it must still hold from then: its hand size now
+    minus every card it drew since (those are new, whatever it played)."""
+    n = obs.players
+    v = get_variant(obs.variant)
+    o = obs.options
+    idx = v.cards.index
+    me = obs.seat
+    wd_trust = 1.0 if o.noBluff else WILD_DRAW_TRUST
+    # per seat: [side, acc, flex, drawn since, trust, kind]
+    marks: list[list[list[Any]]] = [[] for _ in range(n)]
+    prev_top = -1
+    powers = [True] * n
+    hist = obs.history
+    side, color, top, sizes, direction = _history_start(obs)
+    for e in hist:
+        if isinstance(e, RoundStarted):
+            marks = [[] for _ in range(n)]
+            side, color, top = 0, -1, -1
+            powers = [True] * n
+            sizes = list(e.hand_sizes)
+            direction = 1
+        elif isinstance(e, CardTurned):
+            if e.reason == "start":
+                top = idx[e.card]
+                f = e.card.face(0)
+                color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, Reversed):
+            direction = e.direction
+        elif isinstance(e, Played):
+            prev_top, top = top, idx[e.card]
+            # near the end of a round people (and the heuristic) bluff wild draws
+            late = sizes[(e.seat + direction) % n] <= 2
+            sizes[e.seat] -= 1
+            restricted = v.restricted[side][top] and (
+                not e.flex or o.flexFlexSideWD4Restricted
+            )
+            if restricted and e.seat != me and color >= 0:
+                # the colour only: what players check (that wilds may count as a
+                # match is a rule the samples' own legality test applies)
+                acc = 1 << color
+                flexcols = bool(v.flex and o.flexFlexColorsCountAsMatch)
+                trust = min(wd_trust, LATE_BLUFF_TRUST) if late else wd_trust
+                marks[e.seat].append([side, acc, flexcols, 0, trust, "wild_draw"])
+            if (
+                v.mask[side][top] & WILD_BIT
+                and not e.flex
+                and not e.jump_in
+                and e.seat != me
+                and color >= 0
+                and prev_top >= 0
+            ):
+                # a wild is the card people keep: it was played for want of another
+                acc = (1 << color) | v.topkey[side][prev_top]
+                flex = bool(v.flex and powers[e.seat])
+                trust = min(WILD_TRUST, LATE_BLUFF_TRUST) if late else WILD_TRUST
+                marks[e.seat].append([side, acc, flex, 0, trust, "wild"])
+            f = e.card.face(side)
+            if e.color is not None:
+                color = int(e.color)
+            elif f.color is not None:
+                color = int(f.color)
+        elif isinstance(e, Challenged):
+            # the challenge settles whether the last restricted card was a bluff
+            ms = marks[e.offender]
+            last = [m for m in ms if m[5] == "wild_draw"][-1:]
+            if last and e.success:  # a bluff: neither of its inferences holds
+                marks[e.offender] = [m for m in ms if m[3] or m[5] == "draw"]
+            elif last:
+                last[0][4] = 1.0
+        elif isinstance(e, ColorChosen):
+            color = int(e.color)
+        elif isinstance(e, Flipped):
+            side = e.side
+            top = idx[e.top]
+            f = e.top.face(side)
+            color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, PowersChanged):
+            powers = list(e.powers)
+        elif isinstance(e, HandsSwapped):
+            moved = [marks[src] for src in e.sources]
+            moved_sizes = [sizes[src] for src in e.sources]
+            for dst, ms, size in zip(e.seats, moved, moved_sizes, strict=True):
+                marks[dst] = ms
+                sizes[dst] = size
+        elif isinstance(e, Drew):
+            s = e.seat
+            sizes[s] += e.count
+            if e.reason == "draw" and s != me and color >= 0 and top >= 0:
+                acc = (1 << color) | v.topkey[side][top] | WILD_BIT
+                flex = bool(v.flex and powers[s])
+                marks[s].append([side, acc, flex, 0, 1.0, "draw"])
+            for mark in marks[s]:
+                mark[3] += e.count
+    out: list[list[HandInference]] = []
+    for s in range(n):
+        size = obs.hand_sizes[s]
+        out.append(
+            [
+                HandInference(size - m[3], m[0], m[1], bool(m[2]), float(m[4]))
+                for m in marks[s]
+                if size - m[3] > 0 and s != me
+            ]
+        )
+    return out
+
+
+#: how far a colour a player named (with a wild) is taken as a colour it holds
+NAMED_TRUST = 0.75
+
+
+def named_colors(obs: Observation) -> list[tuple[int, int] | None]:
+    """Per seat, the colour it last named with a wild, as ``(side, colour)``, if
+    it has played no card of that colour since: people (and the bots here)
+    name a colour they hold, so it likely still holds one."""
+    n = obs.players
+    me = obs.seat
+    named: list[tuple[int, int] | None] = [None] * n
+    side = 0
+    for e in obs.history:
+        if isinstance(e, RoundStarted):
+            named = [None] * n
+            side = 0
+        elif isinstance(e, Played):
+            if e.color is not None and e.seat != me:
+                named[e.seat] = (side, int(e.color))
+            else:
+                nc = named[e.seat]
+                if nc is not None and e.card.face(nc[0]).color == nc[1]:
+                    named[e.seat] = None
+        elif isinstance(e, ColorChosen):
+            if e.seat != me:
+                named[e.seat] = (side, int(e.color))
+        elif isinstance(e, Flipped):
+            side = e.side
+        elif isinstance(e, HandsSwapped):
+            moved = [named[src] for src in e.sources]
+            for dst, nc in zip(e.seats, moved, strict=True):
+                named[dst] = nc
+    if me is not None:
+        named[me] = None
+    return named
+
+
+#: how likely a player is to have made its last play against what the heuristic
+#: rules would choose with the hand a sample gives it
+OFF_POLICY = 0.3
+
+
+class LastPlay:
+    """A player's last card played from its hand on its turn, and what it saw
+    then; with no card drawn since, its hand then was its hand now plus that
+    card. :meth:`agrees` says whether the heuristic's rules
+    (:func:`~unokit.bots.rollout.sensible_move`) would have played it."""
+
+    __slots__ = ("seat", "card", "side", "color", "acc", "next_size", "threat")
+
+    def __init__(
+        self, seat: int, card: int, side: int, color: int, acc: int, next_size: int, threat: int
+    ) -> None:
+        self.seat, self.card, self.side, self.color = seat, card, side, color
+        self.acc, self.next_size, self.threat = acc, next_size, threat
+
+    def agrees(self, variant: Any, hand: list[int]) -> bool:
+        """Whether ``hand`` (the player's hand now) makes that play the rules' choice."""
+        v = variant
+        side = self.side
+        mask = v.mask[side]
+        colors = v.color[side]
+        points = v.points[side]
+        kinds = v.kind[side]
+        before = hand + [self.card]
+        held = [0] * 8
+        for c in before:
+            if colors[c] >= 0:
+                held[colors[c]] += 1
+        acc = self.acc
+        attack = self.next_size <= 2
+        best = -1e9
+        chosen = -1e9
+        for c in set(before):
+            if not mask[c] & acc:
+                continue
+            if mask[c] & WILD_BIT:
+                sc = -30.0
+                if v.restricted[side][c]:
+                    if held[self.color] > 0 and not attack:
+                        sc -= 100
+                    elif attack:
+                        sc += 45
+            else:
+                sc = 2.0 * held[colors[c]] + points[c] / 10
+                if attack and kinds[c] in _ATTACK_KINDS:
+                    sc += 25
+            if kinds[c] == _FLIP_KIND:
+                sc += 10 if self.threat <= 2 else -2
+            if sc > best:
+                best = sc
+            if c == self.card:
+                chosen = sc
+        return chosen >= best - 1e-9
+
+
+_ATTACK_KINDS = frozenset({1, 2, 3, 4, 5, 7, 8, 9, 10})
+_FLIP_KIND = 6
+
+
+def last_plays(obs: Observation) -> list[LastPlay | None]:
+    """Per other seat, its last play from hand on its own turn (not a card just
+    drawn, not a flex side, not a jump-in), if it has drawn no card since."""
+    n = obs.players
+    v = get_variant(obs.variant)
+    idx = v.cards.index
+    me = obs.seat
+    out: list[LastPlay | None] = [None] * n
+    hist = obs.history
+    side, color, top, sizes, direction = _history_start(obs)
+    last: Any = None
+    for e in hist:
+        if isinstance(e, RoundStarted):
+            out = [None] * n
+            sizes = list(e.hand_sizes)
+            side, color, top, direction = 0, -1, -1, 1
+        elif isinstance(e, CardTurned):
+            if e.reason == "start":
+                top = idx[e.card]
+                f = e.card.face(0)
+                color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, Reversed):
+            direction = e.direction
+        elif isinstance(e, Played):
+            cid = idx[e.card]
+            from_draw = isinstance(last, Drew) and last.seat == e.seat
+            if e.seat != me and not e.flex and not e.jump_in and not from_draw and color >= 0:
+                acc = (1 << color) | v.topkey[side][top] | WILD_BIT
+                nxt = sizes[(e.seat + direction) % n]
+                threat = min(sizes[t] for t in range(n) if t != e.seat)
+                out[e.seat] = LastPlay(e.seat, cid, side, color, acc, nxt, threat)
+            else:
+                out[e.seat] = None
+            sizes[e.seat] -= 1
+            top = cid
+            f = e.card.face(side)
+            if e.color is not None:
+                color = int(e.color)
+            elif f.color is not None:
+                color = int(f.color)
+        elif isinstance(e, ColorChosen):
+            color = int(e.color)
+        elif isinstance(e, Flipped):
+            side = e.side
+            top = idx[e.top]
+            f = e.top.face(side)
+            color = -1 if f.color is None else int(f.color)
+        elif isinstance(e, Drew):
+            sizes[e.seat] += e.count
+            out[e.seat] = None
+        elif isinstance(e, HandsSwapped):
+            out = [None] * n
+            moved = [sizes[src] for src in e.sources]
+            for dst, size in zip(e.seats, moved, strict=True):
+                sizes[dst] = size
+        if not isinstance(e, UnoCalled | PowersChanged | Skipped):
+            last = e
+    if me is not None:
+        out[me] = None
+    return out
