@@ -1,0 +1,56 @@
+"""Rollout policies: the inlined sensible rollout is the sensible policy."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from unokit import Game
+from unokit.bots.rollout import greedy_move, rollout, sensible_move, sensible_rollout
+
+OPTIONS = [{}, {"sevenZero": True}, {"stacking": "escalate"}, {"forcedPlay": True},
+           {"drawUntilPlayable": True}]
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("options", OPTIONS)
+def test_inlined_rollout_equals_stepping_the_policy(variant: str,
+                                                    options: dict[str, object]) -> None:
+    for players in (2, 3):
+        for seed in range(6):
+            opts = dict(options, matchMode="single_round")
+            a = Game.new(variant, players, opts, seed=seed, events=False)
+            b = a.copy()
+            turns = sensible_rollout(a)
+            steps = 0
+            while b.phase < 4:
+                b._step(sensible_move(b))
+                steps += 1
+            assert a.state_tuple() == b.state_tuple(), (variant, options, players, seed)
+            assert turns == steps
+
+
+def test_sensible_policy_is_deterministic_and_legal() -> None:
+    g = Game.new("flip", 4, {"matchMode": "single_round"}, seed=3)
+    while g.phase < 4:
+        m = sensible_move(g)
+        assert m in g.turn_moves()
+        assert sensible_move(g.copy()) == m
+        g.apply_move(m, uno=True)
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+def test_greedy_rollout_plays_legal_rounds(variant: str) -> None:
+    for seed in range(5):
+        g = Game.new(variant, 3, {"matchMode": "single_round"}, seed=seed, events=False)
+        start = g.all_cards()
+        rollout(g, random.Random(seed).random)
+        assert g.phase >= 4
+        assert g.all_cards() == start
+        h = Game.new(variant, 3, {"matchMode": "single_round"}, seed=seed)
+        rnd = random.Random(seed).random
+        while h.phase < 4:
+            m = greedy_move(h, rnd)
+            assert m in h.turn_moves()
+            h.apply_move(m, uno=True)
