@@ -26,7 +26,28 @@ from unokit.actions import Accept, Action, CallUno, Catch, Challenge, Play
 from unokit.bots.heuristic import HeuristicBot
 from unokit.observation import Observation
 
-__all__ = ["EasyBot", "NormalBot"]
+__all__ = ["EasyBot", "NormalBot", "LEVELS", "bot_variants"]
+
+#: the levels offered to players, weakest first
+LEVELS = ("easy", "normal", "hard")
+
+
+def bot_variants(name: str) -> tuple[str, ...] | None:
+    """The variants bot ``name`` can play, or ``None`` if it plays them all
+    (``rlcard-rule`` plays Classic only). Raises
+    :class:`~unokit.errors.OptionError` for an unknown bot.
+
+    >>> bot_variants("hard") is None, bot_variants("rlcard-rule")
+    (True, ('classic',))
+    """
+    from unokit.bots import _REGISTRY
+    from unokit.errors import OptionError
+
+    key = name.strip().lower()
+    if key not in _REGISTRY:
+        raise OptionError(f"unknown bot {name!r}: expected one of {', '.join(_REGISTRY)}")
+    variants = getattr(_REGISTRY[key], "variants", None)
+    return None if variants is None else tuple(variants)
 
 
 class EasyBot:

@@ -392,12 +392,12 @@ class TournamentResult:
 
 def _check_variants(variant: str, specs: Sequence[BotSpec]) -> None:
     """Refuse a bot that declares the variants it plays (``variants``) elsewhere."""
-    from unokit.bots import _REGISTRY
+    from unokit.bots.levels import bot_variants
     from unokit.variants import get_variant
 
     name = get_variant(variant).name
     for s in specs:
-        allowed = getattr(_REGISTRY.get(s.name), "variants", None)
+        allowed = bot_variants(s.name)
         if allowed is not None and name not in allowed:
             raise OptionError(f"{s.label} plays {', '.join(allowed)} only, not {name}")
 
