@@ -51,6 +51,19 @@ def _best_color(game: Game, hand: list[int], side: int) -> int:
     return best
 
 
+def _favourite_color(game: Game, hand: list[int], side: int) -> int:
+    """The colour the heuristic bot names: the one held most, action cards (20
+    points or more) counting double; ties go to the first colour."""
+    colors = game.variant.color[side]
+    points = game.variant.points[side]
+    counts = [0] * 8
+    for c in hand:
+        col = colors[c]
+        if col >= 0:
+            counts[col] += 2 if points[c] >= 20 else 1
+    return _argmax4(counts, side)
+
+
 def greedy_move(game: Game, rnd: Callable[[], float]) -> int:
     """The greedy policy's move code for the seat to act (any variant or option)."""
     moves = game.turn_moves()
@@ -160,7 +173,7 @@ def sensible_move(game: Game) -> int:
     ph = game.phase
     p = game.current
     if ph == _C:
-        return OP_COLOR | ((_best_color(game, game.hands[p], game.side) + 1) << 16)
+        return OP_COLOR | ((_favourite_color(game, game.hands[p], game.side) + 1) << 16)
     if ph == _CH:
         # challenge when the offender holds enough cards that it likely held the
         # colour (what the heuristic's odds come to): ACCEPT first, CHALLENGE second
@@ -191,10 +204,7 @@ def sensible_move(game: Game) -> int:
         col = colors[c]
         if col >= 0:
             held[col] += 1
-    best_col = 4 * side
-    for col in range(4 * side, 4 * side + 4):
-        if held[col] > held[best_col]:
-            best_col = col
+    best_col = _favourite_color(game, hand, side)
     kinds = v.kind[side]
     points = v.points[side]
     restricted = v.restricted[side]
@@ -331,7 +341,8 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
                     sc += 45
                 if sc > best_s:
                     best_s, best_c = sc, c
-            game._do_play(cur, best_c, _argmax4(held, side), False, -1, -1, True, -1)
+            col = _favourite_color(game, hand, side)
+            game._do_play(cur, best_c, col, False, -1, -1, True, -1)
             continue
         if ph == _D:
             cur = game.current
@@ -341,14 +352,8 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
                 if len(hand) > 3:
                     game.keep(cur)
                     continue
-                side = game.side
-                colors = colors_of[side]
-                held = [0] * 8
-                for x in hand:
-                    col = colors[x]
-                    if col >= 0:
-                        held[col] += 1
-                game._do_play(cur, c, _argmax4(held, side), False, -1, -1, True, -1)
+                col = _favourite_color(game, hand, game.side)
+                game._do_play(cur, c, col, False, -1, -1, True, -1)
             else:
                 game._do_play(cur, c, -1, False, -1, -1, True, -1)
             continue
