@@ -282,7 +282,9 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             return
         self._cumulative_rewards[agent] = 0.0
         game = self.game
-        game.apply_move(move, seat)
+        # the move came from the engine's own list of legal moves for this seat
+        # (the seat to act): the trusted step skips re-checking it
+        game._step(move, False)
         self._legal = None
         self._steps += 1
         if game.phase >= _ROUND_OVER:
