@@ -90,6 +90,11 @@ Render
     ``render_mode="ansi"``: ``render()`` returns the table as text from the view
     of the agent to act (its hand and legal actions; no other hand).
 
+Batched version
+    ``vector_env(num_envs, players=2, **kwargs)``: ``num_envs`` rounds stepped
+    together with NumPy, same rules, observation and action table
+    (:mod:`unokit.envs.vector_classic`).
+
 Version history
     v0: first version.
 
@@ -104,11 +109,14 @@ Version history
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._base import UnoEnv
 
-__all__ = ["env", "raw_env"]
+if TYPE_CHECKING:
+    from .vector_classic import UnoClassicVectorEnv
+
+__all__ = ["env", "raw_env", "vector_env"]
 
 
 class raw_env(UnoEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -130,3 +138,11 @@ def env(players: int = 2, render_mode: str | None = None, **kwargs: Any) -> raw_
     ``last``, ``render`` before ``reset`` raise a clear error), so PettingZoo's
     OrderEnforcingWrapper, which would cost a third of every step, is not added."""
     return raw_env(players=players, render_mode=render_mode, **kwargs)
+
+
+def vector_env(num_envs: int, players: int = 2, **kwargs: Any) -> UnoClassicVectorEnv:
+    """The batched NumPy version (same rules, observation and actions): see
+    :mod:`unokit.envs.vector_classic`."""
+    from .vector_classic import UnoClassicVectorEnv
+
+    return UnoClassicVectorEnv(num_envs, players, **kwargs)
