@@ -1469,6 +1469,26 @@ class Game:
         else:
             self.current = self._next(seat)
 
+    def _plain_draw(self, seat: int, acc: int, flex: bool) -> None:
+        """What :meth:`draw_card` does for ``seat``, the seat to act, on a plain
+        turn, without its checks: the hot path of playouts. The caller knows
+        that no penalty waits, nobody is vulnerable, no hand is revealed, the
+        draw pile is not empty, no event log is kept and ``drawUntilPlayable``
+        is off. ``acc`` is the turn's accept mask; ``flex``: the seat's Power
+        Card is green (Flex)."""
+        c = self.draw.pop()
+        self.hands[seat].append(c)
+        self.empty_draws = 0
+        self.uno_pre = -1
+        if self.uno[seat]:
+            self._uno_off(seat)
+        v = self.variant
+        if v.mask[self.side][c] & acc or (flex and v.flexmask[c] & acc):
+            self.phase = _D
+            self.drawn = c
+        else:
+            self.current = (seat + self.direction) % self.n
+
     def _can_play_card(self, seat: int, cid: int) -> bool:
         """Whether ``seat`` could play ``cid`` now (either side); restricted cards
         count only when legal if ``noBluff`` is on."""

@@ -82,17 +82,7 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
             if not ok:
                 d = game.draw
                 if quick_draw and d and game.vulnerable < 0 and game.reveal is None:
-                    c = d.pop()
-                    hand.append(c)
-                    game.empty_draws = 0
-                    game.uno_pre = -1
-                    if game.uno[cur]:
-                        game._uno_off(cur)
-                    if mask[c] & acc or (flexok and fmask[c] & acc):
-                        game.phase = _D
-                        game.drawn = c
-                    else:
-                        game.current = (cur + game.direction) % n
+                    game._plain_draw(cur, acc, flexok)
                 else:
                     game.draw_card(cur)
                 continue

@@ -47,6 +47,7 @@ from unokit.variants import WILD_BIT, get_variant
 
 __all__ = [
     "known_cards",
+    "color_after",
     "color_before_last_play",
     "HandInference",
     "hand_inferences",
@@ -95,6 +96,30 @@ def known_cards(obs: Observation) -> list[Counter[Card]]:
     return known
 
 
+def color_after(e: object, color: int, side: int) -> int:
+    """The colour in force after event ``e``, given the colour before it and
+    the side that was up (-1: none yet, a wild's colour still to be named).
+
+    >>> from unokit.cards import Color
+    >>> color_after(ColorChosen(seat=0, color=Color.G), -1, 0)
+    2
+    """
+    if isinstance(e, Played):
+        if e.color is not None:
+            return int(e.color)
+        printed = e.card.face(side).color
+        return color if printed is None else int(printed)
+    if isinstance(e, ColorChosen):
+        return int(e.color)
+    if isinstance(e, CardTurned) and e.reason == "start":
+        printed = e.card.face(side).color
+    elif isinstance(e, Flipped):
+        printed = e.top.face(e.side).color
+    else:
+        return color
+    return -1 if printed is None else int(printed)
+
+
 def color_before_last_play(obs: Observation) -> int:
     """The colour in force just before the last card was played (-1 if unknown),
     replayed from the history: what decides whether a restricted wild draw
@@ -105,22 +130,12 @@ def color_before_last_play(obs: Observation) -> int:
     for e in obs.history:
         if isinstance(e, RoundStarted):
             color, before, side = -1, -1, 0
-        elif isinstance(e, CardTurned) and e.reason == "start":
-            f = e.card.face(side)
-            color = -1 if f.color is None else int(f.color)
-        elif isinstance(e, Played):
+            continue
+        if isinstance(e, Played):
             before = color
-            f = e.card.face(side)
-            if e.color is not None:
-                color = int(e.color)
-            elif f.color is not None:
-                color = int(f.color)
-        elif isinstance(e, ColorChosen):
-            color = int(e.color)
-        elif isinstance(e, Flipped):
+        color = color_after(e, color, side)
+        if isinstance(e, Flipped):
             side = e.side
-            f = e.top.face(side)
-            color = -1 if f.color is None else int(f.color)
     if before >= 0 or obs.history:
         return before
     if len(obs.discard) >= 2:  # no history: the colour printed on the card below
@@ -235,8 +250,7 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
         elif isinstance(e, CardTurned):
             if e.reason == "start":
                 top = idx[e.card]
-                f = e.card.face(0)
-                color = -1 if f.color is None else int(f.color)
+                color = color_after(e, color, 0)
         elif isinstance(e, Reversed):
             direction = e.direction
         elif isinstance(e, Played):
@@ -267,11 +281,7 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
                 flex = bool(v.flex and powers[e.seat])
                 trust = min(WILD_TRUST, LATE_BLUFF_TRUST) if late else WILD_TRUST
                 marks[e.seat].append([side, acc, flex, 0, trust, "wild"])
-            f = e.card.face(side)
-            if e.color is not None:
-                color = int(e.color)
-            elif f.color is not None:
-                color = int(f.color)
+            color = color_after(e, color, side)
         elif isinstance(e, Challenged):
             # the challenge settles whether the last restricted card was a bluff
             ms = marks[e.offender]
@@ -285,8 +295,7 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
         elif isinstance(e, Flipped):
             side = e.side
             top = idx[e.top]
-            f = e.top.face(side)
-            color = -1 if f.color is None else int(f.color)
+            color = color_after(e, color, side)
         elif isinstance(e, PowersChanged):
             powers = list(e.powers)
         elif isinstance(e, HandsSwapped):
@@ -436,8 +445,7 @@ def last_plays(obs: Observation) -> list[LastPlay | None]:
         elif isinstance(e, CardTurned):
             if e.reason == "start":
                 top = idx[e.card]
-                f = e.card.face(0)
-                color = -1 if f.color is None else int(f.color)
+                color = color_after(e, color, 0)
         elif isinstance(e, Reversed):
             direction = e.direction
         elif isinstance(e, Played):
@@ -452,18 +460,13 @@ def last_plays(obs: Observation) -> list[LastPlay | None]:
                 out[e.seat] = None
             sizes[e.seat] -= 1
             top = cid
-            f = e.card.face(side)
-            if e.color is not None:
-                color = int(e.color)
-            elif f.color is not None:
-                color = int(f.color)
+            color = color_after(e, color, side)
         elif isinstance(e, ColorChosen):
             color = int(e.color)
         elif isinstance(e, Flipped):
             side = e.side
             top = idx[e.top]
-            f = e.top.face(side)
-            color = -1 if f.color is None else int(f.color)
+            color = color_after(e, color, side)
         elif isinstance(e, Drew):
             sizes[e.seat] += e.count
             out[e.seat] = None

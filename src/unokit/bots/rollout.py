@@ -97,7 +97,6 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
     fast = not v.flex and not o.noBluff and not o.forcedPlay and game._plain
     quick_draw = fast and game.log is None and not o.drawUntilPlayable
     step = game._step
-    n = game.n
     turns = 0
     while game.phase < _RO and turns < max_turns:
         turns += 1
@@ -112,17 +111,7 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
             if not ok:
                 d = game.draw
                 if quick_draw and d and game.vulnerable < 0 and game.reveal is None:
-                    c = d.pop()
-                    hand.append(c)
-                    game.empty_draws = 0
-                    game.uno_pre = -1
-                    if game.uno[cur]:
-                        game._uno_off(cur)
-                    if mask[c] & acc:
-                        game.phase = _D
-                        game.drawn = c
-                    else:
-                        game.current = (cur + game.direction) % n
+                    game._plain_draw(cur, acc, False)
                 else:
                     game.draw_card(cur)
                 continue
@@ -284,20 +273,10 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
             ok = [c for c in hand if mask[c] & acc]
             if not ok:
                 d = game.draw
-                if not d:
-                    game.draw_card(cur)
-                    continue
-                c = d.pop()
-                hand.append(c)
-                game.empty_draws = 0
-                game.uno_pre = -1
-                if game.uno[cur]:
-                    game._uno_off(cur)
-                if mask[c] & acc:
-                    game.phase = _D
-                    game.drawn = c
+                if d:
+                    game._plain_draw(cur, acc, False)
                 else:
-                    game.current = (cur + game.direction) % n
+                    game.draw_card(cur)
                 continue
             colors = colors_of[side]
             held = [0] * 8
