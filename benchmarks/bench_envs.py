@@ -13,6 +13,11 @@ Policies:
 * unokit, "no voluntary draw": the same but DRAW only when no card can be
   played -- RLCard's UNO offers exactly that action set, so this row compares
   like with like;
+* the batched NumPy Classic environment (``unokit.envs.vector_classic``,
+  ``num_envs`` games stepped together): a uniformly random legal action per
+  game, chosen with NumPy from the mask (argmax of random keys where the mask
+  is 1); it counts game steps (``num_envs`` per batch step), so it compares
+  with the other rows decision for decision;
 * RLCard: ``rlcard.make("uno")``, a uniformly random key of
   ``state["legal_actions"]``, ``env.step``, ``env.reset()`` when
   ``env.is_over()``.
@@ -29,11 +34,14 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import numpy as np
+
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0
 from unokit.envs.gym import UnoGymEnv
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
 SLICE = 0.25  # seconds per slice
+VECTOR_ROW = "uno_classic vector env, uniform (NumPy batch)"
 
 # A runner is a generator: each next() plays until the deadline it was sent and
 # yields (steps, episodes) so far.
@@ -100,6 +108,33 @@ def env_runner(
     return run
 
 
+VECTOR_GAMES = 256  # games per batch of the vector environment's row
+
+
+def vector_runner(
+    players: int = 2, num_envs: int = VECTOR_GAMES, seed: int = 0
+) -> Callable[[], Runner]:
+    """The batched Classic environment: ``step`` of ``num_envs`` random masked
+    actions (NumPy); counts game steps."""
+
+    def run() -> Runner:
+        env = uno_classic_v0.vector_env(num_envs, players, seed=seed)
+        rng = np.random.default_rng(seed)
+        out = env.reset()
+        steps = episodes = 0
+        deadline = yield (0, 0)
+        while True:
+            while time.perf_counter() < deadline:
+                for _ in range(10):
+                    mask = out.action_mask
+                    out = env.step((rng.random(mask.shape) * mask).argmax(axis=1))
+                    steps += num_envs
+                    episodes += int(out.terminated.sum()) + int(out.truncated.sum())
+            deadline = yield (steps, episodes)
+
+    return run
+
+
 def gym_runner(seed: int = 0) -> Callable[[], Runner]:
     """The Gymnasium wrapper (classic, 2 players, opponent ``random``): agent steps."""
 
@@ -139,6 +174,7 @@ def measurements() -> list[tuple[str, int, Callable[[], Runner]]]:
         )
     )
     rows.append(("gym wrapper vs random (agent steps)", 2, gym_runner()))
+    rows.append((VECTOR_ROW, 2, vector_runner()))
     return rows
 
 
@@ -196,6 +232,8 @@ def run(seconds: float = 3.0) -> dict[str, Any]:
         "rlcard_steps_per_second": base,
         "classic_2p_ratio": ratio("uno_classic_v0, uniform"),
         "classic_2p_ratio_same_action_set": ratio("uno_classic_v0, no voluntary draw"),
+        "classic_2p_vector_ratio": ratio(VECTOR_ROW),
+        "vector_num_envs": VECTOR_GAMES,
     }
 
 
@@ -219,6 +257,10 @@ def main() -> None:
             f"classic 2 players / RLCard: {out['classic_2p_ratio']:.2f}x uniform over the mask, "
             f"{out['classic_2p_ratio_same_action_set']:.2f}x with RLCard's action set "
             "(floor asked: 5x)"
+        )
+        print(
+            f"classic 2 players, batched NumPy env ({VECTOR_GAMES} games per step) / RLCard: "
+            f"{out['classic_2p_vector_ratio']:.2f}x uniform over the mask (floor asked: 5x)"
         )
 
 

@@ -703,9 +703,8 @@ class UnoClassicVectorEnv:
             if not envs.size:
                 return
         rows = envs * n + seats
-        hands, draw = self._hands, self._draw
-        for j in range(1, k + 1):
-            hands[rows, draw[envs, L - j]] += 1
+        cards = self._draw[envs[:, None], L[:, None] - np.arange(1, k + 1)]  # the top k
+        np.add.at(self._hands, (np.repeat(rows, k), cards.ravel()), 1)
         self._dlen[envs] = L - k
         self._sizes[rows] += k
         self._uno_off(envs, seats, rows)
