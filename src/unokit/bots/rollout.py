@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from unokit.game import _C, _CH, _D, _RO, _T, OP_COLOR, OP_PLAY, Game
+from unokit.game import _C, _CH, _D, _FW4, _RO, _T, _WTD, OP_COLOR, OP_PLAY, Game
 from unokit.variants import WILD_BIT
 
 __all__ = ["rollout", "greedy_move"]
@@ -245,13 +245,13 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
     v = game.variant
     o = game.options
     fast = (
-        not v.flex
-        and not o.noBluff
+        not o.noBluff
         and not o.forcedPlay
         and not o.drawUntilPlayable
         and game._plain
         and game.log is None
     )
+    flexv = v.flex
     step = game._step
     n = game.n
     kinds_of = v.kind
@@ -263,6 +263,9 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
         ph = game.phase
         if not fast or game.pending or game.vulnerable >= 0 or game.reveal is not None:
             step(sensible_move(game))
+            continue
+        if flexv:
+            _flex_turn(game, ph)
             continue
         if ph == _T:
             side = game.side
@@ -338,6 +341,98 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
             continue
         step(sensible_move(game))
     return turns
+
+
+def _flex_turn(game: Game, ph: int) -> None:
+    """One decision of :func:`sensible_move` in Flex, made inline: the seat to
+    act plays a card (or draws, or keeps a drawn wild) as the policy would. The
+    caller knows that no penalty waits, nobody is vulnerable, nothing is
+    revealed, and that no option in force changes the moves (noBluff,
+    forcedPlay, drawUntilPlayable, sevenZero) or keeps an event log."""
+    if ph != _T and ph != _D:
+        game._step(sensible_move(game))
+        return
+    v = game.variant
+    mask = v.mask[0]
+    fmask = v.flexmask
+    cur = game.current
+    hand = game.hands[cur]
+    green = game.powers[cur]
+    acc = (1 << game.color) | v.topkey[0][game.discard[-1]] | WILD_BIT
+    if ph == _D:
+        c = game.drawn
+        if mask[c] & WILD_BIT and len(hand) > 3:
+            game.keep(cur)  # a drawn wild is kept for later
+            return
+        cards = [c]
+    else:
+        if green:
+            cards = sorted({c for c in hand if mask[c] & acc or fmask[c] & acc})
+        else:
+            cards = sorted({c for c in hand if mask[c] & acc})
+        if not cards:
+            if game.draw:
+                game._plain_draw(cur, acc, green)
+            else:
+                game.draw_card(cur)
+            return
+    # the scores of sensible_move, move by move in the engine's order (cards
+    # ascending, the regular side before the flex side), first best kept
+    kinds = v.kind[0]
+    points = v.points[0]
+    colors = v.color[0]
+    restricted = v.restricted[0]
+    n = game.n
+    sizes = [len(h) for h in game.hands]
+    next_size = sizes[(cur + game.direction) % n]
+    held = [0] * 8
+    for c in hand:
+        col = colors[c]
+        if col >= 0:
+            held[col] += 1
+    holds_current = held[game.color] > 0 if game.color >= 0 else False
+    best_col = -1
+    best_s = -1e9
+    best = (-1, -1, False, -1)
+    for c in cards:
+        k = kinds[c]
+        wild = mask[c] & WILD_BIT
+        for flex in (False, True):
+            if flex:
+                if not (green and fmask[c] & acc):
+                    continue
+            elif not mask[c] & acc:
+                continue
+            col = t = -1
+            if wild:
+                s = -30.0
+                if restricted[c] and not flex:
+                    if holds_current and next_size > 2:
+                        s -= 100
+                    elif next_size <= 2:
+                        s += 45
+                if best_col < 0:
+                    best_col = _favourite_color(game, hand, 0)
+                col = best_col
+            else:
+                s = 2.0 * held[colors[c]] + points[c] / 10
+                if k in _ATTACK_KINDS and next_size <= 2:
+                    s += 25
+            if flex:
+                s -= 8
+                if k in (8, 10, 16):
+                    s += 12
+                elif k in (17, 18):
+                    s += 20
+                if wild and (k == _WTD or k == _FW4):
+                    # the target with the fewest cards, the first in seat order
+                    t = min((x for x in range(n) if x != cur), key=sizes.__getitem__)
+                    s -= sizes[t]
+            if s > best_s:
+                best_s = s
+                best = (c, col, flex, t)
+    c, col, flex, t = best
+    game._do_play(cur, c, col, flex, t, -1, True, -1)
 
 
 def _argmax4(held: list[int], side: int) -> int:
