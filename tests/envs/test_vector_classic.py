@@ -58,6 +58,7 @@ def lockstep(
     reward: str = "points",
     seed: int = 0,
     max_steps: int | None = None,
+    options: dict[str, Any] | None = None,
 ) -> Counter[str]:
     """Play ``games`` (changed in place) and a vector environment started from
     them with the same actions until every round ends (or ``max_steps`` batch
@@ -65,7 +66,7 @@ def lockstep(
     Games in phase DEAL have their first card turned by both. Returns counts of
     what happened (actions, reshuffles, challenges, first cards, ...)."""
     n = games[0].n
-    env = UnoClassicVectorEnv(len(games), n, reward=reward, seed=seed)
+    env = UnoClassicVectorEnv(len(games), n, reward=reward, seed=seed, **(options or {}))
     table, encoder = env.table, env.encoder
     names = table.names
     count: Counter[str] = Counter()
@@ -238,6 +239,26 @@ def test_plays_exactly_like_the_engine(players: int, games: int, reward: str) ->
         assert count[f"first card kind {kind}"] > 0, dict(count)
     if players == 2:
         assert count["reverse as skip"] > 0
+
+
+NEUTRAL = {
+    "targetScore": 60,
+    "scoringMode": "lowest",
+    "matchMode": "single_round",
+    "dealerRotation": "winner",
+    "dealerSelection": "random",
+    "misplayPenalty": "on",
+    "jumpIn": True,
+    "falseCatchPenalty": 2,
+    "flipDrawColorCap": 3,
+}
+
+
+def test_options_that_do_not_change_a_round() -> None:
+    """The options accepted besides the defaults play exactly the same rounds."""
+    batch = [Game.new("classic", 3, NEUTRAL, seed=s, events=False) for s in range(24)]
+    count = lockstep(batch, random_chooser([0.3, 0.05]), seed=5, options=NEUTRAL)
+    assert count["won"] + count["blocked"] == len(batch) and count["CATCH"] > 0
 
 
 def scripted(script: Sequence[Sequence[str]]) -> Chooser:

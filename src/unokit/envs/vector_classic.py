@@ -43,8 +43,9 @@ Arguments
     options that do not change a round as this environment plays it
     (``targetScore``, ``scoringMode``, ``matchMode``, ``lowestModeTie``,
     ``dealerRotation``, ``dealerSelection`` ``cut`` or ``random``,
-    ``misplayPenalty`` and ``jumpIn`` -- the mask never offers a misplay or a
-    jump-in -- and the Flip and Flex options). Anything else raises
+    ``misplayPenalty``, ``jumpIn`` and ``falseCatchPenalty`` -- the mask never
+    offers a misplay, a jump-in or a false catch -- and the Flip and Flex
+    options). Anything else raises
     :class:`unokit.OptionError`; the AEC environment ``uno_classic_v0`` covers
     every option.
 
@@ -102,10 +103,25 @@ Positions from the engine
     phase ``DEAL`` (set up with an empty discard pile) has its first card turned
     by this environment. The discard pile is kept as card counts plus its top
     (its order below the top never matters to the rules: a reshuffle shuffles
-    it). :attr:`~UnoClassicVectorEnv.reshuffle_hook` is a test hook that lets a
-    test give the new draw order of a shuffle (the engine shuffles with its own
-    generator): the differential test of the suite uses it to play the engine
-    and this environment side by side, decision by decision.
+    it). :meth:`~UnoClassicVectorEnv.to_game` goes the other way: game ``i``
+    as an engine position (to render it, or to continue it with the engine or
+    a search bot). :attr:`~UnoClassicVectorEnv.reshuffle_hook` is a test hook
+    that lets a test give the new draw order of a shuffle (the engine shuffles
+    with its own generator): the differential test of the suite uses it to
+    play the engine and this environment side by side, decision by decision.
+
+Attributes
+    ``table`` (the :class:`~unokit.envs.actions.ActionTable`: ``table.names[i]``
+    names action ``i``), ``encoder`` (the
+    :class:`~unokit.envs.observation.ObservationEncoder`: segments and
+    ``high`` bounds), ``num_actions``, ``observation_size``, ``num_envs``,
+    ``players``.
+
+Compared with ``uno_classic_v0``
+    Same rules, observation, mask, action table and rewards (the test suite
+    proves it decision by decision). Not here: house rules and other options
+    that change a round, ``episode="match"`` (an episode is one round),
+    ``illegal="terminate"`` (illegal actions always raise), rendering.
 
 Throughput
     ``benchmarks/bench_envs.py`` measures it against RLCard's UNO in the same
@@ -167,8 +183,8 @@ Array = npt.NDArray[Any]
 ReshuffleHook = Callable[[int, npt.NDArray[np.int64]], Sequence[int] | npt.NDArray[Any]]
 
 #: Options accepted with a value other than their default: they do not change a
-#: Classic round as this environment plays it (match scoring, dealer rotation,
-#: misplays and jump-ins that the mask never offers, other variants' options).
+#: Classic round as this environment plays it (match scoring, dealer rotation;
+#: misplays, jump-ins and false catches, which the mask never offers).
 ROUND_NEUTRAL_OPTIONS = frozenset(
     {
         "targetScore",
@@ -178,6 +194,7 @@ ROUND_NEUTRAL_OPTIONS = frozenset(
         "dealerRotation",
         "misplayPenalty",
         "jumpIn",
+        "falseCatchPenalty",
     }
 )
 
