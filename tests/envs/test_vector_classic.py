@@ -31,7 +31,7 @@ from unokit.variants import get_variant
 CLASSIC = get_variant("classic")
 CARD = {str(c): i for i, c in enumerate(CLASSIC.cards.cards)}
 KIND = CLASSIC.kind[0]
-W4, D2, REVERSE = CARD["W4"], 3, 2
+REVERSE = 2  # Kind.REVERSE
 _ROUND_OVER = int(Phase.ROUND_OVER)
 
 
