@@ -142,8 +142,8 @@ def main() -> None:
     else:
         print("\nRLCard is not installed: no ratio (pip install rlcard)")
     if "envs" in res:
-        print("\nEnvironments:")
-        print(json.dumps(res["envs"], indent=2))
+        print("\nEnvironment steps per second (random masked actions), against RLCard's env.step\n")
+        bench_envs.report(res["envs"])
 
 
 if __name__ == "__main__":

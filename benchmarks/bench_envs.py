@@ -241,7 +241,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
     args = parser.parse_args()
-    out = run(args.seconds)
+    report(run(args.seconds))
+
+
+def report(out: dict[str, Any]) -> None:
+    """Print the table of :func:`run`'s results and the ratios to RLCard."""
     print(f"{'environment':<46} {'players':>7} {'steps/s':>10} {'steps/ep':>9} {'vs RLCard':>9}")
     for r in out["results"]:
         ratio = "" if r["vs_rlcard"] is None else f"{r['vs_rlcard']:.2f}x"
