@@ -252,6 +252,7 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
         and game.log is None
     )
     flexv = v.flex
+    two_sided = v.two_sided  # only Flip has Flip cards, whose score reads the threat
     step = game._step
     n = game.n
     kinds_of = v.kind
@@ -281,24 +282,27 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
                 else:
                     game.draw_card(cur)
                 continue
-            colors = colors_of[side]
-            held = [0] * 8
-            for c in hand:
-                col = colors[c]
-                if col >= 0:
-                    held[col] += 1
             plain = [c for c in ok if not mask[c] & WILD_BIT]
-            nxt = (cur + game.direction) % n
-            next_size = len(game.hands[nxt])
+            next_size = len(game.hands[(cur + game.direction) % n])
             if next_size <= 2 and len(plain) < len(ok):
                 step(sensible_move(game))  # a wild draw may be worth a bluff now
                 continue
-            threat = min(len(game.hands[t]) for t in range(n) if t != cur)
-            kinds = kinds_of[side]
             if plain:
                 if len(plain) == 1:
                     best_c = plain[0]
                 else:
+                    # (what is needed only to choose among several cards is
+                    # computed only then: this loop runs millions of times)
+                    colors = colors_of[side]
+                    held = [0] * 8
+                    for c in hand:
+                        col = colors[c]
+                        if col >= 0:
+                            held[col] += 1
+                    threat = (
+                        min(len(game.hands[t]) for t in range(n) if t != cur) if two_sided else 0
+                    )
+                    kinds = kinds_of[side]
                     points = points_of[side]
                     best_c = -1
                     best_s = -1e9
