@@ -23,7 +23,8 @@ import pytest
 from unokit import Game, IllegalActionError, OptionError, Phase
 from unokit.envs import uno_classic_v0
 from unokit.envs._base import round_rewards
-from unokit.envs.actions import action_table
+from unokit.envs.actions import ActionTable, action_table
+from unokit.envs.observation import ObservationEncoder
 from unokit.envs.vector_classic import UnoClassicVectorEnv, VectorStep
 from unokit.options import Options
 from unokit.variants import get_variant
@@ -51,8 +52,56 @@ class _Recording(Game):
 Chooser = Callable[[int, Game, list[int], random.Random], int]
 
 
+class Reference:
+    """What ``uno_classic_v0`` does in one game, decision by decision: the agent
+    to act, its observation and mask, the step and the round's end, on an
+    engine game, with the catch window: right after an engine move that leaves
+    the vulnerable seat to act (``game.catch_window()``), each other seat in
+    order of play is offered ``CATCH +k`` or ``PASS`` before it acts."""
+
+    def __init__(
+        self, game: Game, reward: str, table: ActionTable, encoder: ObservationEncoder
+    ) -> None:
+        self.game = game
+        self.reward = reward
+        self.table = table
+        self.encoder = encoder
+        self.window: list[int] = []  # the seats still to be offered the catch
+        self.pass_index = self.table.index_of("PASS")
+
+    @property
+    def seat(self) -> int:
+        return self.window[0] if self.window else self.game.current
+
+    def observation(self) -> npt.NDArray[np.float32]:
+        return self.encoder.encode_game(self.game, self.seat)
+
+    def mask(self) -> npt.NDArray[np.int8]:
+        g, seat = self.game, self.seat
+        if self.window:
+            k = (g.current - seat) % g.n
+            return self.table.mask([self.table.index_of(f"CATCH +{k}"), self.pass_index])
+        index = self.table.indices(seat)
+        return self.table.mask(index[m] for m in g.legal_moves(seat))
+
+    def step(self, a: int) -> None:
+        g, seat = self.game, self.seat
+        if self.window and a == self.pass_index:
+            self.window.pop(0)
+            return
+        g.apply_move(self.table.move(seat, a), seat)
+        self.window = [] if self.window else g.catch_window()
+
+    @property
+    def terminated(self) -> bool:
+        return self.game.phase >= _ROUND_OVER
+
+    def rewards(self) -> list[float]:
+        return round_rewards(self.game, self.reward) if self.terminated else [0.0] * self.game.n
+
+
 def lockstep(
-    games: Sequence[Game],
+    games: list[Game],
     choose: Chooser,
     *,
     reward: str = "points",
@@ -60,14 +109,15 @@ def lockstep(
     max_steps: int | None = None,
     options: dict[str, Any] | None = None,
 ) -> Counter[str]:
-    """Play ``games`` (changed in place) and a vector environment started from
-    them with the same actions until every round ends (or ``max_steps`` batch
-    steps); assert the environment agrees with uno_classic_v0 at every step.
-    Games in phase DEAL have their first card turned by both. Returns counts of
-    what happened (actions, reshuffles, challenges, first cards, ...)."""
+    """Play ``games`` (``games[i]`` becomes the game played) and a vector
+    environment started from them with the same actions until every round ends
+    (or ``max_steps`` batch steps); assert the environment agrees with
+    uno_classic_v0 at every step. Games in phase DEAL have their first card
+    turned by both. Returns counts of what happened (actions, reshuffles,
+    challenges, first cards, catch windows, ...)."""
     n = games[0].n
     env = UnoClassicVectorEnv(len(games), n, reward=reward, seed=seed, **(options or {}))
-    table, encoder = env.table, env.encoder
+    table = env.table
     names = table.names
     count: Counter[str] = Counter()
     _Recording.orders.clear()
@@ -103,48 +153,56 @@ def lockstep(
     starting = False
     for g in games:
         assert not _Recording.orders[id(g)], "a shuffle of the first card was not replayed"
+    refs = [Reference(g, reward, table, env.encoder) for g in games]
     rnd = random.Random(seed)
     steps = 0
     while any(live) and (max_steps is None or steps < max_steps):
         actions = np.zeros(len(games), dtype=np.int64)
-        for i, g in enumerate(games):
+        for i, ref in enumerate(refs):
             legal = np.flatnonzero(out.action_mask[i]).tolist()
             assert legal, f"game {i}: nothing legal"
             if not live[i]:
                 actions[i] = rnd.choice(legal)
                 continue
-            seat = g.current
+            g, seat = ref.game, ref.seat
             assert out.current_player[i] == seat, f"game {i} step {steps}: seat to act"
-            want = encoder.encode_game(g, seat)
+            want = ref.observation()
             if not np.array_equal(out.observation[i], want):
                 diff = np.flatnonzero(out.observation[i] != want).tolist()
                 raise AssertionError(f"game {i} step {steps}: observation differs at {diff}")
-            index = table.indices(seat)
-            mask = table.mask(index[m] for m in g.legal_moves(seat))
+            mask = ref.mask()
             assert np.array_equal(out.action_mask[i], mask), (
                 f"game {i} step {steps}: mask {[names[j] for j in legal]} != "
                 f"{[names[j] for j in np.flatnonzero(mask)]}"
             )
             a = choose(i, g, legal, rnd)
             actions[i] = a
-            _count_move(count, g, names[a])
-            g.apply_move(table.move(seat, a), seat)
+            in_window = bool(ref.window)
+            if in_window:
+                count[f"window {names[a].split()[0]}"] += 1
+                if names[a] == "PASS" and ref.window[1:]:
+                    count["window passed on"] += 1
+            else:
+                _count_move(count, g, names[a])
+            ref.step(a)
+            if ref.window and not in_window:
+                count["window opened"] += 1
+                if g.state == Phase.AWAIT_CHALLENGE:
+                    count["window before a challenge"] += 1
         out = env.step(actions)
         steps += 1
-        for i, g in enumerate(games):
+        for i, ref in enumerate(refs):
             if not live[i]:
                 continue
+            g = ref.game
             assert not _Recording.orders[id(g)], f"game {i}: the engine shuffled, not the env"
             assert not out.truncated[i]
-            if g.phase >= _ROUND_OVER:
-                assert out.terminated[i], f"game {i} step {steps}: the round is over"
-                want = np.array(round_rewards(g, reward), dtype=np.float32)
-                assert np.array_equal(out.rewards[i], want), (out.rewards[i], want)
+            want = np.array(ref.rewards(), dtype=np.float32)
+            assert np.array_equal(out.rewards[i], want), (out.rewards[i], want)
+            assert out.terminated[i] == ref.terminated, f"game {i} step {steps}: termination"
+            if ref.terminated:
                 count["won" if g.winner >= 0 else "blocked"] += 1
                 live[i] = False
-            else:
-                assert not out.terminated[i], f"game {i} step {steps}: ended too early"
-                assert not out.rewards[i].any()
     count["batch steps"] = steps
     return count
 
@@ -239,6 +297,15 @@ def test_plays_exactly_like_the_engine(players: int, games: int, reward: str) ->
         assert count[f"first card kind {kind}"] > 0, dict(count)
     if players == 2:
         assert count["reverse as skip"] > 0
+        # catch windows: a Skip, Reverse or Draw Two played down to one card
+        # without UNO, then the other seat catches or lets it go
+        for what in ("window opened", "window CATCH", "window PASS"):
+            assert count[what] > 0, f"{what} never happened: {dict(count)}"
+    else:
+        # in Classic at 3+ players the vulnerable seat is never to act right
+        # after a move: the way back to it passes through another seat's turn
+        # action, which ends the vulnerability (RULES.md §1.11, D6)
+        assert count["window opened"] == 0, dict(count)
 
 
 NEUTRAL = {
@@ -297,7 +364,7 @@ def test_rare_rules_in_set_up_positions() -> None:
         ),
         # 4: UNO announced with two cards, then the play leaves the seat safe
         dict(hands=[["R1", "R2"], ["B3", "G4"]], draw=["G7", "B1"], discard=["R5"], current=0),
-        # 5: a Skip down to one card at two players: the seat plays again, vulnerable
+        # 5: the seat calls UNO with two cards, then plays a Skip: safe, no catch window
         dict(hands=[["RS", "R1"], ["B3", "G4"]], draw=["G7", "B1"], discard=["R5"], current=0),
         # 6: the last card is a Draw Two: the next seat draws before the scoring
         dict(hands=[["RD2"], ["B3", "G4"]], draw=["G7", "B1"], discard=["R5"], current=0),
@@ -315,7 +382,7 @@ def test_rare_rules_in_set_up_positions() -> None:
         ["PLAY R1", "CATCH +1"],
         ["PLAY W4 color=G", "CHALLENGE"],
         ["UNO", "PLAY R1"],
-        ["PLAY RS", "UNO"],
+        ["UNO", "PLAY RS"],
         ["PLAY RD2"],
         ["PLAY W4 color=B", "CHALLENGE"],
     ]
@@ -335,6 +402,79 @@ def test_rare_rules_in_set_up_positions() -> None:
     assert games[6].phase >= _ROUND_OVER and sizes[6][1] == 4 and games[6].winner == 0
     assert sizes[7] == [2, 8] and games[7].current == 0  # legal: challenger +6, loses the turn
     assert count["reshuffle"] == 4
+
+
+def test_catch_windows_in_set_up_positions() -> None:
+    """Two players: a Skip, Reverse or Draw Two played down to one card without
+    UNO leaves the seat to act again; the other seat is offered the catch first."""
+    base: dict[str, Any] = dict(draw=["G7", "B1"], discard=["R5"], current=0)
+    setups: list[dict[str, Any]] = [
+        # 0: the chance passes; the seat then calls UNO itself and is safe
+        dict(base, hands=[["RS", "R1"], ["B3", "G4"]]),
+        # 1: caught in the window: 3 cards, not vulnerable, still to act
+        dict(base, hands=[["RS", "R1"], ["B3", "G4"]]),
+        # 2: a Reverse, the chance passes, the last card wins uncaught
+        dict(base, hands=[["RR", "R1"], ["B3", "G4", "Y9"]]),
+        # 3: a Draw Two; the victim draws the last 2 cards, and the catch
+        # penalty needs a reshuffle
+        dict(base, hands=[["RD2", "R1"], ["B3", "G4"]], discard=["B5", "Y5", "R5"]),
+        # 4: the chance passes, the seat draws: its turn action ends the
+        # vulnerability, no window opens again
+        dict(base, hands=[["RS", "R1"], ["B3", "G4"]]),
+        # 5: a position given vulnerable and to act: no move made it, no window
+        dict(base, hands=[["R1"], ["B3", "G4"]], uno={0: "vulnerable"}),
+    ]
+    script = [
+        ["PLAY RS", "PASS", "UNO"],
+        ["PLAY RS", "CATCH +1", "PLAY R1"],
+        ["PLAY RR", "PASS", "PLAY R1"],
+        ["PLAY RD2", "CATCH +1", "PLAY R1"],
+        ["PLAY RS", "PASS", "DRAW"],
+        ["UNO", "PLAY R1"],
+    ]
+    games = [Game.setup("classic", 2, events=False, **kw) for kw in setups]
+    count = lockstep(games, scripted(script), seed=3, max_steps=3)
+    assert count["window opened"] == 5 and count["window CATCH"] == 2
+    assert count["window PASS"] == 3 and count["reshuffle"] == 1
+    assert games[0].uno_state(0).name == "SAFE" and games[0].current == 0
+    # 1 card + 2 for the catch - 1 played, where an uncaught seat would have won
+    assert len(games[1].hands[0]) == 2 and games[1].current == 1
+    assert games[2].winner == 0 and games[2].round_points > 0
+    assert len(games[3].hands[0]) == 2 and len(games[3].hands[1]) == 4
+    assert games[4].vulnerable == -1 and len(games[4].hands[0]) == 2
+    assert games[5].winner == 0
+
+
+def test_catch_window_api() -> None:
+    """In a window: the seat offered the catch is ``current_player`` with two
+    legal actions; ``to_game`` gives the engine position (the vulnerable seat to
+    act); other actions raise and change nothing; window decisions count
+    towards ``max_steps``."""
+    g = Game.setup(
+        "classic", 2, hands=[["RS", "R1"], ["B3", "G4"]], draw=["G7", "B1"], discard=["R5"],
+        current=0, events=False,
+    )  # fmt: skip
+    env = UnoClassicVectorEnv(2, 2, max_steps=3)
+    at = env.table.index_of
+    env.reset_from([g, g])
+    out = env.step(np.full(2, at("PLAY RS")))
+    assert out.current_player.tolist() == [1, 1] and not out.terminated.any()
+    assert np.flatnonzero(out.action_mask[0]).tolist() == [at("PASS"), at("CATCH +1")]
+    position = env.to_game(0)
+    assert (position.current, position.vulnerable, position.catch_window()) == (0, 0, [1])
+    assert np.array_equal(out.observation[0], env.encoder.encode_game(position, 1))
+    again = UnoClassicVectorEnv(1, 2).reset_from([position])  # V to act, no window
+    assert again.current_player.tolist() == [0] and again.action_mask[0, at("UNO")]
+    with pytest.raises(IllegalActionError, match=r"game 1 \(P1 to act\) cannot take .*DRAW"):
+        env.step(np.array([at("PASS"), at("DRAW")]))
+    out = env.step(np.array([at("CATCH +1"), at("PASS")]))  # as if nothing was tried
+    assert out.current_player.tolist() == [0, 0]
+    sizes = out.observation[:, env.encoder.slice("hand_sizes")]
+    assert sizes.tolist() == [[3.0, 2.0], [1.0, 2.0]]
+    assert out.action_mask[1, at("UNO")] and not out.action_mask[0, at("UNO")]
+    assert not out.truncated.any()
+    out = env.step(np.array([at("DRAW"), at("UNO")]))  # decision 3: truncated
+    assert out.truncated.tolist() == [True, True]
 
 
 def test_positions_of_the_environment_continue_like_the_engine() -> None:

@@ -61,13 +61,32 @@ What a step returns
     * ``action_mask`` ``int8 (num_envs, actions)``: the legal actions of the
       seat to act, as ``uno_classic_v0``'s mask (UNO calls and catches included
       when they have an effect);
-    * ``current_player`` ``int64 (num_envs,)``: the seat to act;
+    * ``current_player`` ``int64 (num_envs,)``: the seat to act (in a catch
+      window, the seat offered the catch: below);
     * ``rewards`` ``float32 (num_envs, players)``, by absolute seat: the round's
       rewards (:func:`unokit.envs._base.round_rewards`) in the step that ends a
       round, else 0;
     * ``terminated`` / ``truncated`` ``bool (num_envs,)``: the round ended in
       this step (won, or blocked: nothing left to draw), or it reached
       ``max_steps`` (rewards 0).
+
+Catch windows
+    As in ``uno_classic_v0``: any other player may catch a seat that played down
+    to one card without calling UNO until that seat's next turn action
+    (RULES.md §1.11), but only the agent to act can act. So when a move leaves
+    the vulnerable seat itself to act -- in Classic, at two players only: a
+    Skip, Reverse or Draw Two played down to one card (at 3+ players the way
+    back to that seat passes through another seat's turn action, which ends the
+    vulnerability) -- a catch window opens: each other seat, in order of play,
+    is offered the catch first. The offered seat is ``current_player``; its
+    observation is its usual vector (the position is unchanged) and its mask
+    holds exactly ``CATCH +k`` (the vulnerable seat) and ``PASS`` (let the
+    chance go). A catch gives the vulnerable seat its ``unoPenalty`` cards and
+    closes the window; a pass offers the next seat, and after the last one the
+    vulnerable seat acts (it may still call UNO). A window opens only right
+    after a move applied to the game, never again for the same vulnerability,
+    never on ``reset_from``. Window decisions are decisions like any other:
+    reward 0, counted by ``max_steps``.
 
 Automatic reset
     A game whose round ends is dealt a new round **in the same step** (the
@@ -105,7 +124,10 @@ Positions from the engine
     (its order below the top never matters to the rules: a reshuffle shuffles
     it). :meth:`~UnoClassicVectorEnv.to_game` goes the other way: game ``i``
     as an engine position (to render it, or to continue it with the engine or
-    a search bot). :attr:`~UnoClassicVectorEnv.reshuffle_hook` is a test hook
+    a search bot); in a catch window that is the engine's position, with the
+    vulnerable seat to act (``game.catch_window()`` lists the seats a window
+    would offer), since an engine ``Game`` has no window state (and
+    ``reset_from`` of it opens none). :attr:`~UnoClassicVectorEnv.reshuffle_hook` is a test hook
     that lets a test give the new draw order of a shuffle (the engine shuffles
     with its own generator): the differential test of the suite uses it to
     play the engine and this environment side by side, decision by decision.
@@ -118,8 +140,8 @@ Attributes
     ``players``.
 
 Compared with ``uno_classic_v0``
-    Same rules, observation, mask, action table and rewards (the test suite
-    proves it decision by decision). Not here: house rules and other options
+    Same rules, observation, mask, action table, catch windows and rewards (the
+    test suite proves it decision by decision). Not here: house rules and other options
     that change a round, ``episode="match"`` (an episode is one round),
     ``illegal="terminate"`` (illegal actions always raise), rendering.
 
@@ -392,6 +414,11 @@ class UnoClassicVectorEnv:
         self._ch_legal = np.zeros(B, dtype=bool)  # the Wild Draw Four awaiting an answer
         self._steps = np.zeros(B, dtype=np.int64)
         self._dealer = np.zeros(B, dtype=np.int64)
+        # catch window: 0 none; k = 1..n-1: the seat k places after the vulnerable
+        # seat (the engine's seat to act, self._cur) in the direction of play is
+        # offered the catch
+        self._win = np.zeros(B, dtype=np.int64)
+        self._actor = np.zeros(B, dtype=np.int64)  # the seat to act, window or not
         self._mask = np.zeros((B, A), dtype=np.int8)
 
     # ------------------------------------------------------------------ public API
@@ -447,6 +474,7 @@ class UnoClassicVectorEnv:
             self._scores[rows] = g.scores
             self._steps[i] = 0
             self._dealer[i] = g.dealer
+            self._win[i] = 0  # a window opens only after a move made here
             if g.phase == int(Phase.DEAL):
                 starting.append(i)
         if starting:
@@ -462,7 +490,11 @@ class UnoClassicVectorEnv:
         B, n = self.num_envs, self.players
         done = np.zeros(B, dtype=bool)
         winner = np.full(B, -1, dtype=np.int64)
+        win = self._win > 0
         op = self._op[a]
+        if win.any():
+            op[win] = -1  # a window decision is not an engine move
+            self._window(np.flatnonzero(win), a[win])
         for code, handler in (
             (OP_PLAY, self._play),
             (OP_DRAW, self._draw_card),
@@ -476,6 +508,9 @@ class UnoClassicVectorEnv:
             envs = np.flatnonzero(op == code)
             if envs.size:
                 handler(envs, a[envs], done, winner)
+        # an engine move that leaves the vulnerable seat to act opens a window
+        opens = ~win & ~done & (self._vuln >= 0) & (self._vuln == self._cur)
+        self._win[opens] = 1
         rewards = np.zeros((B, n), dtype=np.float32)
         self._steps += 1
         truncated = np.zeros(B, dtype=bool)
@@ -495,7 +530,9 @@ class UnoClassicVectorEnv:
         """Game ``i`` as an engine position (:meth:`unokit.Game.setup`), e.g. to
         render it or to continue it with the engine. The discard pile under its
         top card comes in card order (this environment keeps its cards, not
-        their order, which no rule reads); everything else is exact."""
+        their order, which no rule reads); everything else is exact. In a catch
+        window it is the engine's position: the vulnerable seat to act, the
+        window's decisions not taken (an engine game has no window)."""
         if not isinstance(i, int | np.integer) or isinstance(i, bool):
             raise IndexError(f"game index must be an integer, got {i!r}")
         if not 0 <= i < self.num_envs:
@@ -606,7 +643,7 @@ class UnoClassicVectorEnv:
             for i in bad[:3].tolist():
                 legal = np.flatnonzero(self._mask[i]).tolist()
                 parts.append(
-                    f"game {i} (P{self._cur[i]} to act) cannot take {a[i]} ({names[a[i]]}); "
+                    f"game {i} (P{self._actor[i]} to act) cannot take {a[i]} ({names[a[i]]}); "
                     f"legal: {', '.join(f'{j} {names[j]}' for j in legal)}"
                 )
             more = f"; and {bad.size - 3} more game(s)" if bad.size > 3 else ""
@@ -636,6 +673,7 @@ class UnoClassicVectorEnv:
         self._empty[envs] = 0
         self._ch_legal[envs] = False
         self._steps[envs] = 0
+        self._win[envs] = 0
         self._start(envs, self._rng.integers(n, size=k))
 
     def _start(self, envs: IntArray, dealer: IntArray) -> None:
@@ -917,6 +955,24 @@ class UnoClassicVectorEnv:
         self._vuln[envs] = -1
         self._give(envs, target, self.options.unoPenalty)
 
+    def _window(self, envs: IntArray, a: IntArray) -> None:
+        """A decision of a catch window (its mask: ``CATCH +k`` of the vulnerable
+        seat, or ``PASS``). A catch is the engine's (the vulnerable seat, which is
+        to act, draws ``unoPenalty`` cards) and closes the window; a pass offers
+        the catch to the next seat, or after the last one closes the window."""
+        n = self.players
+        catch = a != self._i_pass
+        if catch.any():
+            e = envs[catch]
+            target = self._cur[e]
+            self._uno[e * n + target] = 0
+            self._vuln[e] = -1
+            self._win[e] = 0
+            self._give(e, target, self.options.unoPenalty)
+        e = envs[~catch]
+        k = self._win[e] + 1
+        self._win[e] = np.where(k < n, k, 0)
+
     # ------------------------------------------------------------------ output
 
     def _round_rewards(self, envs: IntArray, winner: IntArray) -> npt.NDArray[np.float32]:
@@ -937,7 +993,12 @@ class UnoClassicVectorEnv:
     def _output(self, rewards: Array, terminated: Array, truncated: Array) -> VectorStep:
         B, n, nc = self.num_envs, self.players, self._ncards
         ar = self._ar
-        cur = self._cur
+        win = self._win
+        in_window = np.flatnonzero(win)
+        cur = self._cur.copy()  # the seat to act: in a window, the seat offered the catch
+        if in_window.size:
+            cur[in_window] = (cur[in_window] + win[in_window] * self._dir[in_window]) % n
+        self._actor = cur
         rows = self._arn + cur
         hand = self._hands[rows]
         obs = np.zeros((B, self.observation_size), dtype=np.float32)
@@ -985,6 +1046,11 @@ class UnoClassicVectorEnv:
         catch = np.flatnonzero((v >= 0) & (v != cur))
         if catch.size:
             mask[catch, self._i_catch - 1 + (v[catch] - cur[catch]) % n] = 1
+        if in_window.size:  # the offered seat: catch the vulnerable seat, or let it go
+            mask[in_window] = 0
+            mask[in_window, self._i_pass] = 1
+            at = self._i_catch - 1 + (v[in_window] - cur[in_window]) % n
+            mask[in_window, at] = 1
         self._mask = mask
         return VectorStep(
             observation=obs,
