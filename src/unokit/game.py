@@ -1677,6 +1677,27 @@ class Game:
             if self.options.falseCatchPenalty:
                 self._give(seat, self.options.falseCatchPenalty, "false_catch")
 
+    def catch_window(self) -> list[int]:
+        """The seats that may catch the vulnerable seat but would otherwise get
+        no decision before it acts again: when the vulnerable seat is also the
+        seat to act (e.g. two players, a Skip played down to one card without
+        calling UNO), every other seat, in order of play; else ``[]``.
+
+        Any other player may catch until the vulnerable player's next turn
+        action (RULES.md §1.11); adapters that let only one seat act at a time
+        (bot loops, RL environments) offer these seats the catch first.
+
+        >>> g = Game.setup("classic", 2, hands=[["RS", "G7"], ["Y2", "B3"]],
+        ...                draw=["Y9"], discard=["R5"], color="R", current=0)
+        >>> _ = g.apply("P0 PLAY RS")
+        >>> g.current, g.vulnerable, g.catch_window()
+        (0, 0, [1])
+        """
+        v = self.vulnerable
+        if v < 0 or v != self.current or self.phase >= _RO:
+            return []
+        return [(v + k * self.direction) % self.n for k in range(1, self.n)]
+
     # ------------------------------------------------------------------ moves
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:

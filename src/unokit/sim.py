@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from unokit.actions import Catch
 from unokit.bots import Bot, make_bot
 from unokit.errors import OptionError
 from unokit.game import _MO, _RO, Game
@@ -68,16 +69,34 @@ def play_round(game: Game, bots: Sequence[Bot], max_turns: int = 100_000) -> int
     """Let ``bots`` (one per seat) play the round in progress; returns the turns played.
 
     Each decision goes to the seat to act, which sees only its observation; a
-    bot may also catch a vulnerable opponent when it is its turn to act."""
+    bot may also catch a vulnerable opponent when it is its turn to act, or
+    when it is offered the catch (:func:`offer_catch`)."""
     turns = 0
     while game.phase < _RO:
         seat = game.current
         action = bots[seat].act(game.observe(seat))
         game.apply(action)
+        offer_catch(game, bots)
         turns += 1
         if turns >= max_turns:
             raise RuntimeError(f"round did not end after {max_turns} decisions")
     return turns
+
+
+def offer_catch(game: Game, bots: Sequence[Bot]) -> None:
+    """Offer the catch to the seats of :meth:`unokit.Game.catch_window` (the
+    vulnerable seat acts again before anyone else), in order of play: the
+    first bot whose answer to its observation is a catch makes it. Any other
+    answer lets the chance go, and so does a bot whose ``catches`` attribute
+    is false (``easy``, which never catches)."""
+    for seat in game.catch_window():
+        bot = bots[seat]
+        if not getattr(bot, "catches", True):
+            continue
+        action = bot.act(game.observe(seat))
+        if isinstance(action, Catch) and action.seat == seat:
+            game.apply(action)
+            return
 
 
 def play_match(game: Game, bots: Sequence[Bot]) -> int:

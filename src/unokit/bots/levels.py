@@ -54,6 +54,8 @@ class EasyBot:
     """A forgiving opponent (see the module docstring)."""
 
     name = "easy"
+    #: it lets every chance to catch go (see :func:`unokit.sim.offer_catch`)
+    catches = False
 
     def __init__(self, seed: int = 0, mistakes: float = 1 / 3, **_: Any) -> None:
         self._rng = random.Random(seed)

@@ -20,6 +20,8 @@ class RandomBot:
     of ``random()`` values (a test proves it)."""
 
     name = "random"
+    #: catches are not part of its policy (see :func:`unokit.sim.offer_catch`)
+    catches = False
 
     def __init__(self, seed: int = 0, rnd: Any = None, **_: Any) -> None:
         self._rnd = rnd if rnd is not None else random.Random(seed).random

@@ -36,6 +36,7 @@ from unokit.bots import Bot, make_bot
 from unokit.errors import OptionError
 from unokit.game import _MO, _RO, Game
 from unokit.options import Options
+from unokit.sim import offer_catch
 
 __all__ = [
     "BotSpec",
@@ -204,6 +205,7 @@ def play_game(
             action = bots[seat].act(game.observe(seat))
             dt = clock() - t
             game.apply(action)
+            offer_catch(game, bots)
             decisions[seat] += 1
             seconds[seat] += dt
             if dt > slowest[seat]:

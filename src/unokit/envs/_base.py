@@ -20,7 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no py.typed marker
 
 from unokit.errors import IllegalActionError, OptionError, UnoError
-from unokit.game import Game, Phase
+from unokit.game import OP_CATCH, OP_PASS, Game, Phase
 from unokit.options import Options
 from unokit.variants import get_variant
 
@@ -142,6 +142,9 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._next_seed: int | None = None
         self._steps = 0  # decisions in this episode
         self._legal: dict[int, int] | None = None  # legal action index -> move, this state
+        # the catch window: seats still to be offered the catch of seat _window_of
+        self._window: list[int] = []
+        self._window_of = -1
         self._dirty_rewards = False
         self.agents: list[str] = []
         self._has_reset = False
@@ -206,6 +209,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._legal = None
+        self._window = []
+        self._window_of = -1
         self._dirty_rewards = False
         self.agent_selection = self.possible_agents[self.game.current]
 
@@ -243,6 +248,9 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
 
     def _legal_moves(self, seat: int) -> dict[int, int]:
         idx = self.table.indices(seat)
+        if self._window:  # a catch window: catch the vulnerable seat, or let it go
+            catch = OP_CATCH | ((self._window_of + 1) << 21)
+            return {idx[catch]: catch, idx[OP_PASS]: OP_PASS}
         return {idx[m]: m for m in self.game.legal_moves(seat)}
 
     def legal_actions(self) -> list[int]:
@@ -282,17 +290,35 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             return
         self._cumulative_rewards[agent] = 0.0
         game = self.game
-        # the move came from the engine's own list of legal moves for this seat
-        # (the seat to act): the trusted step skips re-checking it
-        game._step(move, False)
         self._legal = None
         self._steps += 1
+        if self._window:
+            if move == OP_PASS:
+                self._window.pop(0)
+            else:  # the catch: the vulnerable seat draws, the window closes
+                game.apply_move(move, seat)
+                self._window = []
+        else:
+            # the move came from the engine's own list of legal moves for this
+            # seat (the seat to act): the trusted step skips re-checking it
+            game._step(move, False)
+            self._open_window()
         if game.phase >= _ROUND_OVER:
             self._round_over()
         elif self.max_steps is not None and self._steps >= self.max_steps:
             for a in self.agents:
                 self.truncations[a] = True
-        self.agent_selection = self.possible_agents[game.current]
+        self.agent_selection = self.possible_agents[
+            self._window[0] if self._window else game.current
+        ]
+
+    def _open_window(self) -> None:
+        """After an engine move: if the seat to act is vulnerable (it played down
+        to one card without calling UNO and acts again, e.g. after a Skip at two
+        players), every other seat, in order of play, is offered the catch
+        before it acts (:meth:`unokit.Game.catch_window`)."""
+        self._window = self.game.catch_window()
+        self._window_of = self.game.vulnerable if self._window else -1
 
     def _illegal(self, agent: str, index: int) -> None:
         seat = self._seat_of[agent]
@@ -350,7 +376,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def render_text(self) -> str:
         """The table as text, from the view of the agent to act (its hand is
         shown, no other hand; in Flip the backs every player can see)."""
-        return render_game(self.game, self.table, self.legal_actions())
+        seat = self._seat_of[self.agent_selection]
+        return render_game(self.game, self.table, self.legal_actions(), seat)
 
     def close(self) -> None:
         pass
@@ -360,13 +387,22 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return self.table.names[index]
 
 
-def render_game(game: Game, table: ActionTable, legal: list[int]) -> str:
-    """``game`` as text from the view of the seat to act: public facts, that
-    seat's hand and its ``legal`` action indices (no other hand)."""
+def render_game(game: Game, table: ActionTable, legal: list[int], seat: int | None = None) -> str:
+    """``game`` as text from the view of ``seat`` (default: the seat to act):
+    public facts, that seat's hand and its ``legal`` action indices (no other
+    hand)."""
     v = game.variant
-    seat = None if game.phase >= _ROUND_OVER else game.current
+    if game.phase >= _ROUND_OVER:
+        seat = None
+    elif seat is None:
+        seat = game.current
     obs = game.observe(seat)
-    head = "round over" if seat is None else f"P{seat} to act ({obs.phase})"
+    if seat is None:
+        head = "round over"
+    elif seat != game.current:
+        head = f"P{seat} may catch P{game.vulnerable} (P{game.current} to act, {obs.phase})"
+    else:
+        head = f"P{seat} to act ({obs.phase})"
     lines = [f"UNO {v.name} - {game.n} players - round {obs.round} - {head}"]
     top = obs.top.face(obs.side) if obs.top is not None else None
     color = obs.color.name if obs.color is not None else "-"

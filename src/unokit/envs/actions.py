@@ -21,7 +21,8 @@ PLAY entries          one per way of playing each card of the *card universe*
                         per colour x target);
                       * ``sevenZero``: a 7 adds one entry per swap partner.
 ``DRAW``              draw (or take a stacked penalty)
-``PASS``              keep the playable card just drawn
+``PASS``              keep the playable card just drawn; in a catch window
+                      (:meth:`unokit.Game.catch_window`), let the chance go
 ``COLOR c``           declare a colour: R Y G B (Flip: then Pk Tl Or Pu)
 ``ACCEPT``            accept a Wild Draw Four / Draw Two / Draw Color
 ``CHALLENGE``         challenge it

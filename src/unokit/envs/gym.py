@@ -16,7 +16,10 @@ choices as :class:`unokit.bots.random.RandomBot` from the same seed).
   maskable policies).
 * ``step(action)`` applies the agent's decision, then lets the bots play until
   the agent must decide again or the round is over. UNO calls and catches are
-  the agent's own decisions, in its mask when they have an effect.
+  the agent's own decisions, in its mask when they have an effect; when a
+  vulnerable seat would act again before anyone else, the other seats are
+  offered the catch first (``CATCH`` or ``PASS``, as in the AEC environments;
+  a bot catches when its answer is a catch, see :func:`unokit.sim.offer_catch`).
 * Reward: 0 until the round ends, then ``reward="points"``: the round's
   points if the agent won, else minus the value of its hand; ``"win"``: +1 or
   -1/(players-1) (see :func:`unokit.envs._base.round_rewards`).
@@ -49,9 +52,10 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
+from unokit.actions import Catch
 from unokit.bots import Bot, make_bot
 from unokit.errors import OptionError
-from unokit.game import Game, Phase
+from unokit.game import OP_CATCH, OP_PASS, Game, Phase
 from unokit.options import Options
 from unokit.playout import random_move
 from unokit.variants import get_variant
@@ -139,6 +143,8 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._bots: dict[int, Bot] = {}
         self._rnds: dict[int, Callable[[], float]] = {}
         self._legal: dict[int, int] = {}
+        self._window: list[int] = []  # seats still to be offered the catch
+        self._window_of = -1
         self._done = True
         self._steps = 0
 
@@ -172,7 +178,15 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self._legal = {}
             return self._observe(), self.illegal_reward, True, False, {"illegal_action": index}
         game = self.game
-        game.apply_move(move, self.seat)
+        if self._window:  # the agent was offered a catch
+            if move == OP_PASS:
+                self._window.pop(0)
+            else:
+                game.apply_move(move, self.seat)
+                self._window = []
+        else:
+            game.apply_move(move, self.seat)
+            self._open_window()
         self._play_bots()
         if game.phase >= _ROUND_OVER:
             self._done = True
@@ -197,7 +211,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
-        return render_game(self.game, self.table, sorted(self._legal))
+        return render_game(self.game, self.table, sorted(self._legal), self.seat)
 
     def close(self) -> None:
         pass
@@ -208,6 +222,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         events = not self._fast_random  # bots reading the round's history need the event log
         self.game = Game.new(self.variant, self.players, self.options, seed=game_seed,
                              events=events)  # fmt: skip
+        self._window = []
         self._bots = {}
         self._rnds = {}
         for s in range(self.players):
@@ -227,6 +242,18 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         for _ in range(limit):
             if game.phase >= _ROUND_OVER:
                 return
+            if self._window:
+                s = self._window[0]
+                if s == seat:
+                    return  # the agent is offered the catch
+                self._window.pop(0)
+                bot = self._bots.get(s)  # the random policy never catches
+                if bot is not None and getattr(bot, "catches", True):
+                    action = bot.act(game.observe(s))
+                    if isinstance(action, Catch) and action.seat == s:
+                        game.apply(action)
+                        self._window = []
+                continue
             s = game.current
             if s == seat:
                 return
@@ -234,10 +261,18 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 game.apply_move(random_move(game, self._rnds[s]), s, True)
             else:
                 game.apply(self._bots[s].act(game.observe(s)))
+            self._open_window()
         raise RuntimeError(f"the bots made {limit} decisions in a row")
+
+    def _open_window(self) -> None:
+        self._window = self.game.catch_window()
+        self._window_of = self.game.vulnerable if self._window else -1
 
     def _legal_moves(self) -> dict[int, int]:
         idx = self.table.indices(self.seat)
+        if self._window:
+            catch = OP_CATCH | ((self._window_of + 1) << 21)
+            return {idx[catch]: catch, idx[OP_PASS]: OP_PASS}
         return {idx[m]: m for m in self.game.legal_moves(self.seat)}
 
     def _observe(self) -> Obs:

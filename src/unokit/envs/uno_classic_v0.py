@@ -38,7 +38,12 @@ The agent to act
     Wild Draw Four. Calling UNO and catching an opponent who forgot to are
     actions of that agent's mask when they have an effect; an UNO call does not
     end the turn. Jump-ins (house rule ``jumpIn``) are not offered: only the
-    agent to act moves.
+    agent to act moves. One exception to "the seat the engine waits for": when
+    a vulnerable seat (down to one card, UNO not called) is also the next to
+    act, e.g. after a Skip at two players, the other seats are first offered
+    the catch in order of play (mask: ``CATCH +k`` and ``PASS``), as any
+    player may catch until the vulnerable one's next turn action
+    (:meth:`unokit.Game.catch_window`).
 
 Actions
     The integer table of :mod:`unokit.envs.actions`: one entry per card of the
