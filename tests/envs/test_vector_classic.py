@@ -1,12 +1,13 @@
-"""The batched Classic environment (unokit.envs.vector_classic) against the engine.
+"""The batched Classic environment (unokit.envs.vector_classic) against uno_classic_v0.
 
-The core test plays engine games and the vector environment side by side, with
-the same random legal actions, and checks at every decision that the vector
-environment's observation, mask, seat to act, rewards and termination are what
-``uno_classic_v0`` gives for the engine game. Shuffles are the one thing both
-sides do with their own generators: the engine games here record the result of
-each of their shuffles and the vector environment takes it through its
-``reshuffle_hook``, so both keep the same draw order.
+The core test plays the AEC environment ``uno_classic_v0`` (from engine
+positions, with ``reset_to``) and the vector environment side by side, with the
+same random legal actions, and checks at every decision that both give the
+same agent to act, observation, mask, rewards, termination and truncation --
+catch windows included. Shuffles are the one thing both sides do with their
+own generators: the engine games here record the result of each of their
+shuffles and the vector environment takes it through its ``reshuffle_hook``,
+so both keep the same draw order.
 """
 
 from __future__ import annotations
@@ -22,9 +23,7 @@ import pytest
 
 from unokit import Game, IllegalActionError, OptionError, Phase
 from unokit.envs import uno_classic_v0
-from unokit.envs._base import round_rewards
-from unokit.envs.actions import ActionTable, action_table
-from unokit.envs.observation import ObservationEncoder
+from unokit.envs.actions import action_table
 from unokit.envs.vector_classic import UnoClassicVectorEnv, VectorStep
 from unokit.options import Options
 from unokit.variants import get_variant
@@ -53,51 +52,36 @@ Chooser = Callable[[int, Game, list[int], random.Random], int]
 
 
 class Reference:
-    """What ``uno_classic_v0`` does in one game, decision by decision: the agent
-    to act, its observation and mask, the step and the round's end, on an
-    engine game, with the catch window: right after an engine move that leaves
-    the vulnerable seat to act (``game.catch_window()``), each other seat in
-    order of play is offered ``CATCH +k`` or ``PASS`` before it acts."""
+    """``uno_classic_v0`` playing one game, seen as the vector environment's
+    row: the agent to act, its observation and mask, rewards and the round's
+    end. Its engine game records its shuffles (:class:`_Recording`)."""
 
-    def __init__(
-        self, game: Game, reward: str, table: ActionTable, encoder: ObservationEncoder
-    ) -> None:
-        self.game = game
-        self.reward = reward
-        self.table = table
-        self.encoder = encoder
-        self.window: list[int] = []  # the seats still to be offered the catch
-        self.pass_index = self.table.index_of("PASS")
+    def __init__(self, game: Game, reward: str, options: dict[str, Any]) -> None:
+        self.env = uno_classic_v0.raw_env(players=game.n, reward=reward, **options)
+        self.env.reset_to(game)
+        self.game = self.env.game  # a copy of ``game``
+        self.game.__class__ = _Recording
+        _Recording.orders[id(self.game)] = []
+        self.agents = self.env.possible_agents
 
     @property
     def seat(self) -> int:
-        return self.window[0] if self.window else self.game.current
-
-    def observation(self) -> npt.NDArray[np.float32]:
-        return self.encoder.encode_game(self.game, self.seat)
-
-    def mask(self) -> npt.NDArray[np.int8]:
-        g, seat = self.game, self.seat
-        if self.window:
-            k = (g.current - seat) % g.n
-            return self.table.mask([self.table.index_of(f"CATCH +{k}"), self.pass_index])
-        index = self.table.indices(seat)
-        return self.table.mask(index[m] for m in g.legal_moves(seat))
-
-    def step(self, a: int) -> None:
-        g, seat = self.game, self.seat
-        if self.window and a == self.pass_index:
-            self.window.pop(0)
-            return
-        g.apply_move(self.table.move(seat, a), seat)
-        self.window = [] if self.window else g.catch_window()
+        return self.agents.index(self.env.agent_selection)
 
     @property
-    def terminated(self) -> bool:
-        return self.game.phase >= _ROUND_OVER
+    def in_window(self) -> bool:
+        """The agent to act is offered the catch of the vulnerable seat to act."""
+        return self.seat != self.game.current
+
+    def last(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], bool, bool]:
+        obs, _, terminated, truncated, _ = self.env.last()
+        return obs["observation"], obs["action_mask"], terminated, truncated
+
+    def step(self, a: int) -> None:
+        self.env.step(a)
 
     def rewards(self) -> list[float]:
-        return round_rewards(self.game, self.reward) if self.terminated else [0.0] * self.game.n
+        return [self.env.rewards[a] for a in self.agents]
 
 
 def lockstep(
@@ -109,12 +93,13 @@ def lockstep(
     max_steps: int | None = None,
     options: dict[str, Any] | None = None,
 ) -> Counter[str]:
-    """Play ``games`` (``games[i]`` becomes the game played) and a vector
-    environment started from them with the same actions until every round ends
-    (or ``max_steps`` batch steps); assert the environment agrees with
-    uno_classic_v0 at every step. Games in phase DEAL have their first card
-    turned by both. Returns counts of what happened (actions, reshuffles,
-    challenges, first cards, catch windows, ...)."""
+    """Play ``uno_classic_v0`` from each of ``games`` and a vector environment
+    started from them with the same actions until every round ends (or
+    ``max_steps`` batch steps); assert at every step that both agree (agent to
+    act, observation, mask, rewards, termination, truncation). Games in phase
+    DEAL have their first card turned by both. ``games[i]`` becomes the game
+    played. Returns counts of what happened (actions, reshuffles, challenges,
+    first cards, catch windows, ...)."""
     n = games[0].n
     env = UnoClassicVectorEnv(len(games), n, reward=reward, seed=seed, **(options or {}))
     table = env.table
@@ -129,7 +114,7 @@ def lockstep(
     starting = True
 
     def hook(i: int, cards: npt.NDArray[np.int64]) -> list[int]:
-        queue = _Recording.orders[id(games[i])]
+        queue = _Recording.orders[id(games[i])]  # games[i]: the game being played
         if not queue:  # only a new round, dealt by the env itself, shuffles on its own
             assert not live[i] or games[i].phase >= _ROUND_OVER, (
                 f"game {i}: the environment shuffles where the engine does not"
@@ -153,7 +138,8 @@ def lockstep(
     starting = False
     for g in games:
         assert not _Recording.orders[id(g)], "a shuffle of the first card was not replayed"
-    refs = [Reference(g, reward, table, env.encoder) for g in games]
+    refs = [Reference(g, reward, options or {}) for g in games]
+    games[:] = [ref.game for ref in refs]  # the AEC env plays a copy
     rnd = random.Random(seed)
     steps = 0
     while any(live) and (max_steps is None or steps < max_steps):
@@ -166,29 +152,24 @@ def lockstep(
                 continue
             g, seat = ref.game, ref.seat
             assert out.current_player[i] == seat, f"game {i} step {steps}: seat to act"
-            want = ref.observation()
+            want, mask, _, _ = ref.last()
             if not np.array_equal(out.observation[i], want):
                 diff = np.flatnonzero(out.observation[i] != want).tolist()
                 raise AssertionError(f"game {i} step {steps}: observation differs at {diff}")
-            mask = ref.mask()
             assert np.array_equal(out.action_mask[i], mask), (
                 f"game {i} step {steps}: mask {[names[j] for j in legal]} != "
                 f"{[names[j] for j in np.flatnonzero(mask)]}"
             )
             a = choose(i, g, legal, rnd)
             actions[i] = a
-            in_window = bool(ref.window)
+            in_window = ref.in_window
             if in_window:
                 count[f"window {names[a].split()[0]}"] += 1
-                if names[a] == "PASS" and ref.window[1:]:
-                    count["window passed on"] += 1
             else:
                 _count_move(count, g, names[a])
             ref.step(a)
-            if ref.window and not in_window:
+            if ref.in_window and not in_window:
                 count["window opened"] += 1
-                if g.state == Phase.AWAIT_CHALLENGE:
-                    count["window before a challenge"] += 1
         out = env.step(actions)
         steps += 1
         for i, ref in enumerate(refs):
@@ -196,11 +177,14 @@ def lockstep(
                 continue
             g = ref.game
             assert not _Recording.orders[id(g)], f"game {i}: the engine shuffled, not the env"
-            assert not out.truncated[i]
+            _, _, terminated, truncated = ref.last()
+            assert (out.terminated[i], out.truncated[i]) == (terminated, truncated), (
+                f"game {i} step {steps}: termination"
+            )
+            assert not truncated
             want = np.array(ref.rewards(), dtype=np.float32)
             assert np.array_equal(out.rewards[i], want), (out.rewards[i], want)
-            assert out.terminated[i] == ref.terminated, f"game {i} step {steps}: termination"
-            if ref.terminated:
+            if terminated:
                 count["won" if g.winner >= 0 else "blocked"] += 1
                 live[i] = False
     count["batch steps"] = steps
