@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from policy import choose
 
+from unokit import Game
 from unokit.errors import OptionError
 from unokit.record import load
 from unokit.tui.session import Session
@@ -83,3 +84,33 @@ def test_narration_speaks_to_the_viewer() -> None:
     )
     assert n.line(Drew(1, 2, None, None, "penalty")) == "Ada drew 2 cards (penalty)."
     assert n.line(UnoCalled(0)) == "You called UNO!"
+
+
+def _forgot_uno_after_skip() -> Game:
+    """P0 (a person) plays a Skip down to one card without calling UNO: at two
+    players it acts again at once, so a bot may catch it only if offered."""
+    g = Game.setup(
+        "classic",
+        2,
+        hands=[["RS", "G7"], ["B2", "B3", "Y4"]],
+        draw=["Y9", "G1", "G2", "G3"],
+        discard=["R5"],
+        current=0,
+    )
+    g.apply("P0 PLAY RS")
+    return g
+
+
+def test_a_bot_is_offered_the_catch_before_the_person_acts_again() -> None:
+    s = Session("classic", 2, game=_forgot_uno_after_skip(), bots="normal", seed=1)
+    assert s.game.current == 0 and s.game.vulnerable == 0
+    assert s.bot_to_act() == 1  # the bot, although P0 is to act
+    s.bot_step()
+    assert s.game.vulnerable == -1 and len(s.game.hands[0]) == 3
+    assert s.bot_to_act() is None  # now the person's turn
+
+
+def test_easy_lets_the_catch_go() -> None:
+    s = Session("classic", 2, game=_forgot_uno_after_skip(), bots="easy", seed=1)
+    assert s.bot_to_act() is None
+    assert s.game.vulnerable == 0

@@ -390,7 +390,7 @@ class UnoApp(App[None]):
             self._bot_busy = False
         if s.version == version and s.bot_to_act() == seat:
             try:
-                s.apply(action)
+                s.bot_answer(seat, action)
             except UnoError as e:  # a bot bug must not stop the game
                 self.log_error(f"{s.names[seat]}'s bot chose {action}: {e}")
                 legal = s.observe(seat).legal

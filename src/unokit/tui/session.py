@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from unokit.actions import Action, NextRound
+from unokit.actions import Action, Catch, NextRound
 from unokit.bots import Bot, make_bot
 from unokit.errors import IllegalActionError, OptionError
 from unokit.events import Event, RoundEnded
@@ -102,6 +102,7 @@ class Session:
         self.levels: list[str] = ["human"] * humans + levels
         self.save_path = Path(save) if save is not None else None
         self.version = 0  # bumped by every accepted command
+        self._declined = -1  # the version at which the bots let a catch go
         self.round_history: list[tuple[int, int | None, int, tuple[int, ...]]] = []
         self.save_error: str | None = None
         self._save()  # a path that cannot be written is refused before the game starts
@@ -128,6 +129,13 @@ class Session:
         return s if s is not None and self.is_human(s) else None
 
     def bot_to_act(self) -> int | None:
+        """The bot seat to ask now: a bot offered a catch before the vulnerable
+        seat acts again (:meth:`unokit.Game.catch_window`; people catch with
+        their own command at any time), else the bot whose decision it is."""
+        if self._declined != self.version:
+            for c in self.game.catch_window():
+                if not self.is_human(c) and getattr(self.bots[c], "catches", True):
+                    return c
         s = self.game.to_act
         return s if s is not None and not self.is_human(s) else None
 
@@ -175,7 +183,15 @@ class Session:
         seat = self.bot_to_act()
         if seat is None:
             raise IllegalActionError("no bot is to act")
-        return self.apply(self.bot_decide(seat))
+        return self.bot_answer(seat, self.bot_decide(seat))
+
+    def bot_answer(self, seat: int, action: Action) -> list[Event]:
+        """Carry out the decision of the bot at ``seat``; a bot offered a catch
+        whose answer is not a catch lets the chance go (nothing is applied)."""
+        if seat != self.game.to_act and not isinstance(action, Catch):
+            self._declined = self.version
+            return []
+        return self.apply(action)
 
     def _after(self, events: list[Event]) -> None:
         self.version += 1

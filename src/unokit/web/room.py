@@ -113,6 +113,20 @@ class Seat:
         return SeatRow(self.seat, self.kind, self.level, self.name, self.token_hash)
 
 
+def bot_catcher(game: Game, seats: list[Seat]) -> int | None:
+    """The bot seat to offer a catch before the vulnerable seat acts again
+    (:meth:`unokit.Game.catch_window`, in order of play), if any. People can
+    catch at any moment from their page; bots act only when asked, so without
+    this a player who forgets UNO after a Skip at two players could never be
+    caught by a bot. A bot whose ``catches`` attribute is false (``easy``)
+    is never asked."""
+    for s in game.catch_window():
+        seat = seats[s]
+        if seat.kind == "bot" and getattr(seat.bot, "catches", True):
+            return s
+    return None
+
+
 class Conn:
     """One WebSocket client of a room: a seat (or spectator) and an outgoing queue.
 
@@ -237,6 +251,7 @@ class Room:
         self.closed = False
         self.idle_since = time.monotonic()
         self.bot_task: asyncio.Task[None] | None = None
+        self._declined = -1  # the version at which the bots let a catch go
         self.timer_task: asyncio.Task[None] | None = None
         self.rng = random.Random()
         self._cache = _Cache()
@@ -636,7 +651,12 @@ class Room:
         if self.closed or self.status != "playing" or g is None:
             return
         seat = g.to_act
-        if seat is not None and self.seats[seat].kind == "bot":
+        catcher = bot_catcher(g, self.seats) if self._declined != self.version else None
+        if catcher is not None:
+            # a bot may catch the vulnerable seat before its next action (a race:
+            # a person who acts first closes the window, as at a real table)
+            self.bot_task = asyncio.create_task(self._bot_turn(self.version, catcher))
+        elif seat is not None and self.seats[seat].kind == "bot":
             self.bot_task = asyncio.create_task(self._bot_turn(self.version, seat))
         elif self.turn_timer and (seat is not None or g.state == Phase.ROUND_OVER):
             self.deadline = time.time() + self.turn_timer
@@ -663,6 +683,11 @@ class Room:
                     if bot is None:
                         raise IllegalActionError("no bot object")
                     action = bot.act(g.observe(seat))
+                    if seat != g.to_act and not isinstance(action, Catch):
+                        # offered a catch (bot_catcher), the bot lets it go
+                        self._declined = version
+                        self._schedule()
+                        return
                     g2.apply(action)
                 except Exception:
                     log.exception(
