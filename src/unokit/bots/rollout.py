@@ -150,6 +150,24 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
 
 _ATTACK_KINDS = frozenset({1, 2, 3, 4, 5, 7, 8, 9, 10})  # skips, reverses, draw cards
 _FLIP_KIND = 6
+#: what playing a card's flex side adds to its score, by kind (-8 for the
+#: others, whose flex side is kept for later): Flex Skip, Flex Draw Two and
+#: Wild All Draw +4; Wild Target Draw and Flex Wild Draw Four +12
+_FLEX_BONUS = {8: 4.0, 10: 4.0, 16: 4.0, 17: 12.0, 18: 12.0}
+
+
+def _wild_score(restricted: bool, holds_current: bool, next_size: int) -> float:
+    """The heuristic's score of a wild: kept for later (-30); a restricted wild
+    draw (played from its regular side) is a bluff while the colour is held
+    and the next player is not about to go out (-100), an attack when it is
+    (+45)."""
+    s = -30.0
+    if restricted:
+        if holds_current and next_size > 2:
+            s -= 100
+        elif next_size <= 2:
+            s += 45
+    return s
 
 
 def sensible_move(game: Game) -> int:
@@ -205,12 +223,7 @@ def sensible_move(game: Game) -> int:
         k = kinds[c]
         flex = m & _FLEX_BIT
         if mask[c] & WILD_BIT:
-            s = -30.0
-            if restricted[c] and not flex:
-                if holds_current and next_size > 2:
-                    s -= 100
-                elif next_size <= 2:
-                    s += 45
+            s = _wild_score(bool(restricted[c]) and not flex, holds_current, next_size)
             if ((m >> 16) & 15) - 1 != best_col:
                 s -= 5
         else:
@@ -218,11 +231,7 @@ def sensible_move(game: Game) -> int:
             if k in _ATTACK_KINDS and next_size <= 2:
                 s += 25
         if flex:
-            s -= 8
-            if k in (8, 10, 16):
-                s += 12
-            elif k in (17, 18):
-                s += 20
+            s += _FLEX_BONUS.get(k, -8.0)
         t = ((m >> 21) & 15) - 1
         if t >= 0:
             s -= sizes[t]
@@ -409,12 +418,7 @@ def _flex_turn(game: Game, ph: int) -> None:
                 continue
             col = t = -1
             if wild:
-                s = -30.0
-                if restricted[c] and not flex:
-                    if holds_current and next_size > 2:
-                        s -= 100
-                    elif next_size <= 2:
-                        s += 45
+                s = _wild_score(bool(restricted[c]) and not flex, holds_current, next_size)
                 if best_col < 0:
                     best_col = _favourite_color(game, hand, 0)
                 col = best_col
@@ -423,11 +427,7 @@ def _flex_turn(game: Game, ph: int) -> None:
                 if k in _ATTACK_KINDS and next_size <= 2:
                     s += 25
             if flex:
-                s -= 8
-                if k in (8, 10, 16):
-                    s += 12
-                elif k in (17, 18):
-                    s += 20
+                s += _FLEX_BONUS.get(k, -8.0)
                 if wild and (k == _WTD or k == _FW4):
                     # the target with the fewest cards, the first in seat order
                     t = min((x for x in range(n) if x != cur), key=sizes.__getitem__)
