@@ -156,6 +156,15 @@ _FLIP_KIND = 6
 _FLEX_BONUS = {8: 4.0, 10: 4.0, 16: 4.0, 17: 12.0, 18: 12.0}
 
 
+def _plain_score(held: int, points: int, kind: int, next_size: int) -> float:
+    """The heuristic's score of a coloured card: shed the colour held most and
+    the points; attack (skip, reverse, draw) a next player about to go out."""
+    s = 2.0 * held + points / 10
+    if kind in _ATTACK_KINDS and next_size <= 2:
+        s += 25
+    return s
+
+
 def _wild_score(restricted: bool, holds_current: bool, next_size: int) -> float:
     """The heuristic's score of a wild: kept for later (-30); a restricted wild
     draw (played from its regular side) is a bluff while the colour is held
@@ -227,9 +236,7 @@ def sensible_move(game: Game) -> int:
             if ((m >> 16) & 15) - 1 != best_col:
                 s -= 5
         else:
-            s = 2.0 * held[colors[c]] + points[c] / 10
-            if k in _ATTACK_KINDS and next_size <= 2:
-                s += 25
+            s = _plain_score(held[colors[c]], points[c], k, next_size)
         if flex:
             s += _FLEX_BONUS.get(k, -8.0)
         t = ((m >> 21) & 15) - 1
@@ -317,9 +324,7 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
                     best_s = -1e9
                     for c in sorted(set(plain)):
                         k = kinds[c]
-                        sc = 2.0 * held[colors[c]] + points[c] / 10
-                        if k in _ATTACK_KINDS and next_size <= 2:
-                            sc += 25
+                        sc = _plain_score(held[colors[c]], points[c], k, next_size)
                         if k == _FLIP_KIND:
                             sc += 10 if threat <= 2 else -2
                         if sc > best_s:
@@ -423,9 +428,7 @@ def _flex_turn(game: Game, ph: int) -> None:
                     best_col = _favourite_color(game, hand, 0)
                 col = best_col
             else:
-                s = 2.0 * held[colors[c]] + points[c] / 10
-                if k in _ATTACK_KINDS and next_size <= 2:
-                    s += 25
+                s = _plain_score(held[colors[c]], points[c], k, next_size)
             if flex:
                 s += _FLEX_BONUS.get(k, -8.0)
                 if wild and (k == _WTD or k == _FW4):
