@@ -4,7 +4,7 @@
   legal one (a random card, a random colour), it never challenges and it
   forgets to call UNO half of the time (then it can be caught).
 * ``normal``: the ``heuristic`` bot.
-* ``hard``: information-set Monte Carlo tree search
+* ``hard``: information-set Monte Carlo search (flat, paired samples)
   (:class:`~unokit.bots.ismcts.ISMCTSBot`), budget ``think_ms``.
 
 Every level sees only its observation.
