@@ -220,6 +220,50 @@ def _history_start(obs: Observation) -> tuple[int, int, int, list[int], int]:
     return side, color, top, sizes, direction
 
 
+class _Table:
+    """The public state of the table replayed event by event through a seat's
+    history: side up, colour in force, top card id, hand sizes, direction and
+    Power Cards. Callers read it before :meth:`update` for what held when an
+    event happened."""
+
+    __slots__ = ("idx", "side", "color", "top", "sizes", "direction", "powers")
+
+    def __init__(self, obs: Observation) -> None:
+        self.idx = get_variant(obs.variant).cards.index
+        self.side, self.color, self.top, self.sizes, self.direction = _history_start(obs)
+        self.powers = [True] * obs.players
+
+    def update(self, e: object) -> None:
+        if isinstance(e, RoundStarted):
+            self.side, self.color, self.top, self.direction = 0, -1, -1, 1
+            self.sizes = list(e.hand_sizes)
+            self.powers = [True] * len(self.sizes)
+        elif isinstance(e, CardTurned):
+            if e.reason == "start":
+                self.top = self.idx[e.card]
+                self.color = color_after(e, self.color, 0)
+        elif isinstance(e, Reversed):
+            self.direction = e.direction
+        elif isinstance(e, Played):
+            self.sizes[e.seat] -= 1
+            self.top = self.idx[e.card]
+            self.color = color_after(e, self.color, self.side)
+        elif isinstance(e, ColorChosen):
+            self.color = int(e.color)
+        elif isinstance(e, Flipped):
+            self.side = e.side
+            self.top = self.idx[e.top]
+            self.color = color_after(e, self.color, self.side)
+        elif isinstance(e, PowersChanged):
+            self.powers = list(e.powers)
+        elif isinstance(e, HandsSwapped):
+            moved = [self.sizes[src] for src in e.sources]
+            for dst, size in zip(e.seats, moved, strict=True):
+                self.sizes[dst] = size
+        elif isinstance(e, Drew):
+            self.sizes[e.seat] += e.count
+
+
 def hand_inferences(obs: Observation) -> list[list[HandInference]]:
     """Per seat, what its voluntary draws and restricted wild draws of this
     round imply about its current hand (see :class:`HandInference`).
@@ -236,28 +280,15 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
     wd_trust = 1.0 if o.noBluff else WILD_DRAW_TRUST
     # per seat: [side, acc, flex, drawn since, trust, kind]
     marks: list[list[list[Any]]] = [[] for _ in range(n)]
-    prev_top = -1
-    powers = [True] * n
-    hist = obs.history
-    side, color, top, sizes, direction = _history_start(obs)
-    for e in hist:
+    t = _Table(obs)
+    for e in obs.history:
+        side, color = t.side, t.color  # as the event found them
         if isinstance(e, RoundStarted):
             marks = [[] for _ in range(n)]
-            side, color, top = 0, -1, -1
-            powers = [True] * n
-            sizes = list(e.hand_sizes)
-            direction = 1
-        elif isinstance(e, CardTurned):
-            if e.reason == "start":
-                top = idx[e.card]
-                color = color_after(e, color, 0)
-        elif isinstance(e, Reversed):
-            direction = e.direction
         elif isinstance(e, Played):
-            prev_top, top = top, idx[e.card]
+            prev_top, top = t.top, idx[e.card]
             # near the end of a round people (and the heuristic) bluff wild draws
-            late = sizes[(e.seat + direction) % n] <= 2
-            sizes[e.seat] -= 1
+            late = t.sizes[(e.seat + t.direction) % n] <= 2
             restricted = v.restricted[side][top] and (
                 not e.flex or o.flexFlexSideWD4Restricted
             )
@@ -278,10 +309,9 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
             ):
                 # a wild is the card people keep: it was played for want of another
                 acc = (1 << color) | v.topkey[side][prev_top]
-                flex = bool(v.flex and powers[e.seat])
+                flex = bool(v.flex and t.powers[e.seat])
                 trust = min(WILD_TRUST, LATE_BLUFF_TRUST) if late else WILD_TRUST
                 marks[e.seat].append([side, acc, flex, 0, trust, "wild"])
-            color = color_after(e, color, side)
         elif isinstance(e, Challenged):
             # the challenge settles whether the last restricted card was a bluff
             ms = marks[e.offender]
@@ -290,29 +320,19 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
                 marks[e.offender] = [m for m in ms if m[3] or m[5] == "draw"]
             elif last:
                 last[0][4] = 1.0
-        elif isinstance(e, ColorChosen):
-            color = int(e.color)
-        elif isinstance(e, Flipped):
-            side = e.side
-            top = idx[e.top]
-            color = color_after(e, color, side)
-        elif isinstance(e, PowersChanged):
-            powers = list(e.powers)
         elif isinstance(e, HandsSwapped):
             moved = [marks[src] for src in e.sources]
-            moved_sizes = [sizes[src] for src in e.sources]
-            for dst, ms, size in zip(e.seats, moved, moved_sizes, strict=True):
+            for dst, ms in zip(e.seats, moved, strict=True):
                 marks[dst] = ms
-                sizes[dst] = size
         elif isinstance(e, Drew):
             s = e.seat
-            sizes[s] += e.count
-            if e.reason == "draw" and s != me and color >= 0 and top >= 0:
-                acc = (1 << color) | v.topkey[side][top] | WILD_BIT
-                flex = bool(v.flex and powers[s])
+            if e.reason == "draw" and s != me and color >= 0 and t.top >= 0:
+                acc = (1 << color) | v.topkey[side][t.top] | WILD_BIT
+                flex = bool(v.flex and t.powers[s])
                 marks[s].append([side, acc, flex, 0, 1.0, "draw"])
             for mark in marks[s]:
                 mark[3] += e.count
+        t.update(e)
     out: list[list[HandInference]] = []
     for s in range(n):
         size = obs.hand_sizes[s]
@@ -434,47 +454,31 @@ def last_plays(obs: Observation) -> list[LastPlay | None]:
     idx = v.cards.index
     me = obs.seat
     out: list[LastPlay | None] = [None] * n
-    hist = obs.history
-    side, color, top, sizes, direction = _history_start(obs)
+    t = _Table(obs)
     last: Any = None
-    for e in hist:
-        if isinstance(e, RoundStarted):
+    for e in obs.history:
+        if isinstance(e, RoundStarted | HandsSwapped):
             out = [None] * n
-            sizes = list(e.hand_sizes)
-            side, color, top, direction = 0, -1, -1, 1
-        elif isinstance(e, CardTurned):
-            if e.reason == "start":
-                top = idx[e.card]
-                color = color_after(e, color, 0)
-        elif isinstance(e, Reversed):
-            direction = e.direction
         elif isinstance(e, Played):
-            cid = idx[e.card]
             from_draw = isinstance(last, Drew) and last.seat == e.seat
-            if e.seat != me and not e.flex and not e.jump_in and not from_draw and color >= 0:
-                acc = (1 << color) | v.topkey[side][top] | WILD_BIT
-                nxt = sizes[(e.seat + direction) % n]
-                threat = min(sizes[t] for t in range(n) if t != e.seat)
-                out[e.seat] = LastPlay(e.seat, cid, side, color, acc, nxt, threat)
+            color = t.color
+            if (
+                e.seat != me
+                and not e.flex
+                and not e.jump_in
+                and not from_draw
+                and color >= 0
+                and t.top >= 0
+            ):
+                acc = (1 << color) | v.topkey[t.side][t.top] | WILD_BIT
+                nxt = t.sizes[(e.seat + t.direction) % n]
+                threat = min(t.sizes[x] for x in range(n) if x != e.seat)
+                out[e.seat] = LastPlay(e.seat, idx[e.card], t.side, color, acc, nxt, threat)
             else:
                 out[e.seat] = None
-            sizes[e.seat] -= 1
-            top = cid
-            color = color_after(e, color, side)
-        elif isinstance(e, ColorChosen):
-            color = int(e.color)
-        elif isinstance(e, Flipped):
-            side = e.side
-            top = idx[e.top]
-            color = color_after(e, color, side)
         elif isinstance(e, Drew):
-            sizes[e.seat] += e.count
             out[e.seat] = None
-        elif isinstance(e, HandsSwapped):
-            out = [None] * n
-            moved = [sizes[src] for src in e.sources]
-            for dst, size in zip(e.seats, moved, strict=True):
-                sizes[dst] = size
+        t.update(e)
         if not isinstance(e, UnoCalled | PowersChanged | Skipped):
             last = e
     if me is not None:
