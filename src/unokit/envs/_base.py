@@ -27,7 +27,15 @@ from unokit.variants import get_variant
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 
-__all__ = ["UnoEnv", "round_rewards", "render_game", "REWARDS", "EPISODES", "ILLEGAL"]
+__all__ = [
+    "UnoEnv",
+    "round_rewards",
+    "render_game",
+    "env_metadata",
+    "REWARDS",
+    "EPISODES",
+    "ILLEGAL",
+]
 
 REWARDS = ("points", "win")
 EPISODES = ("round", "match")
@@ -73,16 +81,16 @@ def round_rewards(game: Game, reward: str) -> list[float]:
     return [float(sum(values) - values[w]) if s == w else float(-values[s]) for s in range(n)]
 
 
+def env_metadata(name: str) -> dict[str, Any]:
+    """PettingZoo's ``metadata`` of the environment ``name``."""
+    return {"render_modes": ["ansi"], "name": name, "is_parallelizable": False, "render_fps": 1}
+
+
 class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     """PettingZoo AEC environment of one UNO variant (see the variant modules)."""
 
     variant_name = "classic"
-    metadata: dict[str, Any] = {
-        "render_modes": ["ansi"],
-        "name": "uno_classic_v0",
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
+    metadata: dict[str, Any] = env_metadata("uno_classic_v0")
 
     def __init__(
         self,

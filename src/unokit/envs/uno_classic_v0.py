@@ -116,7 +116,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ._base import UnoEnv
+from ._base import UnoEnv, env_metadata
 
 if TYPE_CHECKING:
     from .vector_classic import UnoClassicVectorEnv
@@ -128,12 +128,7 @@ class raw_env(UnoEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     """UNO Classic without PettingZoo's order-enforcing wrapper."""
 
     variant_name = "classic"
-    metadata = {
-        "render_modes": ["ansi"],
-        "name": "uno_classic_v0",
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
+    metadata = env_metadata("uno_classic_v0")
 
 
 def env(players: int = 2, render_mode: str | None = None, **kwargs: Any) -> raw_env:

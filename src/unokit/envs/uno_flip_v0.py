@@ -70,7 +70,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._base import UnoEnv
+from ._base import UnoEnv, env_metadata
 
 __all__ = ["env", "raw_env"]
 
@@ -79,18 +79,10 @@ class raw_env(UnoEnv):  # noqa: N801 - PettingZoo's name for the unwrapped envir
     """UNO Flip without PettingZoo's order-enforcing wrapper."""
 
     variant_name = "flip"
-    metadata = {
-        "render_modes": ["ansi"],
-        "name": "uno_flip_v0",
-        "is_parallelizable": False,
-        "render_fps": 1,
-    }
+    metadata = env_metadata("uno_flip_v0")
 
 
 def env(players: int = 2, render_mode: str | None = None, **kwargs: Any) -> raw_env:
-    """The UNO Flip AEC environment (see the module documentation).
-
-    The environment checks the order of API calls itself (``step``, ``observe``,
-    ``last``, ``render`` before ``reset`` raise a clear error), so PettingZoo's
-    OrderEnforcingWrapper, which would cost a third of every step, is not added."""
+    """The UNO Flip AEC environment (see the module documentation); like
+    :func:`unokit.envs.uno_classic_v0.env`, it adds no wrapper."""
     return raw_env(players=players, render_mode=render_mode, **kwargs)
