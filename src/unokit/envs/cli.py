@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 
 import typer
 from rich.table import Table
@@ -24,6 +25,17 @@ OptionList = Annotated[
 ]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
+T = TypeVar("T")
+
+
+def _or_exit(build: Callable[[], T]) -> T:
+    """``build()``; bad arguments (a rule error) print it and exit with status 2."""
+    try:
+        return build()
+    except UnoError as e:
+        err_console.print(f"error: {e}")
+        raise typer.Exit(2) from None
+
 
 @envs_app.command("table")
 def table_command(
@@ -35,11 +47,7 @@ def table_command(
     """The integer action table: index and meaning of every action."""
     from unokit.envs.actions import action_table
 
-    try:
-        t = action_table(variant, players, parse_options(option))
-    except UnoError as e:
-        err_console.print(f"error: {e}")
-        raise typer.Exit(2) from None
+    t = _or_exit(lambda: action_table(variant, players, parse_options(option)))
     if as_json:
         print(
             json.dumps(
@@ -70,11 +78,7 @@ def layout_command(
     """The observation vector: segments, offsets and lengths."""
     from unokit.envs.observation import ObservationEncoder
 
-    try:
-        enc = ObservationEncoder(variant, players, parse_options(option))
-    except UnoError as e:
-        err_console.print(f"error: {e}")
-        raise typer.Exit(2) from None
+    enc = _or_exit(lambda: ObservationEncoder(variant, players, parse_options(option)))
     rows = enc.describe()
     if as_json:
         print(
