@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
@@ -34,6 +35,36 @@ def parse_options(values: list[str] | None) -> dict[str, Any]:
             raise typer.BadParameter(f"expected key=value, got {item!r}", param_hint="--option")
         out[key.strip()] = value.strip()
     return out
+
+
+T = TypeVar("T")
+
+
+def with_progress(total: int, quiet: bool, run: Callable[[Callable[[int], None] | None], T]) -> T:
+    """``run(progress)`` under a Rich progress bar of ``total`` games on a
+    terminal (``progress(k)``: k done); ``run(None)`` when ``quiet`` (JSON
+    output) or when the output is not a terminal."""
+    if quiet or not sys.stdout.isatty():
+        return run(None)
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task("playing", total=total)
+        return run(lambda k: bar.update(task, completed=k))
 
 
 @app.command()
@@ -85,26 +116,14 @@ def sim(
     bot_options = {} if think_ms is None else {"think_ms": think_ms}
     try:
         opts = parse_options(option)
-        if as_json or not sys.stdout.isatty():
-            result = simulate(
-                variant, players, games, seed, names, match, opts, bot_options=bot_options
-            )
-        else:
-            from rich.progress import Progress
-
-            with Progress(console=console, transient=True) as bar:
-                task = bar.add_task("playing", total=games)
-                result = simulate(
-                    variant,
-                    players,
-                    games,
-                    seed,
-                    names,
-                    match,
-                    opts,
-                    progress=lambda k: bar.update(task, completed=k),
-                    bot_options=bot_options,
-                )
+        result = with_progress(
+            games,
+            as_json,
+            lambda progress: simulate(
+                variant, players, games, seed, names, match, opts,
+                progress=progress, bot_options=bot_options,
+            ),
+        )  # fmt: skip
     except UnoError as e:
         err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None

@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
-from unokit.cli import app, console, err_console, parse_options
+from unokit.cli import app, console, err_console, parse_options, with_progress
 from unokit.errors import UnoError
 
 
@@ -57,31 +56,13 @@ def tournament(
     try:
         specs = parse_bots(bots, think_ms)
         opts = parse_options(option)
-        if as_json or not sys.stdout.isatty():
-            result = run_tournament(variant, players, specs, games, seed, workers, opts, match)
-        else:
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                Progress,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
-
-            columns = (
-                TextColumn("[progress.description]{task.description}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                TimeRemainingColumn(),
-            )
-            with Progress(*columns, console=console, transient=True) as bar:
-                task = bar.add_task("playing", total=games)
-                result = run_tournament(
-                    variant, players, specs, games, seed, workers, opts, match,
-                    progress=lambda k: bar.update(task, completed=k),
-                )
+        result = with_progress(
+            games,
+            as_json,
+            lambda progress: run_tournament(
+                variant, players, specs, games, seed, workers, opts, match, progress=progress
+            ),
+        )
     except UnoError as e:
         err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None
