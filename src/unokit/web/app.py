@@ -166,6 +166,17 @@ def _option_meta() -> dict[str, Any]:
     return out
 
 
+def _seat_reply(room: Room, seat: int, token: str) -> dict[str, Any]:
+    """The answer to a player who took a seat (creating or joining a room)."""
+    return {
+        "room": room.code,
+        "invite": f"/r/{room.code}",
+        "seat": seat,
+        "token": token,
+        "info": room.info(),
+    }
+
+
 def create_app(settings: Settings) -> FastAPI:
     """The web application, storing its rooms in ``settings.db_url``."""
     store = Store(settings.db_url, sqlite_synchronous=settings.sqlite_synchronous)
@@ -273,13 +284,7 @@ def create_app(settings: Settings) -> FastAPI:
             )
         except StorageError as e:
             raise HTTPException(503, f"storage error: {e}") from None
-        return {
-            "room": room.code,
-            "invite": f"/r/{room.code}",
-            "seat": seat,
-            "token": token,
-            "info": room.info(),
-        }
+        return _seat_reply(room, seat, token)
 
     @app.post("/api/rooms/{code}/join")
     async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
@@ -291,13 +296,7 @@ def create_app(settings: Settings) -> FastAPI:
             raise HTTPException(409 if e.code == "taken" else 422, e.message) from None
         except StorageError as e:
             raise HTTPException(503, f"storage error: {e}") from None
-        return {
-            "room": room.code,
-            "invite": f"/r/{room.code}",
-            "seat": seat,
-            "token": token,
-            "info": room.info(),
-        }
+        return _seat_reply(room, seat, token)
 
     @app.get("/api/rooms/{code}")
     async def room_info(code: str, request: Request) -> dict[str, Any]:
