@@ -106,12 +106,23 @@ def sim(
         int | None, typer.Option("--think-ms", help="Thinking budget of search bots (ms).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    workers: Annotated[int, typer.Option(help="Parallel processes (results do not change).")] = 1,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            metavar="[ADDRESS]",
+            help="Run the games on Ray: alone, a local Ray instance; with an address "
+            "(auto, HOST:6379, ray://HOST:10001), that cluster. Needs unokit[ray].",
+        ),
+    ] = None,
 ) -> None:
     """Bots play rounds or matches; prints speed, turns and results by seat."""
     from unokit.sim import simulate
 
     if games < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--games")
+    if workers < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--workers")
     names = [b.strip() for b in bots.split(",") if b.strip()]
     bot_options = {} if think_ms is None else {"think_ms": think_ms}
     try:
@@ -121,7 +132,7 @@ def sim(
             as_json,
             lambda progress: simulate(
                 variant, players, games, seed, names, match, opts,
-                progress=progress, bot_options=bot_options,
+                progress=progress, bot_options=bot_options, workers=workers, ray=ray,
             ),
         )  # fmt: skip
     except UnoError as e:
@@ -164,8 +175,31 @@ def _load_command_modules() -> None:
 _load_command_modules()
 
 
+# Options whose value may be left out: ``--ray`` alone means a local Ray
+# instance, ``--ray ADDRESS`` a cluster (click has no optional values).
+_OPTIONAL_VALUES = {"--ray": "local"}
+
+
+def _fill_optional_values(argv: list[str]) -> list[str]:
+    """``[..., "--ray", "--games", "9"]`` -> ``[..., "--ray", "local", "--games", "9"]``.
+
+    >>> _fill_optional_values(["sim", "--ray"])
+    ['sim', '--ray', 'local']
+    >>> _fill_optional_values(["sim", "--ray", "auto", "--ray", "-o", "x=1"])
+    ['sim', '--ray', 'auto', '--ray', 'local', '-o', 'x=1']
+    """
+    out: list[str] = []
+    for i, arg in enumerate(argv):
+        out.append(arg)
+        if arg in _OPTIONAL_VALUES and (i + 1 == len(argv) or argv[i + 1].startswith("-")):
+            out.append(_OPTIONAL_VALUES[arg])
+    return out
+
+
 def main() -> None:
-    app()
+    import sys
+
+    app(args=_fill_optional_values(sys.argv[1:]))
 
 
 if __name__ == "__main__":  # pragma: no cover

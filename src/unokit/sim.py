@@ -11,10 +11,12 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 from unokit.actions import Catch
 from unokit.bots import Bot, make_bot
+from unokit.distributed import SerialRunner, make_runner
 from unokit.errors import OptionError
 from unokit.game import _MO, _RO, Game
 from unokit.options import Options
@@ -119,26 +121,81 @@ def simulate(
     options: dict[str, Any] | Options | None = None,
     progress: Callable[[int], None] | None = None,
     bot_options: dict[str, Any] | None = None,
+    workers: int = 1,
+    ray: str | None = None,
 ) -> SimResult:
     """Play ``games`` rounds (or whole matches with ``match``) between bots.
 
     ``bots`` names one bot per seat, or one name for every seat. Game ``i``
-    uses seed ``seed + i``, so a run is reproducible. When every seat is the
+    uses seed ``seed + i``, so a run is reproducible, and the same on any
+    number of ``workers`` processes or on Ray (``ray="local"`` or a cluster
+    address, :func:`unokit.distributed.make_runner`). When every seat is the
     ``random`` bot the fast playout is used (same policy, proven equal)."""
     names = list(bots)
     if len(names) == 1:
         names = names * players
     if len(names) != players:
         raise OptionError(f"{len(names)} bots named for {players} seats: name one or {players}")
+    if games < 1:
+        raise OptionError(f"games must be at least 1, got {games}")
     opts = options if isinstance(options, Options) else Options.from_dict(options)
     if not match:
         opts = opts.replace(matchMode="single_round")
-    all_random = all(n.strip().lower() == "random" for n in names)
+    Game.new(variant, players, opts, seed=seed, events=False)  # validate before any work
+    runner = make_runner(workers, ray)
     result = SimResult(variant, players, names, games, match, seed)
     result.wins = [0] * players
     result.points = [0] * players
+    # one job in this process; on several workers, chunks small enough to
+    # keep the progress bar moving
+    parts = 1 if isinstance(runner, SerialRunner) else max(1, min(games, workers * 16))
+    size = -(-games // parts)
+    jobs = [
+        _SimJob(variant, players, opts, names, match, seed, i, min(games, i + size),
+                dict(bot_options or {}))
+        for i in range(0, games, size)
+    ]  # fmt: skip
+    done = 0
     start = time.perf_counter()
-    for i in range(games):
+    # in this process, each game reports as it ends; from workers, each job
+    fn = partial(_sim_job, progress=progress) if parts == 1 else _sim_job
+    for part in runner.map(fn, jobs):
+        result.rounds += part.rounds
+        result.turns += part.turns
+        result.blocked += part.blocked
+        result.wins = [a + b for a, b in zip(result.wins, part.wins, strict=True)]
+        result.points = [a + b for a, b in zip(result.points, part.points, strict=True)]
+        done += part.games
+        if progress is not None and parts > 1:
+            progress(done)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+@dataclass(frozen=True)
+class _SimJob:
+    """Games ``start`` to ``stop - 1`` of a simulation (picklable for workers)."""
+
+    variant: str
+    players: int
+    options: Options
+    names: list[str]
+    match: bool
+    seed: int
+    start: int
+    stop: int
+    bot_options: dict[str, Any]
+
+
+def _sim_job(job: _SimJob, progress: Callable[[int], None] | None = None) -> SimResult:
+    variant, players, opts, names, match, seed = (
+        job.variant, job.players, job.options, job.names, job.match, job.seed,
+    )  # fmt: skip
+    all_random = all(n.strip().lower() == "random" for n in names)
+    result = SimResult(variant, players, names, job.stop - job.start, match, seed)
+    result.wins = [0] * players
+    result.points = [0] * players
+    for i in range(job.start, job.stop):
         game = Game.new(variant, players, opts, seed=seed + i, events=not all_random)
         if all_random:
             rnd = random.Random(seed + i).random
@@ -150,7 +207,7 @@ def simulate(
                 game.next_round()
         else:
             seat_bots = [
-                make_bot(name, seed=(seed + i) * 100 + s, **(bot_options or {}))
+                make_bot(name, seed=(seed + i) * 100 + s, **job.bot_options)
                 for s, name in enumerate(names)
             ]
             while True:
@@ -164,7 +221,6 @@ def simulate(
                 result.wins[w] += 1
         if progress is not None:
             progress(i + 1)
-    result.seconds = time.perf_counter() - start
     return result
 
 

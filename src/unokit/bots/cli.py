@@ -41,6 +41,14 @@ def tournament(
     plot: Annotated[
         Path | None, typer.Option(help="Write a PNG chart of the results to this file.")
     ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            metavar="[ADDRESS]",
+            help="Run the games on Ray: alone, a local Ray instance (--workers CPUs); with "
+            "an address (auto, HOST:6379, ray://HOST:10001), that cluster. Needs unokit[ray].",
+        ),
+    ] = None,
 ) -> None:
     """Bots play seat-rotated games; win rate (95% CI), mean points and Elo per bot."""
     from unokit.bots.tournament import parse_bots, run_tournament
@@ -60,8 +68,9 @@ def tournament(
             games,
             as_json,
             lambda progress: run_tournament(
-                variant, players, specs, games, seed, workers, opts, match, progress=progress
-            ),
+                variant, players, specs, games, seed, workers, opts, match,
+                progress=progress, ray=ray,
+            ),  # fmt: skip
         )
     except UnoError as e:
         err_console.print(f"[red]error:[/red] {e}")

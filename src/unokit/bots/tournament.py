@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots import Bot, make_bot
+from unokit.distributed import make_runner
 from unokit.errors import OptionError
 from unokit.game import _MO, _RO, Game
 from unokit.options import Options
@@ -419,10 +420,13 @@ def run_tournament(
     options: dict[str, Any] | Options | None = None,
     match: bool = False,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games (rounds, or whole matches with ``match``) between
-    ``specs`` on ``workers`` processes (default: one per CPU); ``progress`` is
-    called with the number of games finished so far."""
+    ``specs`` on ``workers`` processes (default: one per CPU), or on Ray with
+    ``ray`` (``"local"`` or a cluster address, :func:`unokit.distributed.make_runner`);
+    ``progress`` is called with the number of games finished so far. The
+    results do not depend on where the games ran."""
     if games < 1:
         raise OptionError("a tournament needs at least one game")
     if not specs:
@@ -435,6 +439,7 @@ def run_tournament(
     w = workers if workers is not None else (os.cpu_count() or 1)
     if w < 1:
         raise OptionError(f"workers must be at least 1, got {w}")
+    runner = make_runner(w, ray)
     specs = list(specs)
     result = TournamentResult(variant, players, games, seed, specs, match)
     start = time.perf_counter()
@@ -445,22 +450,11 @@ def run_tournament(
         for i in range(0, games, chunk)
     ]
     done = 0
-    if w == 1:
-        for job in jobs:
-            out = _work(job)
-            result.results += out
-            done += len(out)
-            if progress is not None:
-                progress(done)
-    else:
-        import multiprocessing as mp
-
-        with mp.get_context().Pool(min(w, len(jobs))) as pool:
-            for out in pool.imap_unordered(_work, jobs):
-                result.results += out
-                done += len(out)
-                if progress is not None:
-                    progress(done)
+    for out in runner.map(_work, jobs):
+        result.results += out
+        done += len(out)
+        if progress is not None:
+            progress(done)
     result.seconds = time.perf_counter() - start
     result.tally()
     return result
