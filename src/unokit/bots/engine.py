@@ -34,24 +34,20 @@ from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any
 
 from unokit.actions import Action, Play, parse_action
-from unokit.errors import OptionError, UnoError
+from unokit.errors import BotFailure, OptionError, UnoError
 from unokit.observation import Observation
 
 if TYPE_CHECKING:
     from unokit.bots import Bot
 
-__all__ = ["EngineBot", "EngineError", "position_lines", "PROTOCOL_VERSION"]
+__all__ = ["EngineBot", "EngineError", "match_legal", "position_lines", "PROTOCOL_VERSION"]
 
 PROTOCOL_VERSION = 1
 _MAX_LINE = 64 * 1024
 
 
-class EngineError(UnoError):
+class EngineError(BotFailure):
     """The engine at ``seat`` failed (crash, timeout, bad answer, illegal move)."""
-
-    def __init__(self, message: str, seat: int | None = None) -> None:
-        super().__init__(message)
-        self.seat = seat
 
 
 def _cards(cards: Any) -> str:
@@ -329,26 +325,42 @@ class EngineBot:
             raise self._fail(f"answered {line[:200]!r} where 'move COMMAND' was expected", seat)
 
     def _check(self, text: str, obs: Observation) -> Action:
-        from unokit.variants import get_variant
-
-        seat = obs.seat
-        legal = "; ".join(str(a) for a in obs.legal)
         try:
-            action = parse_action(text, get_variant(obs.variant).cards)
+            return match_legal(text, obs)
         except UnoError as e:
             raise EngineError(
-                f"engine {self.name} at {_seat(seat)} answered {text!r}, which is not a "
-                f"command ({e}); legal: {legal}",
-                seat,
+                f"engine {self.name} at {_seat(obs.seat)} answered {e}", obs.seat
             ) from None
-        wanted = _canonical(action)
-        if not any(_canonical(a) == wanted for a in obs.legal):
-            raise EngineError(
-                f"engine {self.name} at {_seat(seat)} answered the illegal move {text!r}; "
-                f"legal: {legal}",
-                seat,
-            )
-        return action
+
+
+def match_legal(text: str, obs: Observation) -> Action:
+    """The legal move of ``obs`` that ``text`` names (a ``PLAY`` may add
+    ``uno=true``); :class:`~unokit.errors.IllegalActionError` saying why not,
+    with the legal moves, otherwise.
+
+    >>> from unokit import Game
+    >>> g = Game.new("classic", 2, seed=3)
+    >>> str(match_legal("p1 play br uno=true", g.observe(1)))
+    'P1 PLAY BR uno=true'
+    >>> match_legal("P1 PLAY R9", g.observe(1))
+    Traceback (most recent call last):
+    ...
+    unokit.errors.IllegalActionError: the illegal move 'P1 PLAY R9'; legal: P1 PLAY BR; P1 PLAY W4 color=R; P1 PLAY W4 color=Y; P1 PLAY W4 color=G; P1 PLAY W4 color=B; P1 DRAW
+    """
+    from unokit.errors import IllegalActionError
+    from unokit.variants import get_variant
+
+    legal = "; ".join(str(a) for a in obs.legal) or "none"
+    try:
+        action = parse_action(text, get_variant(obs.variant).cards)
+    except UnoError as e:
+        raise IllegalActionError(
+            f"{text!r}, which is not a command ({e}); legal: {legal}"
+        ) from None
+    wanted = _canonical(action)
+    if not any(_canonical(a) == wanted for a in obs.legal):
+        raise IllegalActionError(f"the illegal move {text!r}; legal: {legal}")
+    return action
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:

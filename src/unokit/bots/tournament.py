@@ -33,8 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from unokit.bots import Bot, make_bot
-from unokit.bots.engine import EngineError
-from unokit.errors import OptionError
+from unokit.errors import BotFailure, OptionError
 from unokit.game import _MO, _RO, Game
 from unokit.options import Options
 from unokit.sim import offer_catch
@@ -223,7 +222,7 @@ def play_game(
     bots = [specs[b].make(seed * 1_000_003 + index * 16 + s) for s, b in enumerate(lineup)]
     try:
         return _play(game, bots, lineup, index, deal, match)
-    except EngineError as e:
+    except BotFailure as e:
         # an engine that crashes, hangs or answers an illegal move loses the game:
         # the seats held by the other entrants share the win, nobody scores
         seat = e.seat if e.seat is not None else -1
