@@ -9,6 +9,7 @@ import importlib.util
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from unokit.cli import app, err_console
 
@@ -17,8 +18,8 @@ def need(module: str, extra: str) -> None:
     """Exit 2 with one line if the optional package ``module`` is missing."""
     if importlib.util.find_spec(module) is None:
         err_console.print(
-            f"[red]error:[/red] this command needs the {extra!r} extra: "
-            f"pip install 'unokit[{extra}]'",
+            "[red]error:[/red] "
+            + escape(f"this command needs the {extra!r} extra: pip install 'unokit[{extra}]'"),
             soft_wrap=True,
         )
         raise typer.Exit(2)
@@ -97,20 +98,20 @@ def bot_connect(
             bot = make_bot(level, **({} if think_ms is None else {"think_ms": think_ms}))
         client = BotClient(url, token, bot, matches, say=None if quiet else print)
     except UnoError as e:
-        err_console.print(f"[red]error:[/red] {e}", soft_wrap=True)
+        err_console.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2) from None
     import asyncio
 
     try:
         result = asyncio.run(client.run())
     except BotFailure as e:
-        err_console.print(f"[red]error:[/red] {e}", soft_wrap=True)
+        err_console.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(1) from None
     except UnoError as e:
-        err_console.print(f"[red]error:[/red] {e}", soft_wrap=True)
+        err_console.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2) from None
     except OSError as e:
-        err_console.print(f"[red]error:[/red] cannot reach {url}: {e}", soft_wrap=True)
+        err_console.print(f"[red]error:[/red] cannot reach {escape(url)}: {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2) from None
     finally:
         close = getattr(bot, "close", None)

@@ -91,8 +91,11 @@ def tournament(
     if as_json:
         print(json.dumps(result.to_dict()))
         return
+    from rich.markup import escape
+
     for f in result.forfeits():
-        err_console.print(f"game {f['game']}: {f['bot']} lost by forfeit: {f['reason']}")
+        err_console.print(escape(f"game {f['game']}: {f['bot']} lost by forfeit: {f['reason']}"),
+                          soft_wrap=True)  # fmt: skip
     unit = "matches" if match else "rounds"
     console.print(
         f"{result.variant}, {players} players, {games} {unit}, seed {seed}: "
