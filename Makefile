@@ -29,11 +29,16 @@ install: $(STAMP)
 
 install-web: $(VENV)/.installed-web
 
-# Browser tests need Debian's chromium (never `playwright install`).
+# Browser tests need Debian's chromium (never `playwright install`); the engine
+# protocol tests compile the C reference engine with gcc.
 system-deps:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 	  echo "installing chromium (Debian package) for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+	@if ! command -v gcc >/dev/null 2>&1; then \
+	  echo "installing gcc (Debian package) for the engine protocol tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null; \
 	fi
 
 lint: install

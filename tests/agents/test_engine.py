@@ -150,3 +150,17 @@ def test_tournament_command_with_an_engine(tmp_path: Path, firstplay: str) -> No
     assert out["bots"]["engine:crash.sh"]["forfeits"] == 4
     assert out["bots"]["engine:firstplay"]["forfeits"] == 0
     assert {f["bot"] for f in out["forfeits"]} == {"engine:crash.sh"}
+
+
+def test_play_seats_the_engine_and_a_failing_engine_hands_over(
+    tmp_path: Path, firstplay: str
+) -> None:
+    res = runner.invoke(app, ["play", "--plain", "--players", "2", "--seed", "4",
+                              "--engine", firstplay], input="draw\nquit\n")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "Goodbye" in res.output
+    crash = script(tmp_path, "crash.sh", "exit 5")
+    res = runner.invoke(app, ["play", "--plain", "--players", "2", "--seed", "4",
+                              "--engine", crash], input="draw\nquit\n")  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "exited with status 5; normal plays the seat from now on" in res.output
