@@ -108,9 +108,10 @@ def build_server(tables: Tables | None = None) -> MCPServer:
 
         return register
 
-    def state(gid: str, t: AgentTable) -> dict[str, Any]:
+    def state(gid: str, t: AgentTable, news: bool = False) -> dict[str, Any]:
         return {
             "game_id": gid,
+            **({"happened": t.news()} if news else {}),
             "seat": t.seat,
             "your_seat_name": f"P{t.seat}",
             "observation": t.text(),
@@ -146,7 +147,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         table = AgentTable(variant, players, opponents, dict(options or {}), match, seat, seed,
                            think_ms)  # fmt: skip
         gid = tables.add(table)
-        return state(gid, table)
+        return state(gid, table, news=True)
 
     @tool()
     def get_observation(
@@ -252,6 +253,9 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         seat: the seat to ask for (-1: the seat whose decision it is).
         think_ms: thinking time for 'hard'.
         Returns the move in notation and its meaning."""
+        from dataclasses import replace
+
+        from unokit.actions import Play
         from unokit.agent_table import move_meaning
         from unokit.record import loads
 
@@ -276,6 +280,8 @@ def build_server(tables: Tables | None = None) -> MCPServer:
             game = t.game
             where = f"game {gid}"
         action, obs = ask_level(level, game, None if seat < 0 else seat, think_ms)
+        if isinstance(action, Play) and action.uno and len(obs.hand) != 2:
+            action = replace(action, uno=False)  # an UNO call only matters with two cards
         return {"position": where, "seat": obs.seat, "level": level, "move": str(action),
                 "meaning": move_meaning(action, obs)}  # fmt: skip
 

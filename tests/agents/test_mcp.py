@@ -51,6 +51,7 @@ async def test_a_whole_game_through_the_tools() -> None:
             "match": False}))  # fmt: skip
         gid = start["game_id"]
         assert "Your hand" in start["observation"]
+        assert start["happened"][0].startswith("Round 1")  # the deal, told once
         seen_json = ok(await client.call_tool("get_observation", {"format": "json"}))
         obs = seen_json["observation"]
         assert obs["seat"] == 0 and len(obs["hand"]) == obs["hand_sizes"][0]
@@ -67,6 +68,7 @@ async def test_a_whole_game_through_the_tools() -> None:
             if " PLAY " in choice and len(obs["hand"]) == 2:
                 choice += " uno=true"
             state = ok(await client.call_tool("play_move", {"move": choice, "game_id": gid}))
+            assert not any(x.startswith("Round 1:") for x in state["happened"])
             assert state["accepted"].split(" uno=")[0] in (choice.split(" uno=")[0],)
             obs = ok(await client.call_tool("get_observation", {"format": "json"}))["observation"]
             moves += 1
