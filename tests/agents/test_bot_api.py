@@ -157,6 +157,9 @@ async def test_a_misbehaving_bot_does_not_disturb_the_others(server: str) -> Non
                 seat = msg["seat"]
             elif msg["type"] == "state" and msg["observation"]:
                 obs = msg["observation"]
+                if obs["phase"] not in ("ROUND_OVER", "MATCH_OVER"):  # its own view only
+                    assert obs["final_hands"] is None and obs["seat"] == seat
+                    assert len(obs["hand"]) == obs["hand_sizes"][seat]
                 last = msg.get("last") or {}
                 if last.get("by") == "timer" and last.get("seat") == seat:
                     timed_out, silent = True, False

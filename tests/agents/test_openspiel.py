@@ -103,3 +103,15 @@ def test_ismcts_plays_a_match_against_heuristic() -> None:
         assert decisions > 0
         results.append(returns[seat])
     assert len(results) == 4
+
+
+def test_the_example_runs() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[2] / "examples" / "openspiel_ismcts.py"
+    out = subprocess.run([sys.executable, str(example), "--variant", "flex", "--rounds", "2",
+                          "--simulations", "5"], capture_output=True, text=True, timeout=240)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "of 2 rounds against heuristic" in out.stdout
