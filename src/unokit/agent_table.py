@@ -110,6 +110,7 @@ class AgentTable:
     _told: int = field(init=False, default=0)  # history events already narrated
     _round: int = field(init=False, default=0)
     _declined: int = field(init=False, default=-1)
+    _offered: int = field(init=False, default=-1)  # the version whose catch the bots were offered
     _version: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
@@ -295,17 +296,21 @@ class AgentTable:
         }
 
     def advance(self) -> None:
-        """Let the bots play until the agent has a decision or the round ends."""
+        """Let the bots play until the agent has a decision or the round ends.
+
+        After every move that leaves a seat vulnerable and about to act again
+        (:meth:`unokit.Game.catch_window`), the bots are offered the catch
+        first (as :func:`unokit.sim.offer_catch` does), then the agent."""
         from unokit.game import _RO
 
         g = self.game
         for _ in range(100_000):
-            if g.phase >= _RO or self.waiting_for_agent:
+            if g.phase >= _RO:
                 return
-            # a bot offered the catch before the vulnerable seat acts again
-            caught = False
-            if self._declined == self._version or self.seat not in g.catch_window():
-                for c in g.catch_window():
+            window = g.catch_window()
+            if window and self._offered != self._version:
+                self._offered = self._version
+                for c in window:
                     bot = self.bots[c]
                     if bot is None or not getattr(bot, "catches", True):
                         continue
@@ -313,13 +318,13 @@ class AgentTable:
                     if isinstance(a, Catch) and a.seat == c:
                         g.apply(a)
                         self._version += 1
-                        caught = True
                         break
-            if caught:
                 continue
+            if self.waiting_for_agent:
+                return
             seat = g.to_act
             bot = self.bots[seat] if seat is not None else None
-            if bot is None:  # pragma: no cover - the agent's turn returns above
+            if bot is None:  # pragma: no cover - the agent's decisions return above
                 return
             g.apply(bot.act(g.observe(seat)))
             self._version += 1

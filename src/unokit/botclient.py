@@ -167,10 +167,12 @@ class BotClient:
         self.say = say or (lambda _text: None)
         self.result = ClientResult()
         self._id = 0
+        self._kinds: dict[int, str] = {}  # request id -> message type
 
     async def _send(self, ws: Any, msg: dict[str, Any]) -> None:
         self._id += 1
         msg["id"] = self._id
+        self._kinds[self._id] = msg["type"]
         await ws.send(json.dumps(msg))
 
     async def run(self) -> ClientResult:
@@ -186,6 +188,10 @@ class BotClient:
                 if kind == "welcome":
                     res.seat = msg["seat"]
                     self.say(f"seat P{res.seat} of room {msg['room']}")
+                elif kind == "error" and msg.get("code") == "bad_state" and self._kinds.get(
+                    msg.get("id", -1)
+                ) in ("next_round", "new_match"):
+                    pass  # another player dealt the next round (or match) first
                 elif kind == "error":
                     res.errors.append(f"{msg.get('code')}: {msg.get('message')}")
                     self.say(f"server: {msg.get('code')}: {msg.get('message')}")
