@@ -226,7 +226,8 @@ def create_app(settings: Settings) -> FastAPI:
             name: {"min_players": v.min_players, "max_players": v.max_players}
             for name, v in VARIANTS.items()
         },
-        "bots": bot_names(),
+        # an engine program is not a level a room can run (docs/bot-api.md: external seats)
+        "bots": [b for b in bot_names() if b != "engine"],
         "house_rules": list(HOUSE_RULES),
         "options": _option_meta(),
         "turn_timer": {"min": 5, "max": 600},
