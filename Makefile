@@ -29,11 +29,16 @@ install: $(STAMP)
 
 install-web: $(VENV)/.installed-web
 
-# Browser tests need Debian's chromium (never `playwright install`).
+# Browser tests need Debian's chromium (never `playwright install`); the engine
+# protocol tests compile the C reference engine with gcc.
 system-deps:
 	@if ! command -v chromium >/dev/null 2>&1; then \
 	  echo "installing chromium (Debian package) for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
+	@if ! command -v gcc >/dev/null 2>&1; then \
+	  echo "installing gcc (Debian package) for the engine protocol tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null; \
 	fi
 
 lint: install
@@ -47,7 +52,7 @@ conformance: install
 
 # Each area runs in its own process: browser sessions and event loops of one
 # area must not leak into another's tests.
-TEST_GROUPS := "tests/engine src/unokit" "tests/bots tests/envs" tests/tui tests/web "tests/web_static tests/e2e"
+TEST_GROUPS := "tests/engine src/unokit" "tests/bots tests/envs" tests/agents tests/tui tests/web "tests/web_static tests/e2e"
 
 unit: install system-deps
 	@status=0; for group in $(TEST_GROUPS); do \

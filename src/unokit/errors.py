@@ -9,6 +9,7 @@ __all__ = [
     "IllegalActionError",
     "InvalidPositionError",
     "RecordError",
+    "BotFailure",
 ]
 
 
@@ -36,3 +37,13 @@ class InvalidPositionError(UnoError):
 
 class RecordError(UnoError):
     """A game record that cannot be read or does not replay."""
+
+
+class BotFailure(UnoError):
+    """A bot that failed to decide (an engine program that crashed, hung or
+    answered an illegal move, docs/engine-protocol.md); ``seat`` is its seat.
+    A tournament counts the game as lost by that seat."""
+
+    def __init__(self, message: str, seat: int | None = None) -> None:
+        super().__init__(message)
+        self.seat = seat

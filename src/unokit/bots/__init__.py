@@ -55,6 +55,7 @@ def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
 
 
 def _register_builtin() -> None:
+    from unokit.bots.engine import EngineBot
     from unokit.bots.heuristic import HeuristicBot
     from unokit.bots.ismcts import ISMCTSBot
     from unokit.bots.levels import EasyBot, NormalBot
@@ -67,6 +68,7 @@ def _register_builtin() -> None:
     register_bot("normal", NormalBot)
     register_bot("hard", ISMCTSBot)
     register_bot("rlcard-rule", RLCardRuleBot)  # needs the optional rlcard package
+    register_bot("engine", EngineBot)  # an external program (docs/engine-protocol.md)
 
 
 _register_builtin()

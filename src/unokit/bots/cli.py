@@ -25,6 +25,17 @@ def tournament(
             "name:key=value, e.g. hard:think_ms=50,hard:think_ms=400."
         ),
     ] = "hard,heuristic",
+    engine: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--engine",
+            help="An engine program to enter (docs/engine-protocol.md), e.g. "
+            "--engine ./my-engine; repeat for several. It joins the --bots.",
+        ),
+    ] = None,
+    engine_timeout_ms: Annotated[
+        int, typer.Option("--engine-timeout-ms", help="Time per move of engines (ms).")
+    ] = 5000,
     games: Annotated[int, typer.Option(help="Games (rounds; matches with --match).")] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the tournament (deals and bots).")] = 0,
     workers: Annotated[
@@ -51,7 +62,7 @@ def tournament(
     ] = None,
 ) -> None:
     """Bots play seat-rotated games; win rate (95% CI), mean points and Elo per bot."""
-    from unokit.bots.tournament import parse_bots, run_tournament
+    from unokit.bots.tournament import engine_specs, parse_bots, run_tournament
 
     if games < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--games")
@@ -59,10 +70,13 @@ def tournament(
         raise typer.BadParameter("must be at least 1", param_hint="--workers")
     if think_ms is not None and think_ms < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--think-ms")
+    if engine_timeout_ms < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--engine-timeout-ms")
     if plot is not None and plot.suffix.lower() != ".png":
         raise typer.BadParameter("the chart is a PNG file: name it *.png", param_hint="--plot")
     try:
         specs = parse_bots(bots, think_ms)
+        specs += engine_specs(engine or [], engine_timeout_ms, specs)
         opts = parse_options(option)
         result = with_progress(
             games,
@@ -86,18 +100,24 @@ def tournament(
     if as_json:
         print(json.dumps(result.to_dict()))
         return
+    from rich.markup import escape
+
+    for f in result.forfeits():
+        err_console.print(escape(f"game {f['game']}: {f['bot']} lost by forfeit: {f['reason']}"),
+                          soft_wrap=True)  # fmt: skip
     unit = "matches" if match else "rounds"
     console.print(
         f"{result.variant}, {players} players, {games} {unit}, seed {seed}: "
         f"{result.seconds:.1f} s"
     )
-    table = Table("bot", "games", "win rate", "95% CI", "mean points", "Elo", "ms/decision")
+    table = Table("bot", "games", "win rate", "95% CI", "mean points", "Elo", "ms/decision",
+                  "forfeits")
     ranked = sorted(result.bots.values(), key=lambda b: -b.elo)
     for b in ranked:
         lo, hi = b.ci95
         table.add_row(
             b.label, str(b.games), f"{b.win_rate:.1%}", f"{lo:.1%} - {hi:.1%}",
-            f"{b.mean_points:.1f}", f"{b.elo:.0f}", f"{b.ms_per_decision:.1f}",
+            f"{b.mean_points:.1f}", f"{b.elo:.0f}", f"{b.ms_per_decision:.1f}", str(b.forfeits),
         )
     console.print(table)
     if len(ranked) > 2 or players > 2:

@@ -34,7 +34,7 @@ from typing import Any
 
 from unokit.bots import Bot, make_bot
 from unokit.distributed import make_runner
-from unokit.errors import OptionError
+from unokit.errors import BotFailure, OptionError
 from unokit.game import _MO, _RO, Game
 from unokit.options import Options
 from unokit.sim import offer_catch
@@ -45,6 +45,7 @@ __all__ = [
     "GameResult",
     "TournamentResult",
     "parse_bots",
+    "engine_specs",
     "lineups",
     "play_game",
     "run_tournament",
@@ -142,6 +143,31 @@ def parse_bots(text: str, think_ms: int | None = None) -> list[BotSpec]:
     return specs
 
 
+def engine_specs(
+    commands: Sequence[str], timeout_ms: int = 5000, taken: Sequence[BotSpec] = ()
+) -> list[BotSpec]:
+    """Entrants played by engine programs (docs/engine-protocol.md), labelled
+    ``engine:NAME`` after the program's file name. The programs must exist
+    (:class:`~unokit.errors.OptionError` otherwise); none is started here.
+
+    >>> engine_specs(["sh -c true"], 100)[0].label
+    'engine:sh'
+    """
+    from unokit.bots.engine import EngineBot
+
+    labels = {s.label for s in taken}
+    out: list[BotSpec] = []
+    for command in commands:
+        bot = EngineBot(command=command, timeout_ms=timeout_ms)
+        label, k = bot.name, 1
+        while label in labels:
+            k += 1
+            label = f"{bot.name}#{k}"
+        labels.add(label)
+        out.append(BotSpec(label, "engine", (("command", command), ("timeout_ms", timeout_ms))))
+    return out
+
+
 def lineups(bots: int, seats: int) -> list[tuple[int, ...]]:
     """The line-ups of one block: ``lineup[s]`` is the index of the bot at seat ``s``.
 
@@ -175,6 +201,8 @@ class GameResult:
     decisions: tuple[int, ...]  # by seat
     seconds: tuple[float, ...]  # thinking time by seat
     slowest: tuple[float, ...]  # longest single decision by seat
+    forfeit: int = -1  # the seat whose engine failed (it lost the game), or -1
+    forfeit_reason: str = ""
 
 
 def play_game(
@@ -193,6 +221,29 @@ def play_game(
     deal = seed + index // len(ups)
     game = Game.new(variant, players, options, seed=deal, events=True)
     bots = [specs[b].make(seed * 1_000_003 + index * 16 + s) for s, b in enumerate(lineup)]
+    try:
+        return _play(game, bots, lineup, index, deal, match)
+    except BotFailure as e:
+        # an engine that crashes, hangs or answers an illegal move loses the game:
+        # the seats held by the other entrants share the win, nobody scores
+        seat = e.seat if e.seat is not None else -1
+        bad = lineup[seat] if 0 <= seat < players else -1
+        winners = tuple(s for s, b in enumerate(lineup) if b != bad)
+        zeros = tuple(0 for _ in range(players))
+        return GameResult(index, deal, lineup, winners, zeros, 0, zeros,
+                          tuple(0.0 for _ in range(players)), tuple(0.0 for _ in range(players)),
+                          seat, str(e))  # fmt: skip
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:
+                close()
+
+
+def _play(
+    game: Game, bots: Sequence[Bot], lineup: tuple[int, ...], index: int, deal: int, match: bool
+) -> GameResult:
+    players = game.n
     decisions = [0] * players
     seconds = [0.0] * players
     slowest = [0.0] * players
@@ -294,6 +345,7 @@ class BotStats:
     seconds: float = 0.0
     slowest: float = 0.0
     elo: float = 1500.0
+    forfeits: int = 0  # games lost because the bot (an engine) failed
 
     @property
     def win_rate(self) -> float:
@@ -322,6 +374,7 @@ class BotStats:
             "wins": self.wins,
             "ms_per_decision": round(self.ms_per_decision, 2),
             "max_ms_per_decision": round(1000.0 * self.slowest, 1),
+            "forfeits": self.forfeits,
         }
 
 
@@ -355,6 +408,8 @@ class TournamentResult:
                 st.slowest = max(st.slowest, r.slowest[s])
                 if s in r.winners:
                     st.wins += share
+                if s == r.forfeit:
+                    st.forfeits += 1
             # pairwise: each winner beats every other seat; without a winner, all draw
             for s, a in enumerate(up):
                 for t, b in enumerate(up):
@@ -385,11 +440,21 @@ class TournamentResult:
                     out[a][b] = round(won / (won + lost), 4)
         return out
 
+    def forfeits(self) -> list[dict[str, Any]]:
+        """The games a bot lost by failing (an engine's crash, timeout or illegal move)."""
+        return [
+            {"game": r.index, "seat": r.forfeit, "bot": self.specs[r.lineup[r.forfeit]].label,
+             "reason": r.forfeit_reason}
+            for r in sorted(self.results, key=lambda r: r.index)
+            if r.forfeit >= 0
+        ]  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "games": self.games,
             "bots": {k: v.to_dict() for k, v in self.bots.items()},
             "head_to_head": self.head_to_head(),
+            "forfeits": self.forfeits(),
         }
 
 

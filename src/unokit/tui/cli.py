@@ -48,6 +48,10 @@ def play(
     delay: Annotated[
         float, typer.Option(help="Seconds between bot moves in the Textual game.")
     ] = 0.8,
+    engine: Annotated[
+        str | None,
+        typer.Option(help="An engine program for the first bot seat (docs/engine-protocol.md)."),
+    ] = None,
 ) -> None:
     """Play a match against the bots, in a Textual app or as plain text."""
     from unokit.tui.session import Session
@@ -73,6 +77,10 @@ def play(
             bot_options=bot_options,
             save=save,
         )
+        if engine is not None:  # the engine takes the first bot seat (normal plays on if it fails)
+            from unokit.bots.engine import seat_engine
+
+            seat_engine(session, engine)
     except (UnoError, OSError) as e:
         err_console.print(f"[red]error:[/red] {e}")
         raise typer.Exit(2) from None

@@ -226,7 +226,8 @@ def create_app(settings: Settings) -> FastAPI:
             name: {"min_players": v.min_players, "max_players": v.max_players}
             for name, v in VARIANTS.items()
         },
-        "bots": bot_names(),
+        # an engine program is not a level a room can run (docs/bot-api.md: external seats)
+        "bots": [b for b in bot_names() if b != "engine"],
         "house_rules": list(HOUSE_RULES),
         "options": _option_meta(),
         "turn_timer": {"min": 5, "max": 600},
@@ -271,6 +272,11 @@ def create_app(settings: Settings) -> FastAPI:
                 if s.level is not None:
                     raise HTTPException(422, f"seat {i}: a human seat has no bot level")
                 specs.append(("human", None))
+            if (s.external or s.name is not None) and s.kind != "human":
+                raise HTTPException(
+                    422, f"seat {i}: only a human seat can be reserved for an external bot"
+                )
+        external = [i for i, s in enumerate(body.seats) if s.external]
         if not any(kind == "human" for kind, _ in specs):
             raise HTTPException(422, "a room needs at least one human seat")
         try:
@@ -278,13 +284,27 @@ def create_app(settings: Settings) -> FastAPI:
             Game.new(body.variant, n, options, seed=0, events=False)  # every check of a deal
         except UnoError as e:
             raise HTTPException(422, str(e)) from None
+        # the creator takes the first human seat not reserved for an external bot
+        # (if every human seat is, the creator is the first of those bots)
+        host = next((i for i, (k, _) in enumerate(specs) if k == "human" and i not in external),
+                    None)  # fmt: skip
         try:
             room, seat, token = await hub.create(
-                body.variant, specs, options, body.turn_timer, body.name
+                body.variant, specs, options, body.turn_timer, body.name, host
             )
+            reserved = []
+            for i in external:  # claimed now: their tokens go to the host (docs/bot-api.md)
+                t = token if i == seat else (await room.claim(body.seats[i].name or f"Bot P{i}", i))[1]
+                reserved.append({"seat": i, "token": t})
         except StorageError as e:
             raise HTTPException(503, f"storage error: {e}") from None
-        return _seat_reply(room, seat, token)
+        except ProtocolError as e:  # pragma: no cover - the seats were free a moment ago
+            raise HTTPException(409, e.message) from None
+        reply = _seat_reply(room, seat, token)
+        if external:
+            reply["external"] = reserved
+            reply["info"] = room.info()
+        return reply
 
     @app.post("/api/rooms/{code}/join")
     async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:

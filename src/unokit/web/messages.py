@@ -141,6 +141,10 @@ CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 class SeatSpec(_Msg):
     kind: Literal["human", "bot"]
     level: BotLevel | None = None
+    # a human seat reserved for an external bot program (docs/bot-api.md): claimed
+    # at creation under ``name``; its token is in the reply's ``external`` list
+    external: StrictBool = False
+    name: Name | None = None
 
 
 OptionValue = StrictBool | StrictInt | StrictStr | None

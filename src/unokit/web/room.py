@@ -731,6 +731,8 @@ class Room:
                     g2 = g.copy(events=True)
                     g2.apply(action)
                     line = str(action)
+                    log.warning("room %s: P%d ran out of time; the server played %s",
+                                self.code, seat, line)  # fmt: skip
                     await self._commit([line], g2, last={"seat": seat, "text": line, "by": "timer"})
                     if g2.state not in (Phase.AWAIT_DRAWN, Phase.AWAIT_COLOR):
                         return
@@ -829,9 +831,12 @@ class Hub:
         options: Options,
         turn_timer: float | None,
         name: str,
+        host: int | None = None,
     ) -> tuple[Room, int, str]:
-        """A new room; the creator takes the first human seat. Returns (room, seat, token)."""
-        host = next(i for i, (kind, _) in enumerate(seat_specs) if kind == "human")
+        """A new room; the creator takes seat ``host`` (default: the first human
+        seat). Returns (room, seat, token)."""
+        if host is None:
+            host = next(i for i, (kind, _) in enumerate(seat_specs) if kind == "human")
         token = secrets.token_urlsafe(32)
         rows = []
         for i, (kind, level) in enumerate(seat_specs):

@@ -1,0 +1,369 @@
+"""A game for an outside agent (a language model over MCP, a script): the agent
+holds one seat, our bots the others; the agent reads its observation in words
+or JSON, lists its legal moves in the project's notation and plays one.
+
+This module has no MCP in it (:mod:`unokit.mcp_server` exposes it as tools);
+every rule is the engine's (:class:`unokit.Game`), every check of a move is
+:func:`unokit.bots.engine.match_legal`.
+
+>>> t = AgentTable("classic", 2, opponents="heuristic", seed=3)
+>>> t.seat, t.waiting_for_agent
+(0, True)
+>>> [m["move"] for m in t.legal_moves()]
+['P0 ACCEPT', 'P0 CHALLENGE']
+>>> t.play("accept")["accepted"]
+'P0 ACCEPT'
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from unokit.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    NextRound,
+    Pass,
+    Play,
+)
+from unokit.bots import Bot, make_bot
+from unokit.errors import IllegalActionError, OptionError, UnoError
+from unokit.game import Game
+from unokit.observation import Observation
+from unokit.options import Options
+
+__all__ = ["AgentTable", "move_meaning", "WAIT", "ask_level"]
+
+#: the move that lets a chance to catch (or jump in) go when it is not the agent's turn
+WAIT = "WAIT"
+_NAMES = ("Ada", "Bo", "Cy", "Dot", "Eli", "Fay", "Gus", "Hana", "Ike", "Jo")
+
+
+def move_meaning(action: Action, obs: Observation) -> str:
+    """What a move does, in a few words (for a reader who does not know the notation).
+
+    >>> from unokit import Game
+    >>> g = Game.new("classic", 2, seed=3)
+    >>> [move_meaning(a, g.observe(1)) for a in g.observe(1).legal][:2]
+    ['play Blue Reverse', 'play Wild Draw Four and name Red']
+    """
+    if isinstance(action, Play):
+        text = "play " + action.card.face(obs.side).long_name
+        if action.flex:
+            text += " on its flex side"
+        if action.color is not None:
+            text += f" and name {action.color.long_name}"
+        if action.target is not None:
+            text += f", aimed at P{action.target}"
+        if action.swap is not None:
+            text += f", swapping hands with P{action.swap}"
+        if action.flip_color is not None:
+            text += f" (if the flip shows a wild, name {action.flip_color.long_name})"
+        if action.seat != obs.current:
+            text += " out of turn (jump-in)"
+        return text
+    if isinstance(action, Draw):
+        if obs.pending_draw:
+            return f"draw the {obs.pending_draw} stacked penalty cards (your turn ends)"
+        return "draw a card (you may then play it if it fits)"
+    if isinstance(action, Pass):
+        return "keep the card you just drew (your turn ends)"
+    if isinstance(action, ChooseColor):
+        return f"choose {action.color.long_name} as the colour"
+    if isinstance(action, Accept):
+        return "accept the wild draw's penalty without challenging"
+    if isinstance(action, Challenge):
+        return "challenge the wild draw (wrong: you draw more; right: they draw instead)"
+    if isinstance(action, CallUno):
+        return "call UNO (you have, or are about to have, one card)"
+    if isinstance(action, Catch):
+        return f"catch P{action.target}, who did not call UNO: they draw a penalty"
+    if isinstance(action, NextRound):
+        return "deal the next round"
+    return str(action)  # pragma: no cover - every kind is above
+
+
+@dataclass
+class AgentTable:
+    """A round or a match: the agent at ``seat``, bots (``opponents``: one
+    level for all, or one per other seat, comma-separated) elsewhere. Bots move
+    at once; the table stops whenever the agent has a decision."""
+
+    variant: str
+    players: int
+    opponents: str = "normal"
+    options: dict[str, Any] | None = None
+    match: bool = False
+    seat: int = 0
+    seed: int | None = None
+    think_ms: int | None = None
+    game: Game = field(init=False)
+    bots: list[Bot | None] = field(init=False)
+    names: list[str] = field(init=False)
+    _told: int = field(init=False, default=0)  # history events already narrated
+    _round: int = field(init=False, default=0)
+    _declined: int = field(init=False, default=-1)
+    _offered: int = field(init=False, default=-1)  # the version whose catch the bots were offered
+    _version: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        opts = Options.from_dict(dict(self.options or {}))
+        if not self.match:
+            opts = opts.replace(matchMode="single_round")
+        if self.seed is None:
+            self.seed = random.SystemRandom().randrange(2**31)
+        self.game = Game.new(self.variant, self.players, opts, seed=self.seed, events=True)
+        n = self.game.n
+        if not 0 <= self.seat < n:
+            raise OptionError(f"seat must be 0 to {n - 1} in a {n}-player game, not {self.seat}")
+        levels = [x.strip() for x in self.opponents.split(",") if x.strip()]
+        if len(levels) == 1:
+            levels = levels * (n - 1)
+        if len(levels) != n - 1:
+            raise OptionError(
+                f"opponents: give one level for all {n - 1} bots or one per bot, "
+                f"comma-separated; got {len(levels)}"
+            )
+        if self.think_ms is not None and self.think_ms < 1:
+            raise OptionError("think_ms must be at least 1")
+        extra = {} if self.think_ms is None else {"think_ms": self.think_ms}
+        it = iter(levels)
+        self.bots = []
+        for s in range(n):
+            if s == self.seat:
+                self.bots.append(None)
+                continue
+            level = next(it)
+            if level.strip().lower() == "engine":
+                raise OptionError("opponents are our bot levels (easy, normal, hard...)")
+            self.bots.append(make_bot(level, seed=self.seed * 10 + s, **extra))
+        others = iter(_NAMES)
+        self.names = ["You" if s == self.seat else next(others) for s in range(n)]
+        self._round = self.game.round_no
+        self.advance()
+
+    # ------------------------------------------------------------------ state
+
+    def observe(self) -> Observation:
+        return self.game.observe(self.seat)
+
+    @property
+    def over(self) -> bool:
+        return self.game.state.name == "MATCH_OVER"
+
+    @property
+    def waiting_for_agent(self) -> bool:
+        """True when the agent has a decision: its turn, a chance to catch, the next round."""
+        g = self.game
+        name = g.state.name
+        if name == "MATCH_OVER":
+            return False
+        if name == "ROUND_OVER":
+            return True
+        return g.to_act == self.seat or self._catch_chance()
+
+    def _catch_chance(self) -> bool:
+        return self._declined != self._version and self.seat in self.game.catch_window()
+
+    def legal_moves(self) -> list[dict[str, str]]:
+        """The agent's moves now, each with its meaning; ``[]`` when it has none."""
+        g = self.game
+        name = g.state.name
+        if name == "MATCH_OVER":
+            return []
+        if name == "ROUND_OVER":
+            return [{"move": "NEXT", "meaning": "deal the next round"}]
+        if not self.waiting_for_agent:
+            return []
+        obs = self.observe()
+        out = [{"move": str(a), "meaning": move_meaning(a, obs)} for a in obs.legal]
+        if g.to_act != self.seat:
+            out.append({"move": WAIT, "meaning": "let the chance go; the game goes on"})
+        return out
+
+    def text(self) -> str:
+        """The agent's observation in words (the terminal's plain mode text)."""
+        from unokit.tui.text import describe
+
+        obs = self.observe()
+        lines = describe(obs, self.names, [b is not None for b in self.bots])
+        lines.append(self.status())
+        return "\n".join(lines)
+
+    def status(self) -> str:
+        g = self.game
+        obs = self.observe()
+        if g.state.name == "MATCH_OVER":
+            won = obs.match_winners
+            who = ", ".join(self.names[s] for s in won) or "nobody"
+            return f"The game is over. Winner: {who}. Scores: {list(obs.scores)}."
+        if g.state.name == "ROUND_OVER":
+            w = "nobody (blocked)" if obs.winner is None else self.names[obs.winner]
+            return (
+                f"Round {obs.round} is over; winner: {w}, {obs.round_points} points. "
+                "Play NEXT to deal the next round."
+            )
+        if self.waiting_for_agent:
+            from unokit.tui.text import status_line
+
+            if g.to_act != self.seat:
+                return "You may catch a player who did not call UNO now, or WAIT."
+            return status_line(obs, self.names) + " Choose one of your legal moves."
+        return "Waiting for the other players."  # pragma: no cover - bots move at once
+
+    def json(self) -> dict[str, Any]:
+        """The agent's observation as JSON (``Observation.to_dict()``) plus the history's tail."""
+        d = self.observe().to_dict()
+        d["history"] = d["history"][-30:]
+        d["names"] = self.names
+        return d
+
+    # ------------------------------------------------------------------ moves
+
+    def play(self, move: str) -> dict[str, Any]:
+        """Play the agent's ``move`` (one of :meth:`legal_moves`; a ``PLAY`` may
+        add ``uno=true``; the seat prefix may be left out), then let the bots
+        play until the agent has a decision again. Raises
+        :class:`~unokit.errors.IllegalActionError` saying why and what is legal."""
+        from unokit.bots.engine import match_legal
+
+        text = " ".join(move.split())
+        if not text:
+            raise IllegalActionError("empty move: " + self._legal_hint())
+        g = self.game
+        name = g.state.name
+        if name == "MATCH_OVER":
+            raise IllegalActionError("the game is over: start a new one with new_game")
+        if name == "ROUND_OVER":
+            if text.upper() not in ("NEXT", "NEXT_ROUND"):
+                raise IllegalActionError(f"{text!r}: the round is over; the only move is NEXT")
+            self._told = 0
+            g.next_round()
+            self._version += 1
+            return self._after("NEXT")
+        if not self.waiting_for_agent:  # pragma: no cover - bots move at once
+            raise IllegalActionError("it is not your decision now")
+        if text.upper() == WAIT:
+            if g.to_act == self.seat:
+                raise IllegalActionError("WAIT is only for a chance out of turn; " + self._legal_hint())
+            self._declined = self._version
+            return self._after(WAIT)
+        words = text.split()
+        if words[0].upper() not in {f"P{s}" for s in range(g.n)}:
+            text = f"P{self.seat} {text}"
+        obs = self.observe()
+        try:
+            action = match_legal(text, obs)
+        except UnoError:
+            raise IllegalActionError(self._why(text)) from None
+        g.apply(action)
+        self._version += 1
+        return self._after(str(action))
+
+    def _why(self, text: str) -> str:
+        """Why ``text`` is refused (the rules' own reason when there is one), and what is legal."""
+        from unokit.actions import parse_action
+
+        try:
+            action = parse_action(text, self.game.variant.cards)
+        except UnoError as e:
+            return f"{text!r} is not a command: {e}. {self._legal_hint()}"
+        try:
+            self.game.copy().apply(action)
+        except UnoError as e:
+            return f"{text!r} is not legal: {e}. {self._legal_hint()}"
+        return f"{text!r} is not one of your moves now. {self._legal_hint()}"
+
+    def _legal_hint(self) -> str:
+        moves = [m["move"] for m in self.legal_moves()]
+        return "Legal moves now: " + "; ".join(moves) if moves else "You have no move now."
+
+    def _after(self, accepted: str) -> dict[str, Any]:
+        self.advance()
+        return {
+            "accepted": accepted,
+            "happened": self.news(),
+            "observation": self.text(),
+            "legal_moves": self.legal_moves(),
+            "game_over": self.over,
+        }
+
+    def advance(self) -> None:
+        """Let the bots play until the agent has a decision or the round ends.
+
+        After every move that leaves a seat vulnerable and about to act again
+        (:meth:`unokit.Game.catch_window`), the bots are offered the catch
+        first (as :func:`unokit.sim.offer_catch` does), then the agent."""
+        from unokit.game import _RO
+
+        g = self.game
+        for _ in range(100_000):
+            if g.phase >= _RO:
+                return
+            window = g.catch_window()
+            if window and self._offered != self._version:
+                self._offered = self._version
+                for c in window:
+                    bot = self.bots[c]
+                    if bot is None or not getattr(bot, "catches", True):
+                        continue
+                    a = bot.act(g.observe(c))
+                    if isinstance(a, Catch) and a.seat == c:
+                        g.apply(a)
+                        self._version += 1
+                        break
+                continue
+            if self.waiting_for_agent:
+                return
+            seat = g.to_act
+            bot = self.bots[seat] if seat is not None else None
+            if bot is None:  # pragma: no cover - the agent's decisions return above
+                return
+            g.apply(bot.act(g.observe(seat)))
+            self._version += 1
+        raise RuntimeError("the bots did not stop")  # pragma: no cover
+
+    def news(self) -> list[str]:
+        """What happened since the last call, in words, from the agent's point of view."""
+        from unokit.tui.text import Narrator
+
+        history = self.observe().history
+        if self.game.round_no != self._round:
+            self._round = self.game.round_no
+            self._told = 0
+        narrator = Narrator(self.names, viewer=self.seat)
+        lines = [narrator.line(e) for e in history]  # the narrator follows the whole round
+        out = [x for x in lines[self._told :] if x]
+        self._told = len(lines)
+        return out
+
+
+def ask_level(
+    level: str,
+    game: Game,
+    seat: int | None = None,
+    think_ms: int | None = None,
+    seed: int = 0,
+) -> tuple[Action, Observation]:
+    """What bot ``level`` would play for ``seat`` (default: the seat to act) in
+    ``game``, from that seat's observation only."""
+    if game.state.name in ("ROUND_OVER", "MATCH_OVER"):
+        raise IllegalActionError("the round is over in this position: there is no move to ask for")
+    s = game.to_act if seat is None else seat
+    if s is None or not 0 <= s < game.n:
+        raise OptionError(f"seat must be 0 to {game.n - 1}")
+    obs = game.observe(s)
+    if not obs.legal:
+        raise IllegalActionError(f"P{s} has no legal move in this position")
+    extra = {} if think_ms is None else {"think_ms": think_ms}
+    if level.strip().lower() == "engine":
+        raise OptionError("ask one of our levels: easy, normal, hard, heuristic, random")
+    bot = make_bot(level, seed=seed, **extra)
+    return bot.act(obs), obs

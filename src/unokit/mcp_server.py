@@ -1,0 +1,297 @@
+"""``unokit mcp``: UNO, UNO Flip and UNO Flex for language-model agents, as an
+MCP server (the official ``mcp`` Python SDK; stdio or streamable HTTP).
+
+The tools wrap :class:`unokit.agent_table.AgentTable`: the agent holds one
+seat, our bots the others. Every tool answers in plain JSON; a refused call is
+an MCP tool error whose text says what was wrong and what is legal. See
+docs/mcp.md.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from unokit.agent_table import AgentTable, ask_level
+from unokit.errors import OptionError, UnoError
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
+__all__ = ["build_server", "Tables", "INSTRUCTIONS"]
+
+INSTRUCTIONS = """\
+You are playing UNO (variants: classic, flip, flex) against bots, by the exact
+official rules. Loop: new_game, then repeatedly legal_moves (or read the
+legal_moves returned by the last call) and play_move with one move copied
+exactly from that list, until game_over is true. get_observation shows your
+hand and the table in words or JSON; get_rules explains the rules in force.
+A PLAY that leaves you with one card should end with ' uno=true' (calling
+UNO), or a bot may catch you (you draw 2)."""
+
+_MOVE_HELP = (
+    "Moves are in the project's notation, e.g. 'P0 PLAY R5', 'P0 PLAY W4 color=G', "
+    "'P0 DRAW', 'P0 PASS', 'P0 ACCEPT', 'P0 CHALLENGE', 'P0 COLOR B', 'P0 CATCH P1', "
+    "'NEXT' (next round), 'WAIT' (let a chance out of turn go). Cards: colour letter "
+    "R Y G B (Flip dark side: Pk Tl Or Pu) then 0-9, S skip, R reverse, D2 draw two; "
+    "W wild, W4 wild draw four; Flip cards are written light|dark, e.g. 'Y1|DW'."
+)
+
+
+class Tables:
+    """The games of one server, by id (the last one started is the default)."""
+
+    def __init__(self, limit: int = 64) -> None:
+        self.limit = limit
+        self._games: OrderedDict[str, AgentTable] = OrderedDict()
+        self._next = 1
+
+    def add(self, table: AgentTable) -> str:
+        gid = f"g{self._next}"
+        self._next += 1
+        self._games[gid] = table
+        while len(self._games) > self.limit:
+            self._games.popitem(last=False)
+        return gid
+
+    def get(self, game_id: str = "") -> tuple[str, AgentTable]:
+        if not self._games:
+            raise OptionError("no game yet: start one with new_game")
+        gid = game_id.strip() or next(reversed(self._games))
+        if gid not in self._games:
+            raise OptionError(
+                f"no game {gid!r}; games: {', '.join(self._games)} (omit game_id for the latest)"
+            )
+        return gid, self._games[gid]
+
+
+def _check(cond: bool, message: str) -> None:
+    if not cond:
+        raise OptionError(message)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _clear_errors(fn: F) -> F:
+    """A refused call (bad input, illegal move) reaches the model as a tool error
+    with its message; anything else stays a crash (logged by the SDK)."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except UnoError as e:
+            raise ToolError(str(e)) from None
+
+    return cast(F, wrapper)
+
+
+def build_server(tables: Tables | None = None) -> MCPServer:
+    """The MCP server with its tools (``unokit mcp`` runs it)."""
+    from mcp.server.mcpserver import MCPServer
+
+    from unokit import __version__ as version
+
+    tables = tables if tables is not None else Tables()
+    server: MCPServer = MCPServer(
+        "unokit", instructions=INSTRUCTIONS, version=version, log_level="WARNING"
+    )
+
+    def tool() -> Callable[[F], F]:
+        def register(fn: F) -> F:
+            server.add_tool(_clear_errors(fn))
+            return fn
+
+        return register
+
+    def state(gid: str, t: AgentTable, news: bool = False) -> dict[str, Any]:
+        return {
+            "game_id": gid,
+            **({"happened": t.news()} if news else {}),
+            "seat": t.seat,
+            "your_seat_name": f"P{t.seat}",
+            "observation": t.text(),
+            "legal_moves": t.legal_moves(),
+            "game_over": t.over,
+        }
+
+    @tool()
+    def new_game(
+        variant: Literal["classic", "flip", "flex"] = "classic",
+        players: int = 2,
+        opponents: str = "normal",
+        options: dict[str, str | int | bool] | None = None,
+        match: bool = False,
+        seat: int = 0,
+        seed: int | None = None,
+        think_ms: int | None = None,
+    ) -> dict[str, Any]:
+        """Start a game of UNO against bots and return your first view and legal moves.
+
+        variant: classic (UNO), flip (UNO Flip) or flex (UNO Flex).
+        players: 2 to 10 seats (flex: 2 to 8), you included.
+        opponents: the bots' level: easy, normal, hard (strongest), heuristic or random;
+          one for all bots or one per bot seat, comma-separated (e.g. "hard,easy").
+        options: rule options by name, e.g. {"stacking": "same_symbol", "jumpIn": true,
+          "sevenZero": true, "drawUntilPlayable": true, "targetScore": 200}; see get_rules.
+        match: false = one round; true = a whole match to the target score (500 by default).
+        seat: your seat number (0 = P0); the bots take the others.
+        seed: a number to replay the same deal; random if omitted.
+        think_ms: thinking time of 'hard' bots, in milliseconds.
+        Returns game_id, your seat, the observation in words and your legal moves."""
+        _check(players >= 2, "players must be at least 2")
+        table = AgentTable(variant, players, opponents, dict(options or {}), match, seat, seed,
+                           think_ms)  # fmt: skip
+        gid = tables.add(table)
+        return state(gid, table, news=True)
+
+    @tool()
+    def get_observation(
+        format: Literal["text", "json"] = "text", game_id: str = ""
+    ) -> dict[str, Any]:
+        """Read what you may know of the game: your hand, the top card and colour in
+        force, direction, every player's card count, UNO calls, scores (Flip: the back
+        faces you see; Flex: Power Cards).
+
+        format: "text" (plain words) or "json" (every field, cards in notation, the last
+          30 events of the round, and 'legal': your legal moves).
+        game_id: the id new_game returned; omit it for the latest game."""
+        _check(format in ("text", "json"), "format must be 'text' or 'json'")
+        gid, t = tables.get(game_id)
+        if format == "json":
+            return {"game_id": gid, "observation": t.json(), "game_over": t.over}
+        return state(gid, t)
+
+    @tool()
+    def legal_moves(game_id: str = "") -> dict[str, Any]:
+        """List your legal moves now, each as a command to pass verbatim to play_move,
+        with what it does in words. Empty when the game is over.
+
+        game_id: omit it for the latest game."""
+        gid, t = tables.get(game_id)
+        return {"game_id": gid, "status": t.status(), "legal_moves": t.legal_moves(),
+                "notation": _MOVE_HELP}  # fmt: skip
+
+    @tool()
+    def play_move(move: str, game_id: str = "") -> dict[str, Any]:
+        """Play one of your legal moves, then the bots play until it is your decision again.
+
+        move: one command copied exactly from legal_moves, e.g. "P0 PLAY R5" or
+          "P0 PLAY W4 color=G" or "P0 DRAW". Add " uno=true" to a PLAY that leaves you
+          with one card, to call UNO. "NEXT" deals the next round of a match; "WAIT"
+          lets a chance to catch go.
+        game_id: omit it for the latest game.
+        Returns what happened since (in words), your new observation, your legal moves
+        and game_over. A refused move changes nothing; the error says why and lists
+        the legal moves."""
+        _, t = tables.get(game_id)
+        return t.play(move)
+
+    @tool()
+    def call_uno(game_id: str = "") -> dict[str, Any]:
+        """Call UNO now (when you hold one or two cards and UNO is among your legal moves).
+        Usually simpler: add " uno=true" to the PLAY that leaves you one card.
+
+        game_id: omit it for the latest game."""
+        _, t = tables.get(game_id)
+        return t.play(f"P{t.seat} UNO")
+
+    @tool()
+    def catch_uno(target: int, game_id: str = "") -> dict[str, Any]:
+        """Catch player P<target>, who has one card and did not call UNO: they draw a
+        penalty. Only when "P<you> CATCH P<target>" is among your legal moves.
+
+        target: the seat number of the player to catch (1 for P1).
+        game_id: omit it for the latest game."""
+        _, t = tables.get(game_id)
+        return t.play(f"P{t.seat} CATCH P{target}")
+
+    @tool()
+    def get_rules(
+        game_id: str = "",
+        variant: Literal["", "classic", "flip", "flex"] = "",
+        options: dict[str, str | int | bool] | None = None,
+    ) -> dict[str, Any]:
+        """The rules in force, in plain words (Markdown), and the option values.
+
+        With no arguments: the rules of the latest game. With variant (and options):
+        those rules, without a game.
+        game_id: a game's id (omit it for the latest game)."""
+        from unokit.options import Options
+        from unokit.tui.rules_text import rules_text
+
+        if variant:
+            opts = Options.from_dict(dict(options or {}))
+            name: str = variant
+        else:
+            _, t = tables.get(game_id)
+            opts = t.game.options
+            name = t.game.variant.name
+        return {"variant": name, "options": opts.to_dict(), "rules": rules_text(name, opts),
+                "notation": _MOVE_HELP}  # fmt: skip
+
+    @tool()
+    def ask_bot(
+        level: str = "hard",
+        game_id: str = "",
+        record: str = "",
+        step: int = -1,
+        seat: int = -1,
+        think_ms: int | None = None,
+    ) -> dict[str, Any]:
+        """Ask what one of our bot levels would play in a position, from that seat's
+        view only (it never sees other hands).
+
+        level: easy, normal, hard, heuristic or random.
+        record: optional text of a game record (the 'unokit-record 1' format written by
+          'unokit play --save'); without it, your current position in game_id is used.
+        step: with a record, the position after this many commands (-1: the end).
+        seat: the seat to ask for (-1: the seat whose decision it is).
+        think_ms: thinking time for 'hard'.
+        Returns the move in notation and its meaning."""
+        from dataclasses import replace
+
+        from unokit.actions import Play
+        from unokit.agent_table import move_meaning
+        from unokit.record import loads
+
+        if record.strip():
+            rec = loads(record)
+            total = len(rec.commands)
+            _check(-1 <= step <= total, f"step must be 0 to {total} (or -1 for the end)")
+            game = rec.start()
+            for n, command in enumerate(rec.commands[: total if step == -1 else step], 1):
+                try:
+                    if command.strip().upper() == "START":
+                        game.start()
+                    else:
+                        game.apply(command)
+                except UnoError as e:
+                    raise OptionError(
+                        f"record command {n} ({command!r}) does not replay: {e}"
+                    ) from None
+            where = f"the record after {total if step == -1 else step} of {total} commands"
+        else:
+            gid, t = tables.get(game_id)
+            game = t.game
+            where = f"game {gid}"
+        action, obs = ask_level(level, game, None if seat < 0 else seat, think_ms)
+        if isinstance(action, Play) and action.uno and len(obs.hand) != 2:
+            action = replace(action, uno=False)  # an UNO call only matters with two cards
+        return {"position": where, "seat": obs.seat, "level": level, "move": str(action),
+                "meaning": move_meaning(action, obs)}  # fmt: skip
+
+    return server
+
+
+def run(transport: str = "stdio", host: str = "127.0.0.1", port: int = 8765) -> None:
+    """Serve until the client disconnects (stdio) or the process is stopped (http)."""
+    server = build_server()
+    if transport == "stdio":
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host=host, port=port)

@@ -1,0 +1,183 @@
+"""External bots in web rooms, over a real `unokit serve` on 127.0.0.1: the
+example client plays a whole match against the server's bots; `unokit bot
+connect` runs our levels and an engine remotely; a bot that sends a wrong
+token, illegal moves, a flood and then times out does not disturb the others."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+pytestmark = pytest.mark.timeout(240)
+ROOT = Path(__file__).resolve().parents[2]
+UNOKIT = [sys.executable, "-m", "unokit"]
+LOGS: list[Path] = []  # the server's log file
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    where = tmp_path_factory.mktemp("serve")
+    log = (where / "server.log").open("w")
+    LOGS.append(where / "server.log")
+    proc = subprocess.Popen(
+        [*UNOKIT, "serve", "--port", str(port), "--db", f"sqlite:///{where / 'rooms.sqlite3'}",
+         "--bot-delay", "0"],
+        stdout=log, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):  # at most 30 s to start
+            try:
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert proc.poll() is None, (where / "server.log").read_text()
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        log.close()
+
+
+def create(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+    body = {"variant": "classic", "seats": seats, "options": {"targetScore": 40}, "name": "Host",
+            **extra}  # fmt: skip
+    r = httpx.post(base + "/api/rooms", json=body, timeout=10)
+    assert r.status_code == 201, r.text
+    out: dict[str, Any] = r.json()
+    return out
+
+
+def test_the_example_client_plays_a_whole_match(server: str) -> None:
+    room = create(server, [{"kind": "human", "external": True},
+                           {"kind": "bot", "level": "heuristic"}, {"kind": "bot", "level": "random"}])
+    assert room["external"] == [{"seat": 0, "token": room["token"]}]
+    assert room["info"]["status"] == "playing"  # every seat is taken: the match is on
+    link = server + room["invite"]
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "bot_client.py"), link,
+                          room["token"]], capture_output=True, text=True, timeout=200)  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "match over; winners:" in out.stdout
+    scores = json.loads(out.stdout.split("scores:")[1].strip())
+    assert max(scores) >= 40  # the match was played to its target score
+
+
+def test_bot_connect_with_a_level_and_with_an_engine(server: str, tmp_path: Path) -> None:
+    exe = tmp_path / "firstplay"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(ROOT / "examples/engine/firstplay.c")],
+                   check=True)  # fmt: skip
+    room = create(server, [{"kind": "human"}, {"kind": "human", "external": True, "name": "Hard"},
+                           {"kind": "human", "external": True, "name": "Engine"}],
+                  variant="flip")  # fmt: skip
+    # the host keeps seat 0 and gets one token per reserved seat
+    assert room["seat"] == 0 and [e["seat"] for e in room["external"]] == [1, 2]
+    names = [s["name"] for s in room["info"]["seats"]]
+    assert names == ["Host", "Hard", "Engine"]
+    link = server + room["invite"]
+    bots = [
+        subprocess.Popen([*UNOKIT, "bot", "connect", link, "--token", room["external"][0]["token"],
+                          "--level", "hard", "--think-ms", "20", "-q"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+        subprocess.Popen([*UNOKIT, "bot", "connect", link, "--token", room["external"][1]["token"],
+                          "--engine", str(exe), "-q"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True),
+    ]  # fmt: skip
+    # the host plays its own seat with the level normal, through the same command
+    host = subprocess.run([*UNOKIT, "bot", "connect", link, "--token", room["token"], "-q"],
+                          capture_output=True, text=True, timeout=200)  # fmt: skip
+    assert host.returncode == 0, host.stderr
+    for p in bots:
+        out, err = p.communicate(timeout=60)
+        assert p.returncode == 0, err
+        assert "1 match(es) over" in out and "; 0 errors" in out
+    assert "as P0; 1 match(es) over" in host.stdout
+
+
+def test_bad_arguments_are_refused_before_connecting(server: str) -> None:
+    cases = [
+        (["bot", "connect", "http://127.0.0.1:1/x", "--token", "t"], "is not a room link"),
+        (["bot", "connect", server + "/r/abc", "--level", "normal"], "seat token"),
+        (["bot", "connect", server + "/r/abc", "--token", "t", "--level", "grandmaster"],
+         "unknown bot 'grandmaster'"),
+        (["bot", "connect", server + "/r/abc", "--token", "t", "--engine", "/no/such/engine"],
+         "not found"),
+        (["bot", "connect", server + "/r/abc", "--token", "t", "--matches", "0"], "at least 1"),
+    ]
+    for args, message in cases:
+        out = subprocess.run([*UNOKIT, *args], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        assert message in out.stderr.replace("\n", " "), (args, out.stderr)
+
+
+async def test_a_misbehaving_bot_does_not_disturb_the_others(server: str) -> None:
+    import asyncio
+
+    import websockets
+
+    room = create(server, [{"kind": "human", "external": True, "name": "Good"},
+                           {"kind": "human", "external": True, "name": "Bad"},
+                           {"kind": "bot", "level": "heuristic"}],
+                  turn_timer=5)  # fmt: skip
+    good, bad = room["external"][0]["token"], room["external"][1]["token"]
+    link = server + room["invite"]
+    url = link.replace("http", "ws", 1).replace("/r/", "/ws/")
+    proc = await asyncio.create_subprocess_exec(
+        *UNOKIT, "bot", "connect", link, "--token", good, "-q",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)  # fmt: skip
+    codes: list[str] = []
+    timed_out = False
+    async with websockets.connect(url) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": "not-a-token"}))
+        await ws.send(json.dumps({"type": "hello", "token": bad}))
+        await ws.send(json.dumps({"type": "command", "text": "PLAY R99"}))  # no such card
+        for _ in range(40):  # a flood of illegal moves, not even waiting for answers
+            await ws.send(json.dumps({"type": "command", "text": "CATCH P1"}))
+        seat = None
+        silent = True  # first it lets its turn time out, then it plays
+        answered = None
+        while True:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            if msg["type"] == "error":
+                codes.append(msg["code"])
+            elif msg["type"] == "welcome":
+                seat = msg["seat"]
+            elif msg["type"] == "state" and msg["observation"]:
+                obs = msg["observation"]
+                if obs["phase"] not in ("ROUND_OVER", "MATCH_OVER"):  # its own view only
+                    assert obs["final_hands"] is None and obs["seat"] == seat
+                    assert len(obs["hand"]) == obs["hand_sizes"][seat]
+                last = msg.get("last") or {}
+                if last.get("by") == "timer" and last.get("seat") == seat:
+                    timed_out, silent = True, False
+                if obs["phase"] == "MATCH_OVER":
+                    break
+                if silent or msg["version"] == answered:
+                    continue
+                if obs["phase"] == "ROUND_OVER":
+                    answered = msg["version"]
+                    await ws.send(json.dumps({"type": "next_round"}))
+                elif obs["current"] == seat and obs["legal"]:
+                    answered = msg["version"]
+                    await ws.send(json.dumps({"type": "command", "text": obs["legal"][0]}))
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 0, err.decode()
+    assert "1 match(es) over" in out.decode() and "; 0 errors" in out.decode()
+    assert seat == 1 and "bad_token" in codes  # a wrong token is refused, the right one works
+    assert "bad_command" in codes and "illegal" in codes  # each answered with its reason
+    assert "rate_limited" in codes  # the flood was cut
+    assert timed_out  # the room played for the silent bot when its time ran out
+    assert "P1 ran out of time; the server played P1 " in LOGS[-1].read_text()  # and logged it
