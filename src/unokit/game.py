@@ -65,11 +65,17 @@ class Phase(IntEnum):
     MATCH_OVER = 5
     DEAL = 6
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class UnoState(IntEnum):
     NONE = 0
     SAFE = 1
     VULNERABLE = 2
+
+    def __str__(self) -> str:
+        return self.name
 
 
 _T, _D, _C, _CH, _RO, _MO, _DEAL = range(7)
@@ -2016,6 +2022,11 @@ class Game:
             f"{Phase(self.phase).name} P{self.current} top={top} "
             f"color={self.current_color} scores={self.scores}>"
         )
+
+    def __str__(self) -> str:
+        from unokit.render import render
+
+        return render(self)
 
     def check_invariants(self, initial: Counter[int] | None = None) -> None:
         """Assert the engine invariants of RULES.md §8; raise AssertionError if broken."""

@@ -119,12 +119,16 @@ def simulate(
     options: dict[str, Any] | Options | None = None,
     progress: Callable[[int], None] | None = None,
     bot_options: dict[str, Any] | None = None,
+    records: list[str] | None = None,
+    event: str | None = None,
 ) -> SimResult:
     """Play ``games`` rounds (or whole matches with ``match``) between bots.
 
     ``bots`` names one bot per seat, or one name for every seat. Game ``i``
     uses seed ``seed + i``, so a run is reproducible. When every seat is the
-    ``random`` bot the fast playout is used (same policy, proven equal)."""
+    ``random`` bot the fast playout is used (same policy, proven equal).
+    ``records``: a list that receives the record of every game, one JSON
+    line each (docs/record-format.md); ``event`` is written in their metadata."""
     names = list(bots)
     if len(names) == 1:
         names = names * players
@@ -133,7 +137,8 @@ def simulate(
     opts = options if isinstance(options, Options) else Options.from_dict(options)
     if not match:
         opts = opts.replace(matchMode="single_round")
-    all_random = all(n.strip().lower() == "random" for n in names)
+    # the fast playout keeps no commands: a recorded run lets the bots play
+    all_random = records is None and all(n.strip().lower() == "random" for n in names)
     result = SimResult(variant, players, names, games, match, seed)
     result.wins = [0] * players
     result.points = [0] * players
@@ -162,10 +167,25 @@ def simulate(
         if match:
             for w in game.match_winners:
                 result.wins[w] += 1
+        if records is not None:
+            records.append(_record_line(game, names, seed + i, event))
         if progress is not None:
             progress(i + 1)
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _record_line(game: Game, bots: Sequence[str], seed: int, event: str | None) -> str:
+    from unokit import __version__
+    from unokit.record import record_of
+
+    names = [f"P{s} ({b})" for s, b in enumerate(bots)]
+    extra = {"event": event or f"unokit sim, game seed {seed}"}
+    rec = record_of(
+        game, names, bots=list(bots), commit=True, producer=f"unokit {__version__} sim",
+        ended="now", extra=extra,
+    )
+    return rec.dumps_line()
 
 
 def _tally(result: SimResult, game: Game) -> None:

@@ -174,6 +174,7 @@ class GameResult:
     decisions: tuple[int, ...]  # by seat
     seconds: tuple[float, ...]  # thinking time by seat
     slowest: tuple[float, ...]  # longest single decision by seat
+    record: str | None = None  # the game's record (one JSON line), when asked for
 
 
 def play_game(
@@ -184,6 +185,7 @@ def play_game(
     seed: int,
     index: int,
     match: bool = False,
+    record: bool = False,
 ) -> GameResult:
     """Game ``index`` of a tournament: its line-up, deal and bot seeds follow from
     ``(seed, index)`` alone."""
@@ -222,8 +224,23 @@ def play_game(
         winners = tuple(game.match_winners)
     else:
         winners = () if game.winner < 0 else (game.winner,)
+    line = None
+    if record:
+        from unokit import __version__
+        from unokit.record import record_of
+
+        labels = [specs[b].label for b in lineup]
+        line = record_of(
+            game,
+            [f"P{s} ({label})" for s, label in enumerate(labels)],
+            bots=labels,
+            commit=True,
+            producer=f"unokit {__version__} tournament",
+            ended="now",
+            extra={"event": f"unokit tournament, seed {seed}, game {index}"},
+        ).dumps_line()
     return GameResult(index, deal, lineup, winners, tuple(points), turns, tuple(decisions),
-                      tuple(seconds), tuple(slowest))
+                      tuple(seconds), tuple(slowest), line)
 
 
 def wilson(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -404,9 +421,11 @@ def _check_variants(variant: str, specs: Sequence[BotSpec]) -> None:
             raise OptionError(f"{s.label} plays {', '.join(allowed)} only, not {name}")
 
 
-def _work(args: tuple[str, int, Options, list[BotSpec], int, list[int], bool]) -> list[GameResult]:
-    variant, players, options, specs, seed, indices, match = args
-    return [play_game(variant, players, options, specs, seed, i, match) for i in indices]
+def _work(
+    args: tuple[str, int, Options, list[BotSpec], int, list[int], bool, bool],
+) -> list[GameResult]:
+    variant, players, options, specs, seed, indices, match, record = args
+    return [play_game(variant, players, options, specs, seed, i, match, record) for i in indices]
 
 
 def run_tournament(
@@ -419,10 +438,12 @@ def run_tournament(
     options: dict[str, Any] | Options | None = None,
     match: bool = False,
     progress: Callable[[int], None] | None = None,
+    records: list[str] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games (rounds, or whole matches with ``match``) between
     ``specs`` on ``workers`` processes (default: one per CPU); ``progress`` is
-    called with the number of games finished so far."""
+    called with the number of games finished so far. ``records``: a list that
+    receives every game's record (one JSON line each, in game order)."""
     if games < 1:
         raise OptionError("a tournament needs at least one game")
     if not specs:
@@ -441,7 +462,8 @@ def run_tournament(
     # small chunks keep the progress bar moving and the workers evenly loaded
     chunk = max(1, min(8, games // (w * 8) or 1))
     jobs = [
-        (variant, players, opts, specs, seed, list(range(i, min(games, i + chunk))), match)
+        (variant, players, opts, specs, seed, list(range(i, min(games, i + chunk))), match,
+         records is not None)
         for i in range(0, games, chunk)
     ]
     done = 0
@@ -463,4 +485,6 @@ def run_tournament(
                     progress(done)
     result.seconds = time.perf_counter() - start
     result.tally()
+    if records is not None:
+        records += [r.record for r in sorted(result.results, key=lambda r: r.index) if r.record]
     return result

@@ -101,6 +101,13 @@ class Session:
         self.names: list[str] = people + spare[: players - humans]
         self.levels: list[str] = ["human"] * humans + levels
         self.save_path = Path(save) if save is not None else None
+        # the commitment of every deal, shown before play, its salt saved after
+        # the round (docs/record-format.md, "Verifiable shuffle")
+        from unokit.commitment import DealCommitments
+
+        self.deals = DealCommitments()
+        self.commitment = self.deals.on_deal(self.game) if game is None else None
+        self.started = _now()
         self.version = 0  # bumped by every accepted command
         self._declined = -1  # the version at which the bots let a catch go
         self.round_history: list[tuple[int, int | None, int, tuple[int, ...]]] = []
@@ -169,6 +176,7 @@ class Session:
 
     def next_round(self) -> list[Event]:
         events = self.game.next_round()
+        self.commitment = self.deals.on_deal(self.game)
         self._after(events)
         return events
 
@@ -212,7 +220,15 @@ class Session:
             return
         from unokit.record import dumps
 
-        text = dumps(self.game, self.record_names())
+        text = dumps(
+            self.game,
+            self.names,
+            bots=[None if lvl == "human" else lvl for lvl in self.levels],
+            deals=self.deals,
+            producer="unokit play",
+            started=self.started,
+            ended="now",
+        )
         path = self.save_path
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
         try:
@@ -222,3 +238,9 @@ class Session:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def _now() -> str:
+    import datetime as dt
+
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
