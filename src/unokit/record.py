@@ -603,9 +603,12 @@ def validate(record: Record, text: str | None = None) -> list[Problem]:
         check_deal(0)
     for k, command in enumerate(record.commands, 1):
         try:
-            _apply(g, command, k)
-        except RecordError as e:
-            problems.append(Problem(str(e).split(": ", 1)[-1], line_of(k), k))
+            if command.strip().upper() == "START":
+                g.start()
+            else:
+                g.apply(command)
+        except UnoError as e:
+            problems.append(Problem(f"{command!r} cannot be replayed: {e}", line_of(k), k))
             return problems
         if command.strip().upper() == "NEXT":
             check_deal(k)

@@ -68,7 +68,7 @@ def round_rewards(game: Game, reward: str) -> list[float]:
 
     ``points``: the winner gets the round's points (the sum of the other hands'
     values) and every other seat loses its own hand's value, so the rewards sum
-    to zero and follow RULES.md scoring in both scoring modes. ``win``: +1 to the
+    to zero and follow docs/rules.md scoring in both scoring modes. ``win``: +1 to the
     winner, -1/(players-1) to the others. A round without a winner (blocked,
     ``blockedRound=no_score``) gives 0 to everyone."""
     n = game.n
