@@ -50,7 +50,7 @@ conformance: install
 
 # Each area runs in its own process: browser sessions and event loops of one
 # area must not leak into another's tests.
-TEST_GROUPS := "tests/engine src/unokit" "tests/bots tests/envs" tests/tui tests/web "tests/web_static tests/e2e"
+TEST_GROUPS := "tests/engine src/unokit tests/cli" "tests/bots tests/envs" tests/tui tests/web "tests/web_static tests/e2e"
 
 unit: install system-deps
 	@status=0; for group in $(TEST_GROUPS); do \

@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import tempfile
 from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
@@ -24,7 +23,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from unokit.atomic import write_atomic
 from unokit.errors import UnoError
+
+__all__ = ["app", "main", "fail", "needs", "check_output", "write_atomic", "Variant"]
 
 app = typer.Typer(
     name="unokit",
@@ -105,20 +107,6 @@ def check_output(path: Path, option: str, force: bool = False, suffix: str | Non
         fail(f"{option} {path}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK):
         fail(f"{option} {path}: the folder {folder} is not writable")
-
-
-def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder,
-    renamed over it; the temporary file is removed on any error."""
-    folder = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def _version(value: bool) -> None:

@@ -410,7 +410,7 @@ def _loads_v1(text: str) -> Record:
 
 def dump(game: Game, path: str | Path, names: Sequence[str] | None = None, **kwargs: Any) -> None:
     """Write the record of ``game`` to ``path`` (atomically)."""
-    from unokit.cli import write_atomic
+    from unokit.atomic import write_atomic
 
     write_atomic(Path(path), dumps(game, names, **kwargs))
 

@@ -146,6 +146,9 @@ def _plot_atomic(result: object, path: Path, draw: object) -> None:
     os.close(fd)
     try:
         draw(result, tmp)  # type: ignore[operator]
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
         os.replace(tmp, path)
     except OSError as e:
         Path(tmp).unlink(missing_ok=True)

@@ -15,9 +15,7 @@ True
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -229,15 +227,9 @@ class Session:
             started=self.started,
             ended="now",
         )
-        path = self.save_path
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        from unokit.atomic import write_atomic
+
+        write_atomic(self.save_path, text)
 
 
 def _now() -> str:

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from unokit.cli import app, err_console
+from unokit.cli import app, err_console, fail, missing_extra
 
 
 @app.command()
@@ -53,9 +53,8 @@ def serve(
         from unokit.web.app import create_app
         from unokit.web.config import Settings, default_db_url
         from unokit.web.store import normalize_url
-    except ModuleNotFoundError as e:  # pragma: no cover - the [web] extra is missing
-        err_console.print(f"[red]error:[/red] {e.name} is not installed: pip install 'unokit[web]'")
-        raise typer.Exit(2) from None
+    except ModuleNotFoundError as e:  # the [web] extra is missing
+        fail(missing_extra(e.name or "fastapi"))
     from sqlalchemy.exc import ArgumentError
 
     if sqlite_sync.upper() not in ("FULL", "NORMAL"):
@@ -78,8 +77,7 @@ def serve(
     try:
         application = create_app(settings)
     except Exception as e:
-        err_console.print(f"[red]error:[/red] cannot open the database {url}: {e}")
-        raise typer.Exit(2) from None
+        fail(f"cannot open the database {url}: {e}")
     import gc
 
     # Everything loaded so far lives as long as the server: keep it out of the
