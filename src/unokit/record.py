@@ -206,14 +206,13 @@ def record_of(
     :class:`~unokit.commitment.DealCommitments` shown to the players during
     play; ``commit``: without them, commit to every deal now with fresh salts
     (bot games nobody watched: the record carries commitments all the same);
-    ``producer``, ``started``, ``ended`` (ISO 8601 times, ``"now"`` for the
-    current time), ``extra``: metadata (e.g. ``event``). Without them the
-    record is a pure function of the game."""
+    ``producer`` (the program, e.g. ``"unokit 0.1.0 sim"``), ``started``,
+    ``ended`` (ISO 8601 times, ``"now"`` for the current time), ``extra``:
+    metadata (e.g. ``event``). Without them the record is a pure function of
+    the game (its golden files do not change with the version)."""
     if game.commands is None:
         raise RecordError("this game keeps no commands (it was created with events=False)")
-    from unokit import __version__
-
-    meta: dict[str, Any] = {"producer": producer or f"unokit {__version__}"}
+    meta: dict[str, Any] = {"producer": producer} if producer else {}
     if started:
         meta["started"] = _now() if started == "now" else started
     if ended:

@@ -417,7 +417,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
                 g.variant.name, g.n, g.options, seed=None, position=self._origin,
                 commands=list(g.commands or []),
             )  # fmt: skip
-        return record_of(g, bots=None, producer="unokit environment")
+        return record_of(g, producer=f"{type(self).__module__} environment")
 
     def close(self) -> None:
         pass

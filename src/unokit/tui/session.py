@@ -216,6 +216,7 @@ class Session:
         """Write the record atomically (a temporary file renamed over the old one)."""
         if self.save_path is None:
             return
+        from unokit import __version__
         from unokit.record import dumps
 
         text = dumps(
@@ -223,7 +224,7 @@ class Session:
             self.names,
             bots=[None if lvl == "human" else lvl for lvl in self.levels],
             deals=self.deals,
-            producer="unokit play",
+            producer=f"unokit {__version__} play",
             started=self.started,
             ended="now",
         )
