@@ -532,6 +532,16 @@ def command_lines(text: str) -> list[int]:
     (empty when the text has no commands array)."""
     from json.decoder import scanstring  # type: ignore[attr-defined]
 
+    if text.startswith("unokit-record 1"):  # version 1: the lines after '---'
+        lines = text.splitlines()
+        if "---" not in (ln.strip() for ln in lines):
+            return []
+        start = [ln.strip() for ln in lines].index("---") + 1
+        return [
+            i + 1
+            for i in range(start, len(lines))
+            if lines[i].strip() and not lines[i].strip().startswith("#")
+        ]
     key = text.find('"commands"')
     if key < 0:
         return []
