@@ -187,6 +187,10 @@ def test_every_command_works(tmp_path: Path) -> None:
     rp = run("replay", str(rec), "--plain", stdin="n\nquit\n")
     assert rp.returncode == 0 and "Step 1 of" in rp.stdout
     user_error(run("replay", str(rec), "--plain", "--at", "9999"), "--at")
+    sample = ROOT / "tests" / "data" / "records" / "flex.jsonl"
+    one = run("replay", str(sample), "--plain", "--game", "2", stdin="quit\n")
+    assert one.returncode == 0 and "Replay of a flex record" in one.stdout
+    user_error(run("replay", str(sample), "--plain", "--game", "99"), "lines 1-5")
     val = run("record", "validate", str(rec), str(tmp_path / "t.jsonl"))
     assert val.returncode == 0 and val.stdout.strip().endswith("5 valid, 0 invalid")
     seat = tmp_path / "seat.json"

@@ -90,15 +90,27 @@ def replay(
         bool, typer.Option("--plain", help="Plain text: step with Enter, b, go N, quit.")
     ] = False,
     at: Annotated[int, typer.Option(help="Start at this step (0 = the deal).")] = 0,
+    game: Annotated[
+        int, typer.Option(help="In a JSON Lines file (*.jsonl): the record on this line.", min=1)
+    ] = 1,
 ) -> None:
     """Step through a game record: forward, back, jump to a step; every hand is shown."""
-    from unokit.record import load
+    from unokit.record import load, load_all
     from unokit.tui.replay_plain import Replay
 
     if not plain:
         needs("textual")
     try:
-        rec = load(record)
+        if record.suffix == ".jsonl":
+            found = dict(load_all(record))
+            if game not in found:
+                fail(f"--game {game}: {record} has records on lines {_lines(sorted(found))}")
+            chosen = found[game]
+            if isinstance(chosen, Exception):
+                raise chosen
+            rec = chosen
+        else:
+            rec = load(record)
         rp = Replay(rec)
     except (UnoError, OSError) as e:
         fail(str(e))
@@ -111,3 +123,9 @@ def replay(
     from unokit.tui.replay import ReplayApp
 
     ReplayApp(rp, start=at).run()
+
+
+def _lines(numbers: list[int]) -> str:
+    if not numbers:
+        return "none"
+    return f"{numbers[0]}-{numbers[-1]}" if numbers == list(range(numbers[0], numbers[-1] + 1)) else ", ".join(map(str, numbers))
