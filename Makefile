@@ -3,15 +3,18 @@
 #   make test    install everything (Python packages, Debian's chromium) and run all tests
 #   make sim     install and run a simulation
 #   make bench   engine and environment benchmarks against RLCard
+#   make dataset write the sample dataset: 1,000 recorded matches per variant (dataset/)
 
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
-# The shared rules scenarios sit beside the checkout; a copy is kept in tests/scenarios.
-SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
+# The shared rules scenarios sit beside the checkout; a copy is kept in
+# tests/scenarios. One of the two is run (the same files), the shared one first.
+SCENARIOS := $(firstword $(wildcard ../shared/rules/scenarios) tests/scenarios)
+DATASET ?= dataset
 
-.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve clean
+.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -52,7 +55,7 @@ conformance: install
 
 # Each area runs in its own process: browser sessions and event loops of one
 # area must not leak into another's tests.
-TEST_GROUPS := "tests/engine src/unokit" "tests/bots tests/envs" tests/agents tests/tui tests/web "tests/web_static tests/e2e"
+TEST_GROUPS := "tests/engine src/unokit tests/cli" "tests/bots tests/envs" tests/agents tests/tui tests/web "tests/web_static tests/e2e"
 
 unit: install system-deps
 	@status=0; for group in $(TEST_GROUPS); do \
@@ -61,12 +64,20 @@ unit: install system-deps
 	  echo "== pytest$$paths"; $(BIN)/pytest $$paths || status=1; \
 	done; exit $$status
 
-test: install system-deps lint typecheck conformance unit
+# The unit tests run every scenario (tests/engine/test_conformance_runner.py),
+# so `test` does not run `conformance` a second time.
+test: install system-deps lint typecheck unit
 
 sim: install-web
 	$(BIN)/unokit sim --variant classic --players 4 --games 2000 --seed 1 --bots heuristic,random,random,random
 	$(BIN)/unokit sim --variant flip --players 4 --games 2000 --seed 1 --bots heuristic,random,random,random
 	$(BIN)/unokit sim --variant flex --players 4 --games 2000 --seed 1 --bots heuristic,random,random,random
+
+# 1,000 bot matches per variant as game records (docs/record-format.md);
+# tests/data/records holds a small committed sample of the same command.
+dataset: install
+	$(BIN)/unokit record sample $(DATASET) --games 1000 --players 4 --seed 1 --bots heuristic --force
+	$(BIN)/unokit record validate --quiet $(DATASET)/*.jsonl
 
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
@@ -82,4 +93,4 @@ bench-server: install
 	$(BIN)/python benchmarks/bench_server.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .hypothesis artifacts
+	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .hypothesis artifacts $(DATASET)

@@ -1,6 +1,6 @@
 """Typed commands, one frozen class per kind, and their text notation.
 
-The text form is the command notation of SCENARIO_FORMAT.md::
+The text form is the command notation of docs/scenario-format.md::
 
     P1 PLAY W4 color=G        P2 DRAW      P2 PASS      P1 COLOR B
     P2 ACCEPT   P2 CHALLENGE  P0 UNO       P3 CATCH P1  NEXT
@@ -54,7 +54,7 @@ def parse_seat(text: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """Play ``card`` from ``seat``'s hand (RULES.md §1.9 PLAY / PLAY_DRAWN).
+    """Play ``card`` from ``seat``'s hand (docs/rules.md §1.9 PLAY / PLAY_DRAWN).
 
     ``color`` for wilds; ``flex`` to use a Flex card's flex side; ``target`` for
     Flex targeted draws; ``swap`` for a 7 under the 7-0 house rule; ``uno`` to
@@ -180,7 +180,7 @@ _KEYWORDS = ("color", "side", "target", "swap", "uno", "flipcolor")
 
 
 def parse_action(text: str, cards: CardSet) -> Action:
-    """Read one command in the notation of SCENARIO_FORMAT.md.
+    """Read one command in the notation of docs/scenario-format.md.
 
     Raises :class:`ParseError` with a message that says what is wrong."""
     words = text.split()

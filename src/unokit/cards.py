@@ -1,4 +1,4 @@
-"""Cards, faces and colours of the three variants, in the notation of RULES.md §0.1.
+"""Cards, faces and colours of the three variants, in the notation of docs/rules.md §0.
 
 Cards are immutable. Every card that a variant can ever use is interned in that
 variant's :class:`CardSet` and has a small integer id; the engine works on ids
@@ -85,7 +85,7 @@ def parse_color(text: str) -> Color:
 
 
 class Kind(IntEnum):
-    """What a face does. The effect of each kind is in RULES.md §2.2, §3.4, §4.5."""
+    """What a face does. The effect of each kind is in docs/rules.md §2.2, §3.4, §4.5."""
 
     NUMBER = 0
     SKIP = 1
@@ -152,7 +152,7 @@ _ACTION_SUFFIX = {
     Kind.FLEX_DRAW_TWO: "FD2",
 }
 
-# Points of each kind (numbers score their face value). RULES.md §2.6, §3.11, §4.10.
+# Points of each kind (numbers score their face value). docs/rules.md §2.6, §3.11, §4.10.
 _POINTS = {
     Kind.SKIP: 20,
     Kind.REVERSE: 20,
@@ -220,7 +220,7 @@ class Face:
 
     @property
     def points(self) -> int:
-        """Scoring value of this face (RULES.md §2.6, §3.11, §4.10)."""
+        """Scoring value of this face (docs/rules.md §2.6, §3.11, §4.10)."""
         if self.kind is Kind.NUMBER:
             assert self.number is not None
             return self.number

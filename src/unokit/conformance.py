@@ -1,4 +1,4 @@
-"""Conformance runner for rules scenario files (SCENARIO_FORMAT.md, format 1).
+"""Conformance runner for rules scenario files (docs/scenario-format.md, format 1).
 
 >>> import json
 >>> doc = {"format": 1, "id": "T1", "title": "colour match", "variant": "classic",

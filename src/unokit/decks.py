@@ -29,7 +29,7 @@ __all__ = [
     "flex_deck_names",
 ]
 
-#: RULES.md Appendix A: light face -> dark faces of its physical copies.
+#: docs/rules.md Appendix A: light face -> dark faces of its physical copies.
 FLIP_CANONICAL_PAIRING: dict[str, tuple[str, ...]] = {
     "R1": ("Pk3", "Pu2"), "R2": ("OrR", "PuD5"), "R3": ("Pk7", "WDC"), "R4": ("OrF", "PuD5"),
     "R5": ("Pk2", "Tl5"), "R6": ("Or9", "PkSE"), "R7": ("Or1", "Pu5"), "R8": ("PuR", "Tl7"),
@@ -52,7 +52,7 @@ FLIP_CANONICAL_PAIRING: dict[str, tuple[str, ...]] = {
 
 
 def classic_deck() -> list[int]:
-    """The 108 card ids of Classic UNO, in a fixed order (RULES.md §2.1)."""
+    """The 108 card ids of Classic UNO, in a fixed order (docs/rules.md §2.1)."""
     ids = []
     for card in CLASSIC.cards:
         f = card.light
@@ -66,7 +66,7 @@ def classic_deck() -> list[int]:
 
 
 def flip_deck(pairing: str = "canonical", seed: int = 0) -> list[int]:
-    """The 112 physical Flip cards (RULES.md §3.1-3.2).
+    """The 112 physical Flip cards (docs/rules.md §3.1-3.2).
 
     ``pairing="random_seeded"`` pairs a seeded random permutation of the dark
     faces with the light faces."""
@@ -100,7 +100,7 @@ def register_flex_deck(name: str, counts: dict[str, int]) -> list[int]:
     """Register a Flex deck composition ``{notation: count}`` under ``name``
     so that the option ``flexDeck=name`` uses it. Returns the deck's ids.
 
-    Numbers must be 1-8 and card types those of RULES.md §4.1."""
+    Numbers must be 1-8 and card types those of docs/rules.md §4.1."""
     ids: list[int] = []
     for text, count in counts.items():
         try:

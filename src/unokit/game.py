@@ -54,7 +54,7 @@ __all__ = ["Game", "Phase", "UnoState"]
 
 
 class Phase(IntEnum):
-    """The engine's decision states (RULES.md §1.9), plus ``DEAL``: cards dealt,
+    """The engine's decision states (docs/rules.md §1.9), plus ``DEAL``: cards dealt,
     first card not yet turned."""
 
     AWAIT_TURN = 0
@@ -65,11 +65,17 @@ class Phase(IntEnum):
     MATCH_OVER = 5
     DEAL = 6
 
+    def __str__(self) -> str:
+        return self.name
+
 
 class UnoState(IntEnum):
     NONE = 0
     SAFE = 1
     VULNERABLE = 2
+
+    def __str__(self) -> str:
+        return self.name
 
 
 _T, _D, _C, _CH, _RO, _MO, _DEAL = range(7)
@@ -240,7 +246,7 @@ class Game:
         *,
         events: bool = True,
     ) -> Game:
-        """Start a match: choose the dealer (RULES.md §1.2), deal the first round.
+        """Start a match: choose the dealer (docs/rules.md §1.2), deal the first round.
 
         >>> g = Game.new("flip", 4, {"targetScore": 250}, seed=3)
         >>> g.round_no, g.side, sum(len(h) for h in g.hands)
@@ -278,7 +284,7 @@ class Game:
 
         An empty ``discard`` means the round waits for its first card
         (:meth:`start`). Raises :class:`InvalidPositionError` when the position
-        breaks an invariant of RULES.md §8.
+        breaks an invariant of docs/rules.md §8.
         """
         g = cls(variant, players, options, seed, events=events)
         v = g.variant
@@ -368,7 +374,7 @@ class Game:
             if len(g.discard) == 1:
                 g.color_reason, g.color_next = "first_card", current
             elif g.options.flipExposedWildChooser == "next_player":
-                # the next player declares, then takes their turn (RULES.md §3.5 step 7)
+                # the next player declares, then takes their turn (docs/rules.md §3.5 step 7)
                 g.color_reason, g.color_next = "flip_exposed_wild", current
             else:
                 g.color_reason, g.color_next = "flip_exposed_wild", g._next(current)
@@ -389,7 +395,7 @@ class Game:
 
     def _check_deck(self) -> None:
         """Every card of the position must exist in the deck in force, and no
-        more often than the deck holds it (SCENARIO_FORMAT.md, RULES.md §8)."""
+        more often than the deck holds it (docs/scenario-format.md, docs/rules.md §8)."""
         v = self.variant
         if v.two_sided and self.options.flipPairing == "random_seeded":
             # the pairing is the match's secret: check each side's composition
@@ -550,7 +556,7 @@ class Game:
             cards[i], cards[j] = cards[j], cards[i]
 
     def _draw_one(self) -> int:
-        """Take the top card of the draw pile, reshuffling lazily (RULES.md §1.8).
+        """Take the top card of the draw pile, reshuffling lazily (docs/rules.md §1.8).
         Returns -1 when nothing can be drawn."""
         d = self.draw
         if not d:
@@ -591,7 +597,7 @@ class Game:
         self._emit(ev.Drew(seat, len(cards), cards, backs, reason))
 
     def _draw_until(self, seat: int, color: int, extra: int, reason: str = "penalty") -> None:
-        """Wild Draw Color: draw until a card of ``color`` (RULES.md §3.9)."""
+        """Wild Draw Color: draw until a card of ``color`` (docs/rules.md §3.9)."""
         hand = self.hands[seat]
         start = len(hand)
         cap = self.options.flipDrawColorCap
@@ -624,7 +630,7 @@ class Game:
                 self.vulnerable = -1
 
     def _turn_action(self) -> None:
-        """A turn action was accepted: the catch window closes (RULES.md §1.11)."""
+        """A turn action was accepted: the catch window closes (docs/rules.md §1.11)."""
         v = self.vulnerable
         if v >= 0:
             self.uno[v] = _NONE
@@ -637,7 +643,7 @@ class Game:
 
     def _holds_match(self, seat: int, color: int, skip_card: int) -> bool:
         """Whether ``seat`` (without one copy of ``skip_card``) holds a card that
-        "matches the current colour" for restricted wild draws (RULES.md §1.10)."""
+        "matches the current colour" for restricted wild draws (docs/rules.md §1.10)."""
         v = self.variant
         o = self.options
         colors = v.color[self.side]
@@ -672,7 +678,7 @@ class Game:
             return fixed
         if o.dealerSelection == "random":
             return self._randbelow(self.n)
-        # cut: everyone draws a card, highest deals, ties re-cut (RULES.md §1.2, D50)
+        # cut: everyone draws a card, highest deals, ties re-cut (docs/rules.md §1.2, D50)
         deck = self.variant.deck_ids(o, self.seed)
         v = self.variant
         value = v.cut_value
@@ -751,7 +757,7 @@ class Game:
 
     def start(self) -> None:
         """Turn the first card and apply the variant's first-card rule
-        (RULES.md §2.4, §3.7, §4.8). Only in phase ``DEAL`` (positions set up
+        (docs/rules.md §2.4, §3.7, §4.8). Only in phase ``DEAL`` (positions set up
         before their first card); a new round does this by itself."""
         if self.phase != _DEAL:
             raise IllegalActionError("the first card has already been turned")
@@ -845,7 +851,7 @@ class Game:
         return list(self.log) if self.log is not None else []
 
     def _flip_piles(self) -> None:
-        """Turn the discard pile, the draw pile and all hands over (RULES.md §3.5)."""
+        """Turn the discard pile, the draw pile and all hands over (docs/rules.md §3.5)."""
         self.discard.reverse()
         if self.options.flipReverseDrawPile:
             self.draw.reverse()
@@ -854,7 +860,7 @@ class Game:
             self._emit(ev.Flipped(self.side, self.variant.cards.cards[self.discard[-1]]))
 
     def _end_round(self, winner: int) -> None:
-        """Score a round won by ``winner`` (RULES.md §1.13, §3.11)."""
+        """Score a round won by ``winner`` (docs/rules.md §1.13, §3.11)."""
         n = self.n
         values = [self.hand_value(s) for s in range(n)]
         o = self.options
@@ -871,7 +877,7 @@ class Game:
         self._after_round(values)
 
     def _end_blocked(self) -> None:
-        """No card can be drawn or played any more (RULES.md §1.8, D55)."""
+        """No card can be drawn or played any more (docs/rules.md §1.8, D55)."""
         n = self.n
         values = [self.hand_value(s) for s in range(n)]
         if self.options.blockedRound == "lowest_hand_wins":
@@ -1216,7 +1222,7 @@ class Game:
             if col >= 0:
                 self.color = col
         self.phase = _T
-        # Flex Power Card transitions (RULES.md §4.3), in order.
+        # Flex Power Card transitions (docs/rules.md §4.3), in order.
         if v.flex:
             self._powers_after(seat, cid, flex, kind)
         if left == 0:
@@ -1368,7 +1374,7 @@ class Game:
     def _final_card(
         self, seat: int, cid: int, kind: int, flex: bool, target: int, color: int
     ) -> None:
-        """The player went out: the last card's effects still resolve (RULES.md §1.12)."""
+        """The player went out: the last card's effects still resolve (docs/rules.md §1.12)."""
         v = self.variant
         o = self.options
         n = self.n
@@ -1418,7 +1424,7 @@ class Game:
             self._emit(ev.HandsSwapped(tuple(range(n)), tuple((s - d) % n for s in range(n))))
 
     def draw_card(self, seat: int) -> None:
-        """DRAW: the turn's one card, or the stacked penalty (RULES.md §1.6, §6.1)."""
+        """DRAW: the turn's one card, or the stacked penalty (docs/rules.md §1.6, §6.1)."""
         self._seat_ok(seat)
         err = self._check_turn(seat, (_T,), "draw")
         if err:
@@ -1503,7 +1509,7 @@ class Game:
         return bool(v.flex and self.powers[seat] and v.flexmask[cid] & acc)
 
     def _has_forced_play(self, seat: int) -> bool:
-        """forcedPlay: a playable card, restricted ones only if legal (RULES.md §6.5)."""
+        """forcedPlay: a playable card, restricted ones only if legal (docs/rules.md §6.5)."""
         v = self.variant
         acc = self._accept_mask()
         side = self.side
@@ -1518,7 +1524,7 @@ class Game:
 
     def _must_play_drawn(self, seat: int) -> bool:
         """forcedPlay: a playable drawn card must be played, but a restricted
-        wild draw counts as playable only if it is legal (RULES.md §6.5)."""
+        wild draw counts as playable only if it is legal (docs/rules.md §6.5)."""
         if not self.options.forcedPlay:
             return False
         v = self.variant
@@ -1590,7 +1596,7 @@ class Game:
         self.current = after
 
     def challenge(self, seat: int) -> None:
-        """CHALLENGE a restricted wild draw (RULES.md §1.10)."""
+        """CHALLENGE a restricted wild draw (docs/rules.md §1.10)."""
         self._seat_ok(seat)
         if self.pending and self.ch_offender >= 0 and self.phase == _T and seat == self.current:
             self._challenge_stack(seat)
@@ -1684,7 +1690,7 @@ class Game:
         calling UNO), every other seat, in order of play; else ``[]``.
 
         Any other player may catch until the vulnerable player's next turn
-        action (RULES.md §1.11); adapters that let only one seat act at a time
+        action (docs/rules.md §1.11); adapters that let only one seat act at a time
         (bot loops, RL environments) offer these seats the catch first.
 
         >>> g = Game.setup("classic", 2, hands=[["RS", "G7"], ["Y2", "B3"]],
@@ -2017,8 +2023,13 @@ class Game:
             f"color={self.current_color} scores={self.scores}>"
         )
 
+    def __str__(self) -> str:
+        from unokit.render import render
+
+        return render(self)
+
     def check_invariants(self, initial: Counter[int] | None = None) -> None:
-        """Assert the engine invariants of RULES.md §8; raise AssertionError if broken."""
+        """Assert the engine invariants of docs/rules.md §8; raise AssertionError if broken."""
         if initial is not None:
             assert self.all_cards() == initial, "card conservation broken"
         ph = self.phase

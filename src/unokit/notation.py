@@ -1,7 +1,7 @@
 """Position notation: any game state as text, read back identically.
 
 One ``key value`` pair per line (format described in docs/notation.md). Cards
-use the notation of RULES.md §0.1; the draw pile is written top first and the
+use the notation of docs/rules.md §0; the draw pile is written top first and the
 discard pile bottom to top, as in the scenario files.
 
 >>> from unokit import Game

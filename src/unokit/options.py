@@ -1,4 +1,4 @@
-"""Game options: every key of RULES.md Appendix C, with validation.
+"""Game options: every key of docs/rules.md (Options), with validation.
 
 Keys are written as in the spec (``stacking``, ``targetScore``...). Anything not
 given is at its default, and the defaults reproduce the official rules.
@@ -40,13 +40,13 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "stacking": ("off", "same_symbol", "escalate"),
 }
 
-#: The six house rules of RULES.md §6 (all off by default).
+#: The six house rules of docs/rules.md §6 (all off by default).
 HOUSE_RULES = ("stacking", "jumpIn", "sevenZero", "drawUntilPlayable", "forcedPlay", "noBluff")
 
 
 @dataclass(frozen=True, slots=True)
 class Options:
-    """All options of RULES.md Appendix C. Field names are the spec's keys."""
+    """All options of docs/rules.md (Options). Field names are the spec's keys."""
 
     targetScore: int = 500
     scoringMode: str = "highest"

@@ -123,6 +123,8 @@ def simulate(
     bot_options: dict[str, Any] | None = None,
     workers: int = 1,
     ray: str | None = None,
+    records: list[str] | None = None,
+    event: str | None = None,
 ) -> SimResult:
     """Play ``games`` rounds (or whole matches with ``match``) between bots.
 
@@ -130,7 +132,10 @@ def simulate(
     uses seed ``seed + i``, so a run is reproducible, and the same on any
     number of ``workers`` processes or on Ray (``ray="local"`` or a cluster
     address, :func:`unokit.distributed.make_runner`). When every seat is the
-    ``random`` bot the fast playout is used (same policy, proven equal)."""
+    ``random`` bot the fast playout is used (same policy, proven equal).
+    ``records``: a list that receives the record of every game, one JSON
+    line each, in game order (docs/record-format.md); ``event`` is written in
+    their metadata."""
     names = list(bots)
     if len(names) == 1:
         names = names * players
@@ -152,14 +157,16 @@ def simulate(
     size = -(-games // parts)
     jobs = [
         _SimJob(variant, players, opts, names, match, seed, i, min(games, i + size),
-                dict(bot_options or {}))
+                dict(bot_options or {}), records is not None, event)
         for i in range(0, games, size)
     ]  # fmt: skip
     done = 0
     start = time.perf_counter()
     # in this process, each game reports as it ends; from workers, each job
     fn = partial(_sim_job, progress=progress) if parts == 1 else _sim_job
-    for part in runner.map(fn, jobs):
+    lines: dict[int, list[str]] = {}
+    for part, start_index, part_lines in runner.map(fn, jobs):
+        lines[start_index] = part_lines
         result.rounds += part.rounds
         result.turns += part.turns
         result.blocked += part.blocked
@@ -169,6 +176,9 @@ def simulate(
         if progress is not None and parts > 1:
             progress(done)
     result.seconds = time.perf_counter() - start
+    if records is not None:
+        for k in sorted(lines):
+            records += lines[k]
     return result
 
 
@@ -185,13 +195,20 @@ class _SimJob:
     start: int
     stop: int
     bot_options: dict[str, Any]
+    record: bool = False
+    event: str | None = None
 
 
-def _sim_job(job: _SimJob, progress: Callable[[int], None] | None = None) -> SimResult:
+def _sim_job(
+    job: _SimJob, progress: Callable[[int], None] | None = None
+) -> tuple[SimResult, int, list[str]]:
+    """The job's tally, its first game index and (when asked) its games' records."""
     variant, players, opts, names, match, seed = (
         job.variant, job.players, job.options, job.names, job.match, job.seed,
     )  # fmt: skip
-    all_random = all(n.strip().lower() == "random" for n in names)
+    # the fast playout keeps no commands: a recorded run lets the bots play
+    all_random = not job.record and all(n.strip().lower() == "random" for n in names)
+    records: list[str] = []
     result = SimResult(variant, players, names, job.stop - job.start, match, seed)
     result.wins = [0] * players
     result.points = [0] * players
@@ -219,9 +236,24 @@ def _sim_job(job: _SimJob, progress: Callable[[int], None] | None = None) -> Sim
         if match:
             for w in game.match_winners:
                 result.wins[w] += 1
+        if job.record:
+            records.append(_record_line(game, names, seed + i, job.event))
         if progress is not None:
             progress(i + 1)
-    return result
+    return result, job.start, records
+
+
+def _record_line(game: Game, bots: Sequence[str], seed: int, event: str | None) -> str:
+    from unokit import __version__
+    from unokit.record import record_of
+
+    names = [f"P{s} ({b})" for s, b in enumerate(bots)]
+    extra = {"event": event or f"unokit sim, game seed {seed}"}
+    rec = record_of(
+        game, names, bots=list(bots), commit=True, producer=f"unokit {__version__} sim",
+        ended="now", extra=extra,
+    )
+    return rec.dumps_line()
 
 
 def _tally(result: SimResult, game: Game) -> None:

@@ -48,7 +48,7 @@ _DRAW_AMOUNT = {
 _RESTRICTED = frozenset(
     {Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR, Kind.FLEX_WILD_DRAW_FOUR}
 )
-# Draw cards that may be stacked (RULES.md §6.1), regular side only.
+# Draw cards that may be stacked (docs/rules.md §6.1), regular side only.
 _STACKABLE = frozenset(
     {
         Kind.DRAW_TWO,
@@ -61,7 +61,7 @@ _STACKABLE = frozenset(
     }
 )
 # Stacking class for ``same_symbol``: the same card type (Draw Two and Flex Draw
-# Two share a symbol class, RULES.md D38).
+# Two share a symbol class, docs/rules.md D38).
 _STACK_CLASS = {
     Kind.DRAW_TWO: 1,
     Kind.FLEX_DRAW_TWO: 1,

@@ -46,7 +46,7 @@ def test_the_rule_agent_plays_most_held_colour_with_wild_draw_four() -> None:
     g = Game.setup("classic", 2, hands=[["B7", "B8", "G3", "W4"], ["G1", "G2"]],
                    draw=["Y1", "Y2"], discard=["R5"], current=0)
     a = make_bot("rlcard-rule", seed=1).act(g.observe(0))
-    assert isinstance(a, Play) and a.color == Color.B and a.uno
+    assert isinstance(a, Play) and a.color == Color.B and not a.uno  # four cards: no UNO
 
 
 def test_defaults_for_decisions_rlcard_does_not_have() -> None:

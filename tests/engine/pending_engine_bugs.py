@@ -1,4 +1,4 @@
-"""Tests that the engine FAILS today, each one a suspected bug against RULES.md.
+"""Tests that the engine FAILS today, each one a suspected bug against docs/rules.md.
 
 This file is deliberately not named ``test_*.py`` so that CI does not collect it
 (CI must stay green). Run it by hand to see the failures::

@@ -1,4 +1,4 @@
-"""Classic UNO, checked card by card against RULES.md §1, §2, §6 and Appendix C.
+"""Classic UNO, checked card by card against docs/rules.md §1, §2, §6 and Appendix C.
 
 Written from the spec, independently of the engine's code: every test builds an
 explicit position with ``Game.setup`` (draw pile top first, discard bottom to

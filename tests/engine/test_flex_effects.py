@@ -1,4 +1,4 @@
-"""UNO Flex, checked card by card against RULES.md §1 and §4 (and the Flex options of
+"""UNO Flex, checked card by card against docs/rules.md §1 and §4 (and the Flex options of
 Appendix C), independently of the engine's code.
 
 Positions are built with ``Game.setup`` (draw pile top first, discard bottom to

@@ -1,4 +1,4 @@
-"""UNO Flip, checked card by card against RULES.md §1 and §3 (and the Flip options of
+"""UNO Flip, checked card by card against docs/rules.md §1 and §3 (and the Flip options of
 Appendix C), independently of the engine's code.
 
 Cards are physical ``light|dark`` pairs taken from the canonical pairing of

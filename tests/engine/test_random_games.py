@@ -1,6 +1,6 @@
 """Random legal games for every variant, player count and option set (Hypothesis).
 
-Each example deals a match with random options drawn from RULES.md Appendix C and
+Each example deals a match with random options drawn from docs/rules.md (Options) and
 plays it with a random policy over *every* seat's legal actions (turn decisions,
 UNO calls with or without a play, catches, jump-ins). After every step:
 
@@ -201,7 +201,7 @@ _FLEX_SIDED = (Kind.FLEX_SKIP, Kind.FLEX_REVERSE, Kind.FLEX_DRAW_TWO, Kind.WILD_
 
 def spec_playable(g: Game, seat: int, card: Any, flex: bool,
                   rest: list[Any] | None = None) -> bool:
-    """RULES.md §1.5 (and §4.4 for flex sides, §6.6 noBluff), written independently.
+    """docs/rules.md §1.5 (and §4.4 for flex sides, §6.6 noBluff), written independently.
     ``rest``: the rest of the hand, if not the seat's hand without ``card``."""
     side = g.side
     face = card.face(side)
@@ -262,7 +262,7 @@ def _check_step(g: Game, rnd: random.Random, initial: Counter[int]) -> None:
 
 
 def _own_invariants(g: Game) -> None:
-    """RULES.md §8 checked through the public API (not trusting check_invariants)."""
+    """docs/rules.md §8 checked through the public API (not trusting check_invariants)."""
     n = g.players
     for s in range(n):
         if g.uno_state(s).name != "NONE":
@@ -281,7 +281,7 @@ def _own_invariants(g: Game) -> None:
 
 
 class Oracle:
-    """Predicts, from RULES.md alone, the outcome of every play, challenge answer, colour
+    """Predicts, from docs/rules.md alone, the outcome of every play, challenge answer, colour
     choice, draw and catch of a random game, and asserts that the engine agrees.
 
     Modelled: §1.7 turn advancement and every card effect of §2.2, §3.4, §4.5 (both Flex

@@ -1,6 +1,6 @@
 """The catch window: a vulnerable seat that acts again is offered to the others first.
 
-RULES.md §1.11: any other player may catch a player who played down to one
+docs/rules.md §1.11: any other player may catch a player who played down to one
 card without calling UNO, until that player's next turn action. When the
 vulnerable seat is itself the next to act (two players, a Skip; a dark Skip
 Everyone in Flip), the environments and the bot loops offer the catch to the

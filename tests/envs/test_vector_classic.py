@@ -288,7 +288,7 @@ def test_plays_exactly_like_the_engine(players: int, games: int, reward: str) ->
     else:
         # in Classic at 3+ players the vulnerable seat is never to act right
         # after a move: the way back to it passes through another seat's turn
-        # action, which ends the vulnerability (RULES.md §1.11, D6)
+        # action, which ends the vulnerability (docs/rules.md §1.11, D6)
         assert count["window opened"] == 0, dict(count)
 
 

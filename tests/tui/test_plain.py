@@ -166,7 +166,12 @@ def test_end_of_input_and_quit_end_cleanly(tmp_path: Path) -> None:
     assert f"Record saved to {record}" in done.stdout
     rec = load(record)
     assert str(first) in rec.commands  # what was played before the end is kept
-    done = subprocess.run(args, input="quit\n", capture_output=True, text=True, timeout=60)
+    again = subprocess.run(args, input="quit\n", capture_output=True, text=True, timeout=60)
+    assert again.returncode == 2 and "exists: pass --force" in again.stderr  # never overwritten
+    assert load(record).commands == rec.commands
+    done = subprocess.run(
+        [*args, "--force"], input="quit\n", capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0 and "Goodbye." in done.stdout
 
 

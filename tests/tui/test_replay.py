@@ -97,9 +97,9 @@ def test_a_corrupt_record_replays_up_to_the_bad_command(flex_record: Path) -> No
     rec = load(flex_record)
     bad = rec.commands[4]
     lines = text.splitlines()
-    index = lines.index("---") + 5
-    assert lines[index] == bad
-    lines[index] = "P0 PLAY W4 color=G"  # a card that is not in the hand
+    index = lines.index(' "commands": [') + 5
+    assert lines[index] == f'  "{bad}",'
+    lines[index] = '  "P0 PLAY W4 color=G",'  # a card that is not in the hand
     rp = Replay(loads("\n".join(lines) + "\n"))
     assert rp.last == 4
     assert rp.error is not None and "command 5" in rp.error

@@ -15,13 +15,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from unokit.actions import Action
 from unokit.errors import OptionError
 from unokit.observation import Observation
 
-__all__ = ["Bot", "make_bot", "register_bot", "bot_names"]
+__all__ = ["Bot", "make_bot", "register_bot", "bot_names", "with_uno"]
 
 
 @runtime_checkable
@@ -31,6 +31,31 @@ class Bot(Protocol):
     def act(self, obs: Observation) -> Action:
         """Choose one of ``obs.legal``."""
         ...
+
+
+A = TypeVar("A", bound=Action)
+
+
+def with_uno(action: A, obs: Observation) -> A:
+    """A play says UNO (``uno=true``) exactly when it leaves the player one
+    card: the player holds two cards, one of which it plays. Other actions
+    are returned as they are.
+
+    >>> from unokit import Game
+    >>> g = Game.new("classic", 2, seed=1)
+    >>> obs = g.observe(g.current)
+    >>> play = next(a for a in obs.legal if a.__class__.__name__ == "Play")
+    >>> with_uno(play, obs).uno   # seven cards in hand: no UNO to say
+    False
+    """
+    from dataclasses import replace
+
+    from unokit.actions import Play
+
+    if not isinstance(action, Play):
+        return action
+    said: A = replace(action, uno=action.seat == obs.seat and len(obs.hand) == 2)
+    return said
 
 
 BotFactory = Callable[..., Bot]

@@ -5,18 +5,33 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
-from unokit.cli import app, console, err_console, parse_options, with_progress
+from unokit.cli import (
+    ThinkMs,
+    Variant,
+    app,
+    check_output,
+    console,
+    err_console,
+    fail,
+    needs,
+    parse_options,
+    with_progress,
+    write_atomic,
+)
 from unokit.errors import UnoError
+
+if TYPE_CHECKING:
+    from unokit.bots.tournament import BotSpec
 
 
 @app.command()
 def tournament(
-    variant: Annotated[str, typer.Option(help="classic, flip or flex.")] = "classic",
+    variant: Annotated[Variant, typer.Option(help="The variant.", case_sensitive=False)] = Variant.classic,
     players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
     bots: Annotated[
         str,
@@ -36,14 +51,14 @@ def tournament(
     engine_timeout_ms: Annotated[
         int, typer.Option("--engine-timeout-ms", help="Time per move of engines (ms).")
     ] = 5000,
-    games: Annotated[int, typer.Option(help="Games (rounds; matches with --match).")] = 100,
+    games: Annotated[
+        int, typer.Option(help="Games (rounds; matches with --match).", min=1)
+    ] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the tournament (deals and bots).")] = 0,
     workers: Annotated[
-        int | None, typer.Option(help="Parallel processes (default: one per CPU).")
+        int | None, typer.Option(help="Parallel processes (default: one per CPU).", min=1)
     ] = None,
-    think_ms: Annotated[
-        int | None, typer.Option("--think-ms", help="Thinking budget of search bots (ms).")
-    ] = None,
+    think_ms: ThinkMs = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
     ] = None,
@@ -60,43 +75,57 @@ def tournament(
             "an address (auto, HOST:6379, ray://HOST:10001), that cluster. Needs unokit[ray].",
         ),
     ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(help="Write every game's record to this file (JSON Lines, *.jsonl)."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite the --plot and --save files.")
+    ] = False,
 ) -> None:
     """Bots play seat-rotated games; win rate (95% CI), mean points and Elo per bot."""
+    import os
+
     from unokit.bots.tournament import engine_specs, parse_bots, run_tournament
 
-    if games < 1:
-        raise typer.BadParameter("must be at least 1", param_hint="--games")
-    if workers is not None and workers < 1:
-        raise typer.BadParameter("must be at least 1", param_hint="--workers")
-    if think_ms is not None and think_ms < 1:
-        raise typer.BadParameter("must be at least 1", param_hint="--think-ms")
+    # every argument is checked before the first game
     if engine_timeout_ms < 1:
-        raise typer.BadParameter("must be at least 1", param_hint="--engine-timeout-ms")
-    if plot is not None and plot.suffix.lower() != ".png":
-        raise typer.BadParameter("the chart is a PNG file: name it *.png", param_hint="--plot")
+        fail("--engine-timeout-ms must be at least 1")
+    if plot is not None:
+        check_output(plot, "--plot", force, suffix=".png")
+        needs("matplotlib")
+    if save is not None:
+        check_output(save, "--save", force, suffix=".jsonl")
+    records: list[str] | None = [] if save is not None else None
     try:
         specs = parse_bots(bots, think_ms)
         specs += engine_specs(engine or [], engine_timeout_ms, specs)
         opts = parse_options(option)
+        w = workers or os.cpu_count() or 1
+        estimate = estimate_seconds(specs, players, games, w, match)
+        if estimate >= 30 and not as_json:
+            err_console.print(
+                f"{games} {'matches' if match else 'rounds'} on {w} processes: search bots "
+                f"think a fixed time per decision, so expect about {_duration(estimate)} "
+                "(fewer --games or a smaller --think-ms is quicker; Ctrl-C stops).",
+                markup=False,
+            )
         result = with_progress(
             games,
             as_json,
             lambda progress: run_tournament(
-                variant, players, specs, games, seed, workers, opts, match,
-                progress=progress, ray=ray,
-            ),  # fmt: skip
-        )
+                variant.value, players, specs, games, seed, workers, opts, match,
+                progress=progress, records=records, ray=ray,
+            ),
+        )  # fmt: skip
     except UnoError as e:
-        err_console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(2) from None
+        fail(str(e))
+    if save is not None and records is not None:
+        write_atomic(save, "".join(r + "\n" for r in records))
     if plot is not None:
         from unokit.bots.plot import plot_tournament
 
-        try:
-            plot_tournament(result, plot)
-        except OSError as e:
-            err_console.print(f"[red]error:[/red] cannot write {plot}: {e}")
-            raise typer.Exit(2) from None
+        _plot_atomic(result, plot, plot_tournament)
     if as_json:
         print(json.dumps(result.to_dict()))
         return
@@ -131,3 +160,65 @@ def tournament(
         console.print(grid)
     if plot is not None:
         console.print(f"chart written to {plot}")
+    if save is not None:
+        console.print(f"{games} records written to {save}")
+
+
+def _plot_atomic(result: object, path: Path, draw: object) -> None:
+    """Draw the chart into a temporary PNG beside ``path``, then rename it."""
+    import os
+    import tempfile
+
+    folder = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.stem}.", suffix=".png", dir=folder)
+    os.close(fd)
+    try:
+        draw(result, tmp)  # type: ignore[operator]
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(tmp, 0o666 & ~mask)
+        os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        fail(f"cannot write {path}: {e}")
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+# decisions one seat makes in a round, on average (sim of heuristic bots:
+# about 30 turns a round between two players, 45 between four)
+_DECISIONS_PER_SEAT = 15
+_ROUNDS_PER_MATCH = 6
+
+
+def estimate_seconds(
+    specs: list[BotSpec], players: int, games: int, workers: int, match: bool
+) -> float:
+    """A rough upper estimate of a tournament's duration: search bots think
+    their full budget (``think_ms``) on every decision; other bots are free."""
+    import inspect
+
+    from unokit.bots import _REGISTRY
+
+    budgets = []
+    for s in specs:
+        opts = dict(s.options)
+        ms = opts.get("think_ms")
+        if ms is None:
+            try:
+                param = inspect.signature(_REGISTRY[s.name]).parameters.get("think_ms")
+            except (TypeError, ValueError, KeyError):
+                param = None
+            if param is not None and isinstance(param.default, int | float):
+                ms = param.default
+        budgets.append(float(ms or 0.0) / 1000.0)
+    per_seat = sum(budgets) / len(budgets) if budgets else 0.0
+    rounds = games * (_ROUNDS_PER_MATCH if match else 1)
+    return rounds * players * per_seat * _DECISIONS_PER_SEAT / max(1, workers)
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    return f"{seconds / 60:.0f} min"

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 from typing import Any
 
 from unokit.actions import (
@@ -32,6 +31,7 @@ from unokit.actions import (
     Pass,
     Play,
 )
+from unokit.bots import with_uno
 from unokit.cards import Card, Color, Kind
 from unokit.events import ColorChosen, Played
 from unokit.observation import Observation
@@ -173,7 +173,7 @@ class HeuristicBot:
             if best is None or score > best[0]:
                 best = (score, i, a)
         assert best is not None
-        return replace(best[2], uno=True)
+        return with_uno(best[2], obs)
 
 
 def challenge_odds(obs: Observation) -> float:

@@ -42,6 +42,7 @@ from dataclasses import replace
 from typing import Any
 
 from unokit.actions import Action, CallUno, Catch, Draw, Play
+from unokit.bots import with_uno
 from unokit.bots.determinize import Determinizer
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.rollout import rollout, sensible_move, sensible_rollout
@@ -162,11 +163,11 @@ class ISMCTSBot:
         if obs.seat is None or obs.seat != obs.current:
             # out of turn: jump in when the house rule allows it (shedding a card is good)
             plays = [a for a in legal if isinstance(a, Play)]
-            return _with_uno(plays[0]) if plays else legal[0]
+            return with_uno(plays[0], obs) if plays else legal[0]
         self.stats = SearchStats()
         choices: list[Action] = [a for a in legal if not isinstance(a, CallUno | Catch)]
         if len(choices) == 1:
-            return _with_uno(choices[0])
+            return with_uno(choices[0], obs)
         default = _without_uno(self._heuristic.act(obs))
         if (
             obs.phase == "AWAIT_TURN"
@@ -178,8 +179,8 @@ class ISMCTSBot:
         if default not in choices:  # cannot happen with the heuristic bot
             default = choices[0]
         if len(choices) == 1:
-            return _with_uno(choices[0])
-        return _with_uno(self._search(obs, choices, default))
+            return with_uno(choices[0], obs)
+        return with_uno(self._search(obs, choices, default), obs)
 
     # ------------------------------------------------------------------ search
 
@@ -354,10 +355,6 @@ def _iterate(
     for ch in path:
         ch.visits += 1
         ch.wins += 1.0 if ch.player == winner else share
-
-
-def _with_uno(a: Action) -> Action:
-    return replace(a, uno=True) if isinstance(a, Play) else a
 
 
 def _without_uno(a: Action) -> Action:

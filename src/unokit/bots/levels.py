@@ -78,7 +78,7 @@ class EasyBot:
         else:
             a = self._heuristic.act(replace(obs, legal=legal))
         if isinstance(a, Play):
-            a = replace(a, uno=rng.random() < 0.5)
+            a = replace(a, uno=len(obs.hand) == 2 and rng.random() < 0.5)
         return a
 
 

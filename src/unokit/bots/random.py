@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from unokit.actions import Action, Draw, Play
+from unokit.bots import with_uno
 from unokit.observation import Observation
 
 __all__ = ["RandomBot"]
@@ -38,10 +39,10 @@ class RandomBot:
                 cards = [c for c in obs.hand if c in by_card]
                 plays = by_card[cards[int(rnd() * len(cards))]]
                 p = plays[0] if len(plays) == 1 else plays[int(rnd() * len(plays))]
-                return _with_uno(p)
+                return with_uno(p, obs)
             return Draw(obs.current)
         a = legal[int(rnd() * len(legal))]
-        return _with_uno(a) if isinstance(a, Play) else a
+        return with_uno(a, obs)
 
 
 def _is_extra(action: Action, obs: Observation) -> bool:
@@ -53,7 +54,3 @@ def _is_extra(action: Action, obs: Observation) -> bool:
     )
 
 
-def _with_uno(play: Play) -> Play:
-    from dataclasses import replace
-
-    return replace(play, uno=True)

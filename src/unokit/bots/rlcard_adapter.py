@@ -41,6 +41,7 @@ from collections import Counter
 from typing import Any
 
 from unokit.actions import Accept, Action, Catch, ChooseColor, Draw, Pass, Play
+from unokit.bots import with_uno
 from unokit.cards import Card, Color, Kind
 from unokit.errors import OptionError
 from unokit.events import ColorChosen, Played
@@ -174,11 +175,7 @@ class RLCardRuleBot:
         state = observation_to_rlcard(obs)
         text = self._step(state)
         action: Action = state["_actions"][text]
-        if isinstance(action, Play):
-            from dataclasses import replace
-
-            action = replace(action, uno=True)
-        return action
+        return with_uno(action, obs)
 
     def _step(self, state: dict[str, Any]) -> str:
         np = self._np
@@ -201,17 +198,15 @@ class RLCardRuleBot:
                 want = _most_held(tuple(rest))
                 for a in plays:
                     if a.color == want:
-                        return _uno(a)
+                        return _uno(a, obs)
             elif f.color == obs.color:
-                return _uno(plays[0])
+                return _uno(plays[0], obs)
         for b in obs.legal:
             if isinstance(b, Pass):
                 return b
-        fallback: Action = _uno(plays[0]) if plays else obs.legal[0]
+        fallback: Action = _uno(plays[0], obs) if plays else obs.legal[0]
         return fallback
 
 
-def _uno(a: Play) -> Play:
-    from dataclasses import replace
-
-    return replace(a, uno=True)
+def _uno(a: Play, obs: Observation) -> Action:
+    return with_uno(a, obs)

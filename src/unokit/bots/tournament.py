@@ -29,7 +29,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from unokit.bots import Bot, make_bot
@@ -203,6 +203,7 @@ class GameResult:
     slowest: tuple[float, ...]  # longest single decision by seat
     forfeit: int = -1  # the seat whose engine failed (it lost the game), or -1
     forfeit_reason: str = ""
+    record: str | None = None  # the game's record (one JSON line), when asked for
 
 
 def play_game(
@@ -213,6 +214,7 @@ def play_game(
     seed: int,
     index: int,
     match: bool = False,
+    record: bool = False,
 ) -> GameResult:
     """Game ``index`` of a tournament: its line-up, deal and bot seeds follow from
     ``(seed, index)`` alone."""
@@ -222,7 +224,7 @@ def play_game(
     game = Game.new(variant, players, options, seed=deal, events=True)
     bots = [specs[b].make(seed * 1_000_003 + index * 16 + s) for s, b in enumerate(lineup)]
     try:
-        return _play(game, bots, lineup, index, deal, match)
+        result = _play(game, bots, lineup, index, deal, match)
     except BotFailure as e:
         # an engine that crashes, hangs or answers an illegal move loses the game:
         # the seats held by the other entrants share the win, nobody scores
@@ -238,6 +240,22 @@ def play_game(
             close = getattr(bot, "close", None)
             if close is not None:
                 close()
+    if not record:
+        return result
+    from unokit import __version__
+    from unokit.record import record_of
+
+    labels = [specs[b].label for b in lineup]
+    line = record_of(
+        game,
+        [f"P{s} ({label})" for s, label in enumerate(labels)],
+        bots=labels,
+        commit=True,
+        producer=f"unokit {__version__} tournament",
+        ended="now",
+        extra={"event": f"unokit tournament, seed {seed}, game {index}"},
+    ).dumps_line()
+    return replace(result, record=line)
 
 
 def _play(
@@ -275,7 +293,7 @@ def _play(
     else:
         winners = () if game.winner < 0 else (game.winner,)
     return GameResult(index, deal, lineup, winners, tuple(points), turns, tuple(decisions),
-                      tuple(seconds), tuple(slowest))
+                      tuple(seconds), tuple(slowest))  # fmt: skip
 
 
 def wilson(wins: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
@@ -470,9 +488,11 @@ def _check_variants(variant: str, specs: Sequence[BotSpec]) -> None:
             raise OptionError(f"{s.label} plays {', '.join(allowed)} only, not {name}")
 
 
-def _work(args: tuple[str, int, Options, list[BotSpec], int, list[int], bool]) -> list[GameResult]:
-    variant, players, options, specs, seed, indices, match = args
-    return [play_game(variant, players, options, specs, seed, i, match) for i in indices]
+def _work(
+    args: tuple[str, int, Options, list[BotSpec], int, list[int], bool, bool],
+) -> list[GameResult]:
+    variant, players, options, specs, seed, indices, match, record = args
+    return [play_game(variant, players, options, specs, seed, i, match, record) for i in indices]
 
 
 def run_tournament(
@@ -485,13 +505,15 @@ def run_tournament(
     options: dict[str, Any] | Options | None = None,
     match: bool = False,
     progress: Callable[[int], None] | None = None,
+    records: list[str] | None = None,
     ray: str | None = None,
 ) -> TournamentResult:
     """Play ``games`` games (rounds, or whole matches with ``match``) between
     ``specs`` on ``workers`` processes (default: one per CPU), or on Ray with
     ``ray`` (``"local"`` or a cluster address, :func:`unokit.distributed.make_runner`);
     ``progress`` is called with the number of games finished so far. The
-    results do not depend on where the games ran."""
+    results do not depend on where the games ran. ``records``: a list that
+    receives every game's record (one JSON line each, in game order)."""
     if games < 1:
         raise OptionError("a tournament needs at least one game")
     if not specs:
@@ -511,7 +533,8 @@ def run_tournament(
     # small chunks keep the progress bar moving and the workers evenly loaded
     chunk = max(1, min(8, games // (w * 8) or 1))
     jobs = [
-        (variant, players, opts, specs, seed, list(range(i, min(games, i + chunk))), match)
+        (variant, players, opts, specs, seed, list(range(i, min(games, i + chunk))), match,
+         records is not None)
         for i in range(0, games, chunk)
     ]
     done = 0
@@ -522,4 +545,6 @@ def run_tournament(
             progress(done)
     result.seconds = time.perf_counter() - start
     result.tally()
+    if records is not None:
+        records += [r.record for r in sorted(result.results, key=lambda r: r.index) if r.record]
     return result

@@ -68,7 +68,7 @@ def round_rewards(game: Game, reward: str) -> list[float]:
 
     ``points``: the winner gets the round's points (the sum of the other hands'
     values) and every other seat loses its own hand's value, so the rewards sum
-    to zero and follow RULES.md scoring in both scoring modes. ``win``: +1 to the
+    to zero and follow docs/rules.md scoring in both scoring modes. ``win``: +1 to the
     winner, -1/(players-1) to the others. A round without a winner (blocked,
     ``blockedRound=no_score``) gives 0 to everyone."""
     n = game.n
@@ -204,12 +204,19 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             )
         if game.phase >= _ROUND_OVER or game.phase == int(Phase.DEAL):
             raise OptionError(f"the game waits for no decision (state {game.state.name})")
+        from unokit import notation
+
         self._start(game.copy())
+        origin: int | str = notation.dumps(game)
+        self._origin = origin
 
     def _start(self, game: Game) -> None:
         self._has_reset = True
         self._steps = 0
         self.game = game
+        # for to_record(): the start (a seed, or a position) and every move
+        self._origin = game.seed
+        self._moves: list[tuple[int, int]] = []
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -305,8 +312,10 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
                 self._window.pop(0)
             else:  # the catch: the vulnerable seat draws, the window closes
                 game.apply_move(move, seat)
+                self._moves.append((seat, move))
                 self._window = []
         else:
+            self._moves.append((seat, move))
             # the move came from the engine's own list of legal moves for this
             # seat (the seat to act): the trusted step skips re-checking it
             game._step(move, False)
@@ -386,6 +395,29 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         shown, no other hand; in Flip the backs every player can see)."""
         seat = self._seat_of[self.agent_selection]
         return render_game(self.game, self.table, self.legal_actions(), seat)
+
+    def to_record(self) -> Any:
+        """The episode so far as a game record (:class:`unokit.record.Record`,
+        docs/record-format.md): its start (the seed of :meth:`reset`, or the
+        position of :meth:`reset_to`) and every move, as commands."""
+        from unokit import notation
+        from unokit.record import Record, record_of
+
+        if not self._has_reset:
+            raise IllegalActionError("call reset() first")
+        if isinstance(self._origin, str):
+            g = notation.loads(self._origin)
+            g.commands = []
+        else:
+            g = Game.new(self.variant_name, self.players, self.options, seed=self._origin)
+        for seat, move in self._moves:
+            g.apply(g.decode(seat, move))
+        if isinstance(self._origin, str):
+            return Record(
+                g.variant.name, g.n, g.options, seed=None, position=self._origin,
+                commands=list(g.commands or []),
+            )  # fmt: skip
+        return record_of(g, producer=f"{type(self).__module__} environment")
 
     def close(self) -> None:
         pass

@@ -9,7 +9,8 @@ from typing import Annotated, TypeVar
 import typer
 from rich.table import Table
 
-from unokit.cli import app, console, err_console, parse_options
+from unokit.cli import Variant as VariantName
+from unokit.cli import app, console, err_console, needs, parse_options
 from unokit.errors import UnoError
 
 envs_app = typer.Typer(
@@ -18,7 +19,7 @@ envs_app = typer.Typer(
 )
 app.add_typer(envs_app, name="envs")
 
-Variant = Annotated[str, typer.Argument(help="classic, flip or flex.")]
+Variant = Annotated[VariantName, typer.Argument(help="The variant.", case_sensitive=False)]
 Players = Annotated[int, typer.Option(help="Seats.")]
 OptionList = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
@@ -39,15 +40,16 @@ def _or_exit(build: Callable[[], T]) -> T:
 
 @envs_app.command("table")
 def table_command(
-    variant: Variant = "classic",
+    variant: Variant = VariantName.classic,
     players: Players = 2,
     option: OptionList = None,
     as_json: AsJson = False,
 ) -> None:
     """The integer action table: index and meaning of every action."""
+    needs("numpy")
     from unokit.envs.actions import action_table
 
-    t = _or_exit(lambda: action_table(variant, players, parse_options(option)))
+    t = _or_exit(lambda: action_table(variant.value, players, parse_options(option)))
     if as_json:
         print(
             json.dumps(
@@ -70,15 +72,16 @@ def table_command(
 
 @envs_app.command("layout")
 def layout_command(
-    variant: Variant = "classic",
+    variant: Variant = VariantName.classic,
     players: Players = 2,
     option: OptionList = None,
     as_json: AsJson = False,
 ) -> None:
     """The observation vector: segments, offsets and lengths."""
+    needs("numpy")
     from unokit.envs.observation import ObservationEncoder
 
-    enc = _or_exit(lambda: ObservationEncoder(variant, players, parse_options(option)))
+    enc = _or_exit(lambda: ObservationEncoder(variant.value, players, parse_options(option)))
     rows = enc.describe()
     if as_json:
         print(

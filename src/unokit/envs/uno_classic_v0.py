@@ -7,7 +7,7 @@ Action space          ``Discrete(70)`` at 2 players (60 plays, DRAW, PASS, 4 col
                       ACCEPT, CHALLENGE, UNO, N-1 catches); 72 at 4 players
 Observation space     ``Dict(observation=Box(0, ., (181,), float32),
                       action_mask=Box(0, 1, (70,), int8))`` at 2 players
-Engine                :class:`unokit.Game` (RULES.md §1-2, Appendix C options)
+Engine                :class:`unokit.Game` (docs/rules.md §1-2, Appendix C options)
 ====================  ============================================================
 
 Usage::
@@ -29,7 +29,7 @@ Arguments
     illegal="terminate", illegal_reward=-1.0, max_steps=20_000, **options)``; ``raw_env`` is the
     environment class itself (``env`` adds no wrapper: the environment checks the
     order of API calls on its own). ``options`` are
-    the game options of RULES.md Appendix C with their spec names
+    the game options of docs/rules.md (Options) with their spec names
     (``stacking="same_symbol"``, ``sevenZero=True``, ``targetScore=200``...).
 
 The agent to act
@@ -62,7 +62,7 @@ Observation
 
 Rewards
     At the end of a round: with ``reward="points"`` the winner gets the round's
-    points (the sum of the other hands' values, RULES.md §2.6) and every other
+    points (the sum of the other hands' values, docs/rules.md §2.6) and every other
     agent minus the value of its own hand, so rewards sum to zero; with
     ``reward="win"`` +1 to the winner and -1/(N-1) to the others. A blocked round
     without a winner gives 0. Every other step gives 0.

@@ -7,7 +7,7 @@ Action space          ``Discrete(170)`` at 2 players (160 plays, DRAW, PASS, 4 c
                       ACCEPT, CHALLENGE, UNO, N-1 catches); 188 at 4 players
 Observation space     ``Dict(observation=Box(0, ., (297,), float32),
                       action_mask=Box(0, 1, (170,), int8))`` at 2 players (307 / 188 at 4)
-Engine                :class:`unokit.Game` (RULES.md §1 and §4, Appendix C options)
+Engine                :class:`unokit.Game` (docs/rules.md §1 and §4, Appendix C options)
 ====================  ============================================================
 
 The first environment for UNO Flex: cards with a flex side that a player may
@@ -25,7 +25,7 @@ Arguments
     ``env(players=2, render_mode=None, *, reward="points", episode="round",
     illegal="terminate", illegal_reward=-1.0, max_steps=20_000, **options)`` as in
     :mod:`unokit.envs.uno_classic_v0`; ``options`` are the game options of
-    RULES.md Appendix C (``flexDeck``, ``flexWildsCountAsMatch``...).
+    docs/rules.md (Options) (``flexDeck``, ``flexWildsCountAsMatch``...).
 
 Actions
     One entry per distinct card of the deck table (92 with ``default_v1``) on
@@ -43,7 +43,7 @@ Observation
     :mod:`unokit.envs.observation`, 1 = green).
 
 Rewards, episodes, truncation, seeds, illegal actions, render
-    As in :mod:`unokit.envs.uno_classic_v0` (round points of RULES.md §4.10).
+    As in :mod:`unokit.envs.uno_classic_v0` (round points of docs/rules.md §4.10).
 
 Version history
     v0: first version.

@@ -7,7 +7,7 @@ Action space          ``Discrete(189)`` at 2 players (175 plays, DRAW, PASS, 8 c
                       ACCEPT, CHALLENGE, UNO, N-1 catches); 191 at 4 players
 Observation space     ``Dict(observation=Box(0, ., (573,), float32),
                       action_mask=Box(0, 1, (189,), int8))`` at 2 players (797 / 191 at 4)
-Engine                :class:`unokit.Game` (RULES.md §1 and §3, Appendix C options)
+Engine                :class:`unokit.Game` (docs/rules.md §1 and §3, Appendix C options)
 ====================  ============================================================
 
 The first environment for UNO Flip: two-faced cards, a light and a dark side,
@@ -30,11 +30,11 @@ Arguments
     ``env(players=2, render_mode=None, *, reward="points", episode="round",
     illegal="terminate", illegal_reward=-1.0, max_steps=20_000, **options)`` as in
     :mod:`unokit.envs.uno_classic_v0`; ``options`` are the game options of
-    RULES.md Appendix C (``flipDrawColorCap=6``, ``flipExposedWildChooser=...``).
+    docs/rules.md (Options) (``flipDrawColorCap=6``, ``flipExposedWildChooser=...``).
 
 Actions
     One entry per physical card of the deck (111 distinct light|dark pairs with
-    the canonical pairing of RULES.md Appendix A): its light face (4 entries,
+    the canonical pairing of docs/rules.md Appendix A): its light face (4 entries,
     one per light colour, if it is a wild) and its dark face (4 entries, one
     per dark colour, if it is a wild); a card with no wild face has one entry,
     played with whichever face is up. Then ``DRAW``, ``PASS``, ``COLOR`` for
@@ -51,7 +51,7 @@ Observation
     ``draw_top_back`` of :mod:`unokit.envs.observation`).
 
 Rewards, episodes, truncation, seeds, illegal actions, render
-    As in :mod:`unokit.envs.uno_classic_v0`: round points (RULES.md §3.11, the
+    As in :mod:`unokit.envs.uno_classic_v0`: round points (docs/rules.md §3.11, the
     face that is up scores) or win/loss; one round or one match per episode;
     ``reset(seed=s)`` deals ``Game.new("flip", N, options, seed=s)``; actions
     outside the mask end the episode (or raise); ``render_mode="ansi"``.

@@ -15,7 +15,7 @@ Players               2..10 (the same for every game of the batch)
 Actions               ``ndarray`` of ``num_envs`` indices of the action table of
                       :mod:`unokit.envs.actions` (70 entries at 2 players)
 Observation           :class:`VectorStep` of arrays (below)
-Rules                 Classic, official rules (RULES.md §1-2): the default options
+Rules                 Classic, official rules (docs/rules.md §1-2): the default options
 ====================  ============================================================
 
 Usage::
@@ -73,7 +73,7 @@ What a step returns
 Catch windows
     As in ``uno_classic_v0``: any other player may catch a seat that played down
     to one card without calling UNO until that seat's next turn action
-    (RULES.md §1.11), but only the agent to act can act. So when a move leaves
+    (docs/rules.md §1.11), but only the agent to act can act. So when a move leaves
     the vulnerable seat itself to act -- in Classic, at two players only: a
     Skip, Reverse or Draw Two played down to one card (at 3+ players the way
     back to that seat passes through another seat's turn action, which ends the
@@ -112,7 +112,7 @@ Randomness
     actions give the same batch of games, byte for byte. Deals are not the
     engine's (``Game.new(seed=s)`` uses Python's generator): they follow the
     same law (a uniformly shuffled deck, a uniformly chosen dealer, and the
-    first-card rule of RULES.md §2.4).
+    first-card rule of docs/rules.md §2.4).
 
 Positions from the engine
     :meth:`~UnoClassicVectorEnv.reset_from` starts the batch from engine games
@@ -677,7 +677,7 @@ class UnoClassicVectorEnv:
         self._start(envs, self._rng.integers(n, size=k))
 
     def _start(self, envs: IntArray, dealer: IntArray) -> None:
-        """Turn the first card (RULES.md §2.4, ``Game._start``): a Wild Draw Four
+        """Turn the first card (docs/rules.md §2.4, ``Game._start``): a Wild Draw Four
         goes back into the draw pile, which is shuffled, and another is turned."""
         n = self.players
         self._dealer[envs] = dealer
@@ -810,7 +810,7 @@ class UnoClassicVectorEnv:
         self._turn_action(envs)
         kind = self._kind[c]
         w4 = kind == _WD4
-        if w4.any():  # legal iff no card of the current colour in hand (RULES.md §1.10)
+        if w4.any():  # legal iff no card of the current colour in hand (docs/rules.md §1.10)
             col = self._col[envs[w4]]
             holds = ((self._hands[rows[w4]] > 0) & self._of_color[col]).any(axis=1)
             self._ch_legal[envs[w4]] = ~holds
@@ -832,7 +832,7 @@ class UnoClassicVectorEnv:
         self._col[envs] = np.where(chosen >= 0, chosen, self._color[c])
         self._phase[envs] = _T
         out = left == 0
-        if out.any():  # the last card: its draw penalty still applies (RULES.md §1.12)
+        if out.any():  # the last card: its draw penalty still applies (docs/rules.md §1.12)
             live = ~out
             ef, sf, cf = envs[out], s[out], c[out]
             self._uno[rows[out]] = 0

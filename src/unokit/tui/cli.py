@@ -8,15 +8,13 @@ from typing import Annotated
 
 import typer
 
-from unokit.cli import app, err_console, parse_options
+from unokit.cli import ThinkMs, Variant, app, check_output, fail, needs, parse_options
 from unokit.errors import UnoError
-
-_VARIANTS = ("classic", "flip", "flex")
 
 
 @app.command()
 def play(
-    variant: Annotated[str, typer.Option(help="classic, flip or flex.")] = "classic",
+    variant: Annotated[Variant, typer.Option(help="The variant.", case_sensitive=False)] = Variant.classic,
     players: Annotated[int, typer.Option(help="Number of seats (people and bots).")] = 4,
     name: Annotated[
         list[str] | None,
@@ -34,7 +32,8 @@ def play(
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the match (random if omitted).")] = None,
     hotseat: Annotated[
-        int, typer.Option(help="Number of people sharing this terminal (seats P0, P1, ...).")
+        int,
+        typer.Option(help="Number of people sharing this terminal (seats P0, P1, ...).", min=1),
     ] = 1,
     plain: Annotated[
         bool, typer.Option("--plain", help="Plain text: for screen readers, pipes, no colour.")
@@ -42,11 +41,10 @@ def play(
     save: Annotated[
         Path | None, typer.Option(help="Write the match record to this file as it goes.")
     ] = None,
-    think_ms: Annotated[
-        int | None, typer.Option("--think-ms", help="Thinking budget of search bots (ms).")
-    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite --save if it exists.")] = False,
+    think_ms: ThinkMs = None,
     delay: Annotated[
-        float, typer.Option(help="Seconds between bot moves in the Textual game.")
+        float, typer.Option(help="Seconds between bot moves in the Textual game.", min=0)
     ] = 0.8,
     engine: Annotated[
         str | None,
@@ -56,18 +54,14 @@ def play(
     """Play a match against the bots, in a Textual app or as plain text."""
     from unokit.tui.session import Session
 
-    if variant not in _VARIANTS:
-        raise typer.BadParameter(
-            f"{variant!r} is not one of {', '.join(_VARIANTS)}", param_hint="--variant"
-        )
-    if delay < 0:
-        raise typer.BadParameter("must be 0 or more", param_hint="--delay")
-    if save is not None and save.exists() and save.is_dir():
-        raise typer.BadParameter(f"{save} is a directory", param_hint="--save")
+    if not plain:
+        needs("textual")
+    if save is not None:
+        check_output(save, "--save", force)
     bot_options = {} if think_ms is None else {"think_ms": think_ms}
     try:
         session = Session(
-            variant,
+            variant.value,
             players,
             humans=hotseat,
             names=name or (),
@@ -82,8 +76,7 @@ def play(
 
             seat_engine(session, engine)
     except (UnoError, OSError) as e:
-        err_console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(2) from None
+        fail(str(e))
     if plain:
         from unokit.tui.plain import run_plain
 
@@ -100,28 +93,47 @@ def play(
 
 @app.command()
 def replay(
-    record: Annotated[Path, typer.Argument(help="A game record (unokit-record format).")],
+    record: Annotated[Path, typer.Argument(help="A game record (docs/record-format.md).")],
     plain: Annotated[
         bool, typer.Option("--plain", help="Plain text: step with Enter, b, go N, quit.")
     ] = False,
     at: Annotated[int, typer.Option(help="Start at this step (0 = the deal).")] = 0,
+    game: Annotated[
+        int, typer.Option(help="In a JSON Lines file (*.jsonl): the record on this line.", min=1)
+    ] = 1,
 ) -> None:
     """Step through a game record: forward, back, jump to a step; every hand is shown."""
-    from unokit.record import load
-    from unokit.tui.replay import Replay
+    from unokit.record import load, load_all
+    from unokit.tui.replay_plain import Replay
 
+    if not plain:
+        needs("textual")
     try:
-        rec = load(record)
+        if record.suffix == ".jsonl":
+            found = dict(load_all(record))
+            if game not in found:
+                fail(f"--game {game}: {record} has records on lines {_lines(sorted(found))}")
+            chosen = found[game]
+            if isinstance(chosen, Exception):
+                raise chosen
+            rec = chosen
+        else:
+            rec = load(record)
         rp = Replay(rec)
     except (UnoError, OSError) as e:
-        err_console.print(f"[red]error:[/red] {e}")
-        raise typer.Exit(2) from None
+        fail(str(e))
     if not 0 <= at <= rp.last:
-        raise typer.BadParameter(f"the record has steps 0-{rp.last}", param_hint="--at")
+        fail(f"--at {at}: the record has steps 0-{rp.last}")
     if plain:
-        from unokit.tui.replay import run_plain_replay
+        from unokit.tui.replay_plain import run_plain_replay
 
         raise typer.Exit(run_plain_replay(rp, sys.stdin, sys.stdout, start=at))
     from unokit.tui.replay import ReplayApp
 
     ReplayApp(rp, start=at).run()
+
+
+def _lines(numbers: list[int]) -> str:
+    if not numbers:
+        return "none"
+    return f"{numbers[0]}-{numbers[-1]}" if numbers == list(range(numbers[0], numbers[-1] + 1)) else ", ".join(map(str, numbers))

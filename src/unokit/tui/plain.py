@@ -2,7 +2,7 @@
 
 After every change it prints what happened in plain words; before each of your
 decisions it prints the table, your hand and what you can do, then reads one
-command (SCENARIO_FORMAT.md notation without the seat prefix: ``play R5``,
+command (docs/scenario-format.md notation without the seat prefix: ``play R5``,
 ``play W4 color=G``, ``draw``, ``pass``, ``uno``, ``catch P2``, ``challenge``,
 ``accept``, ``color G``, ``help``, ``quit``). A wrong command prints why and
 asks again; the end of the input ends the game cleanly.
@@ -62,12 +62,20 @@ class _Plain:
             self.out.write(line if line.endswith("\n") else line + "\n")
         return line.strip()
 
+    def commitment_line(self) -> list[str]:
+        """The deal commitment of the round (docs/record-format.md), if any."""
+        c = self.s.commitment
+        if c is None:
+            return []
+        return [f"Round {self.s.game.round_no} deal commitment (SHA-256): {c}"]
+
     def flush_events(self) -> None:
         """Print this round's events that were not printed yet."""
         obs = self.s.observe(self.log_viewer)
         if obs.round != self.round:
             self.round = obs.round
             self.shown = 0
+            self.say(*self.commitment_line())
         history = obs.history
         new = history[self.shown :]
         self.shown = len(history)
@@ -77,7 +85,8 @@ class _Plain:
         s = self.s
         self.say(
             f"unokit: {s.variant}, {s.players} players (seed {s.seed}). "
-            "Type help for the commands and rules."
+            "Type help for the commands and rules.",
+            *self.commitment_line(),
         )
         while True:
             while s.bot_to_act() is not None:

@@ -1,6 +1,6 @@
 """The rules of each variant and the keys, as short Markdown for the help screens.
 
-Written from RULES.md (the authoritative spec), in plain words; lists rather
+Written from docs/rules.md (the authoritative spec), in plain words; lists rather
 than tables so that screen readers and plain mode read them well.
 
 >>> from unokit.options import Options

@@ -15,9 +15,7 @@ True
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -101,6 +99,13 @@ class Session:
         self.names: list[str] = people + spare[: players - humans]
         self.levels: list[str] = ["human"] * humans + levels
         self.save_path = Path(save) if save is not None else None
+        # the commitment of every deal, shown before play, its salt saved after
+        # the round (docs/record-format.md, "Verifiable shuffle")
+        from unokit.commitment import DealCommitments
+
+        self.deals = DealCommitments()
+        self.commitment = self.deals.on_deal(self.game) if game is None else None
+        self.started = _now()
         self.version = 0  # bumped by every accepted command
         self._declined = -1  # the version at which the bots let a catch go
         self.round_history: list[tuple[int, int | None, int, tuple[int, ...]]] = []
@@ -169,6 +174,7 @@ class Session:
 
     def next_round(self) -> list[Event]:
         events = self.game.next_round()
+        self.commitment = self.deals.on_deal(self.game)
         self._after(events)
         return events
 
@@ -210,15 +216,24 @@ class Session:
         """Write the record atomically (a temporary file renamed over the old one)."""
         if self.save_path is None:
             return
+        from unokit import __version__
         from unokit.record import dumps
 
-        text = dumps(self.game, self.record_names())
-        path = self.save_path
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        text = dumps(
+            self.game,
+            self.names,
+            bots=[None if lvl == "human" else lvl for lvl in self.levels],
+            deals=self.deals,
+            producer=f"unokit {__version__} play",
+            started=self.started,
+            ended="now",
+        )
+        from unokit.atomic import write_atomic
+
+        write_atomic(self.save_path, text)
+
+
+def _now() -> str:
+    import datetime as dt
+
+    return dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")

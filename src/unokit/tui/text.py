@@ -67,7 +67,7 @@ COLOR_SYMBOL: dict[Color, str] = {
 
 VARIANT_TITLE = {"classic": "UNO", "flip": "UNO Flip", "flex": "UNO Flex"}
 
-#: What a Flex card does on its flex side (RULES.md §4.5), in plain words.
+#: What a Flex card does on its flex side (docs/rules.md §4.5), in plain words.
 FLEX_SIDE_EFFECT: dict[Kind, str] = {
     Kind.NUMBER: "matches its flex colour",
     Kind.FLEX_SKIP: "Skip All: everyone else is skipped",
@@ -300,7 +300,7 @@ def read_command(
 ) -> Action | Meta | UnoError:
     """Read one plain-mode command for the seat of ``obs``.
 
-    The notation is the one of SCENARIO_FORMAT.md without the seat prefix
+    The notation is the one of docs/scenario-format.md without the seat prefix
     (``play R5``, ``play W4 color=G``, ``draw``, ``catch P2``...). A Flip card
     may be written by its active face (``play R5``). Returns the action, a
     :class:`Meta` command, or the error that says what is wrong (nothing is

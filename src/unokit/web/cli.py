@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 import typer
 
-from unokit.cli import app, err_console
+from unokit.cli import app, err_console, fail, missing_extra
+
+
+class SqliteSync(StrEnum):
+    FULL = "FULL"
+    NORMAL = "NORMAL"
+
+
+class LogLevel(StrEnum):
+    critical = "critical"
+    error = "error"
+    warning = "warning"
+    info = "info"
+    debug = "debug"
+    trace = "trace"
 
 
 @app.command()
@@ -36,15 +51,17 @@ def serve(
         ),
     ] = 60,
     sqlite_sync: Annotated[
-        str,
+        SqliteSync,
         typer.Option(
             "--sqlite-sync",
             help="SQLite: FULL flushes every commit to disk before the ack (survives power "
             "loss); NORMAL only survives a crash or kill of the server.",
             case_sensitive=False,
         ),
-    ] = "FULL",
-    log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
+    ] = SqliteSync.FULL,
+    log_level: Annotated[
+        LogLevel, typer.Option("--log-level", help="uvicorn log level.", case_sensitive=False)
+    ] = LogLevel.info,
 ) -> None:
     """Play in the browser: rooms, friends and bots (http://HOST:PORT)."""
     try:
@@ -53,13 +70,10 @@ def serve(
         from unokit.web.app import create_app
         from unokit.web.config import Settings, default_db_url
         from unokit.web.store import normalize_url
-    except ModuleNotFoundError as e:  # pragma: no cover - the [web] extra is missing
-        err_console.print(f"[red]error:[/red] {e.name} is not installed: pip install 'unokit[web]'")
-        raise typer.Exit(2) from None
+    except ModuleNotFoundError as e:  # the [web] extra is missing
+        fail(missing_extra(e.name or "fastapi"))
     from sqlalchemy.exc import ArgumentError
 
-    if sqlite_sync.upper() not in ("FULL", "NORMAL"):
-        raise typer.BadParameter("FULL or NORMAL", param_hint="--sqlite-sync")
     url = db or default_db_url()
     try:
         from sqlalchemy.engine import make_url
@@ -73,13 +87,12 @@ def serve(
         rate=ws_rate,
         burst=ws_burst,
         rest_per_minute=lobby_rate,
-        sqlite_synchronous=sqlite_sync.upper(),
+        sqlite_synchronous=sqlite_sync.value,
     )
     try:
         application = create_app(settings)
     except Exception as e:
-        err_console.print(f"[red]error:[/red] cannot open the database {url}: {e}")
-        raise typer.Exit(2) from None
+        fail(f"cannot open the database {url}: {e}")
     import gc
 
     # Everything loaded so far lives as long as the server: keep it out of the
@@ -94,7 +107,7 @@ def serve(
         application,
         host=host,
         port=port,
-        log_level=log_level,
+        log_level=log_level.value,
         ws_max_size=1 << 20,
         ws_ping_interval=20.0,
         ws_ping_timeout=30.0,
