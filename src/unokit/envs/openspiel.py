@@ -24,8 +24,8 @@ environments (``CATCH`` or ``PASS``), and the rewards are
 * Parameters: ``players``, ``reward`` (``win``: +1 to the winner,
   -1/(players-1) to the others; ``points``: the round's points, zero-sum),
   ``max_turns`` (a round still going after that many decisions ends with all
-  returns 0), ``rng_seed`` (-1: random), and every rule option of RULES.md
-  Appendix C under its spec name (``flipDrawColorCap=-1`` means none).
+  returns 0), ``rng_seed`` (-1: random), and every rule option of docs/rules.md
+  ("Options") under its spec name (``flipDrawColorCap=-1`` means none).
 * Strings and tensors per player: ``observation_string`` / ``observation_tensor``
   (the seat's current view) and ``information_state_string`` (perfect
   recall: the current view, then a digest of every view and public action
