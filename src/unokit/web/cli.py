@@ -29,6 +29,14 @@ def serve(
     ws_burst: Annotated[
         int, typer.Option("--ws-burst", help="Messages a connection may send at once.", min=1)
     ] = 30,
+    ws_addr_rate: Annotated[
+        float,
+        typer.Option(
+            "--ws-addr-rate",
+            help="Messages per second all connections of one address may send together.",
+            min=0.1,
+        ),
+    ] = 200.0,
     lobby_rate: Annotated[
         int,
         typer.Option(
@@ -72,6 +80,8 @@ def serve(
         bot_delay=bot_delay,
         rate=ws_rate,
         burst=ws_burst,
+        addr_rate=ws_addr_rate,
+        addr_burst=max(ws_burst, int(2 * ws_addr_rate)),
         rest_per_minute=lobby_rate,
         sqlite_synchronous=sqlite_sync.upper(),
     )

@@ -138,6 +138,7 @@ class Conn:
         self.ws = ws
         self.room = room
         self.settings = settings
+        self.host = "?"  # the client's address (per-address rate limit)
         self.seat: int | None = None
         self.bound = False
         self.spectator = False
@@ -522,6 +523,10 @@ class Room:
             except UnoError as e:
                 raise ProtocolError("illegal", str(e)) from None
             line = str(action)
+            if changes_nothing(action, game, g):
+                raise ProtocolError(
+                    "no_effect", f"{line} changes nothing now; not stored (RULES.md D65)"
+                )
             await self._commit(
                 [line], g, last={"seat": seat, "text": line, "by": "human"}, ack=(conn, msg_id)
             )
@@ -689,12 +694,18 @@ class Room:
                         self._schedule()
                         return
                     g2.apply(action)
+                    if changes_nothing(action, g, g2):
+                        raise IllegalActionError(f"{action} changes nothing (RULES.md D65)")
                 except Exception:
                     log.exception(
                         "bot %s of room %s failed; playing a legal action", seat, self.code
                     )
-                    legal = g.legal_actions(seat)
-                    if not legal:
+                    legal = [
+                        a for a in g.legal_actions(seat) if not isinstance(a, (CallUno, Catch))
+                    ]
+                    if not legal:  # a catch offer the bot could not take: let it go
+                        self._declined = version
+                        self._schedule()
                         return
                     action = legal[0]
                     g2 = g.copy(events=True)
@@ -747,6 +758,14 @@ class Room:
         loop = asyncio.get_running_loop()
         for conn in list(self.conns):
             loop.create_task(conn.close(1012, "room reloaded; reconnect"))
+
+
+def changes_nothing(action: Action, before: Game, after: Game) -> bool:
+    """A command the engine accepted without any effect (RULES.md D65: UNO with
+    no UNO to call, a catch of nobody under ``falseCatchPenalty=0``): it must not
+    be stored, bump the version or be broadcast. Only these two commands can be
+    accepted without effect, so only they pay for the comparison."""
+    return isinstance(action, (CallUno, Catch)) and before == after
 
 
 def auto_action(g: Game, seat: int) -> Action | None:
