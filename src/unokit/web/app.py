@@ -516,13 +516,13 @@ def create_app(settings: Settings) -> FastAPI:
             if isinstance(msg, HelloMsg):
                 room.bind(conn, msg.token, msg.spectate)
             elif isinstance(msg, CommandMsg):
-                await room.command(conn, msg_id, msg.text)
+                await room.command(conn, msg_id, msg.text, msg.version)
             elif isinstance(msg, NextRoundMsg):
-                await room.next_round(conn, msg_id)
+                await room.next_round(conn, msg_id, msg.version)
             elif isinstance(msg, NewMatchMsg):
-                await room.new_match(conn, msg_id)
+                await room.new_match(conn, msg_id, msg.version)
             elif isinstance(msg, StartMsg):
-                await room.start(conn, msg_id, msg.level)
+                await room.start(conn, msg_id, msg.level, msg.version)
             elif isinstance(msg, ChatMsg):
                 if not conn.bound:
                     raise ProtocolError("not_joined", "say hello first")
@@ -540,7 +540,10 @@ def create_app(settings: Settings) -> FastAPI:
             elif isinstance(msg, PingMsg):
                 conn.send({"type": "pong", "id": msg_id})
         except ProtocolError as e:
-            conn.send(_err(msg_id, e.code, e.message))
+            reply = _err(msg_id, e.code, e.message)
+            if e.version is not None:
+                reply["version"] = e.version
+            conn.send(reply)
         except StorageError as e:
             log.warning("room %s: storage error: %s", room.code, e)
             conn.send(_err(msg_id, "storage", "the change could not be stored; nothing changed"))

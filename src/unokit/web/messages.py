@@ -79,6 +79,8 @@ def _clean_chat(value: str) -> str:
 
 Name = Annotated[StrictStr, Field(max_length=200), AfterValidator(clean_name)]
 MsgId = Annotated[StrictInt, Field(ge=0, le=MAX_ID)]
+#: the room version a command was decided on (see "Exactly once" in docs/protocol.md)
+Version = Annotated[StrictInt, Field(ge=0, le=MAX_ID)]
 BotLevel = Annotated[StrictStr, Field(min_length=1, max_length=40)]
 
 
@@ -99,22 +101,26 @@ class HelloMsg(_Msg):
 class CommandMsg(_Msg):
     type: Literal["command"]
     id: MsgId | None = None
+    version: Version | None = None
     text: Annotated[StrictStr, Field(min_length=1, max_length=200)]
 
 
 class NextRoundMsg(_Msg):
     type: Literal["next_round"]
     id: MsgId | None = None
+    version: Version | None = None
 
 
 class NewMatchMsg(_Msg):
     type: Literal["new_match"]
     id: MsgId | None = None
+    version: Version | None = None
 
 
 class StartMsg(_Msg):
     type: Literal["start"]
     id: MsgId | None = None
+    version: Version | None = None
     level: BotLevel = "heuristic"
 
 
@@ -230,6 +236,7 @@ class AckMsg(_Out):
     type: Literal["ack"]
     id: int | None
     version: int
+    replay: Literal[True] | None = None
 
 
 class ErrorMsg(_Out):
@@ -237,6 +244,7 @@ class ErrorMsg(_Out):
     id: int | None
     code: str
     message: str
+    version: int | None = None
 
 
 class ChatOut(_Out):

@@ -69,10 +69,11 @@ _DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 class ProtocolError(Exception):
     """A request refused with an error ``code`` of docs/protocol.md; nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, version: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.version = version  # the room's version, for stale commands
 
 
 def hash_token(token: str) -> str:
@@ -468,10 +469,33 @@ class Room:
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
-            # We cannot know whether it was stored: drop this room from memory,
-            # the next access rebuilds it from the database.
-            self.hub.evict(self)
-            raise
+            # The caller went away (e.g. its socket closed right after sending):
+            # the store call goes on; wait for it and apply its outcome, so the
+            # room stays exactly what the database holds.
+            try:
+                while not task.done():
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await asyncio.shield(task)
+                stored = task.exception() is None
+            except BaseException:
+                self.hub.evict(self)  # cannot know: rebuild from the database
+                raise
+            if not stored:
+                raise
+            current = asyncio.current_task()
+            if current is not None:
+                current.uncancel()  # the change is done: callers must not roll back
+        self._applied(texts, game, last, ack, status)
+
+    def _applied(
+        self,
+        texts: list[str],
+        game: Game,
+        last: dict[str, Any] | None,
+        ack: tuple[Conn, int | None] | None,
+        status: str | None,
+    ) -> None:
+        """``texts`` are committed: make ``game`` the live game, ack and broadcast."""
         self.game = game
         self.log.extend(texts)
         if status is not None:
@@ -492,7 +516,35 @@ class Room:
             raise ProtocolError("spectator", "spectators cannot act")
         return conn.seat
 
-    async def command(self, conn: Conn, msg_id: int | None, text: str) -> None:
+    def _not_now(
+        self,
+        decided_on: int,
+        same: Callable[[str], bool],
+        conn: Conn,
+        msg_id: int | None,
+    ) -> None:
+        """A command decided on another version than the room's (lock held): a
+        replay of the command stored right after ``decided_on`` gets that
+        command's ack again and changes nothing; anything else is refused with
+        the current version (the client looks at the new state and decides again)."""
+        now = self.version
+        if decided_on < now and same(self.log[decided_on]):
+            conn.send({"type": "ack", "id": msg_id, "version": decided_on + 1, "replay": True})
+            return
+        if decided_on > now:
+            raise ProtocolError(
+                "bad_version", f"version {decided_on} is ahead of the room's {now}", now
+            )
+        raise ProtocolError(
+            "stale",
+            f"decided on version {decided_on}, but the room is at version {now}: "
+            "look at the new state and decide again",
+            now,
+        )
+
+    async def command(
+        self, conn: Conn, msg_id: int | None, text: str, decided_on: int | None = None
+    ) -> None:
         seat = self._actor(conn)
         words = text.split()
         if words and _SEAT_WORD.match(words[0]):
@@ -509,6 +561,15 @@ class Room:
         async with self.lock:
             self._check_open()
             game = self.game
+            if decided_on is not None and decided_on != self.version:
+                line: str | None = None
+                if game is not None:
+                    try:
+                        line = str(parse_action(full, game.variant.cards))
+                    except ParseError as e:
+                        raise ProtocolError("bad_command", str(e)) from None
+                self._not_now(decided_on, lambda t: t == line, conn, msg_id)
+                return
             if self.status != "playing" or game is None:
                 raise ProtocolError("bad_state", "the match has not started yet")
             try:
@@ -531,10 +592,15 @@ class Room:
                 [line], g, last={"seat": seat, "text": line, "by": "human"}, ack=(conn, msg_id)
             )
 
-    async def next_round(self, conn: Conn, msg_id: int | None) -> None:
+    async def next_round(
+        self, conn: Conn, msg_id: int | None, decided_on: int | None = None
+    ) -> None:
         self._actor(conn)
         async with self.lock:
             self._check_open()
+            if decided_on is not None and decided_on != self.version:
+                self._not_now(decided_on, lambda t: t == "NEXT", conn, msg_id)
+                return
             g = self.game
             if self.status != "playing" or g is None or g.state != Phase.ROUND_OVER:
                 raise ProtocolError(
@@ -544,10 +610,15 @@ class Room:
             g2.apply(NextRound())
             await self._commit(["NEXT"], g2, last=None, ack=(conn, msg_id))
 
-    async def new_match(self, conn: Conn, msg_id: int | None) -> None:
+    async def new_match(
+        self, conn: Conn, msg_id: int | None, decided_on: int | None = None
+    ) -> None:
         self._actor(conn)
         async with self.lock:
             self._check_open()
+            if decided_on is not None and decided_on != self.version:
+                self._not_now(decided_on, _is_match_line, conn, msg_id)
+                return
             g = self.game
             if self.status != "playing" or g is None or g.state != Phase.MATCH_OVER:
                 raise ProtocolError(
@@ -572,7 +643,9 @@ class Room:
             self.match -= 1
             raise
 
-    async def start(self, conn: Conn, msg_id: int | None, level: str) -> None:
+    async def start(
+        self, conn: Conn, msg_id: int | None, level: str, decided_on: int | None = None
+    ) -> None:
         seat = self._actor(conn)
         if seat != self.host:
             raise ProtocolError("forbidden", "only the host can start the match early")
@@ -582,6 +655,9 @@ class Room:
             raise ProtocolError("bad_message", str(e)) from None
         async with self.lock:
             self._check_open()
+            if decided_on is not None and decided_on != self.version:
+                self._not_now(decided_on, _is_match_line, conn, msg_id)
+                return
             if self.status != "lobby":
                 raise ProtocolError("bad_state", "the match has already started")
             empty = [s for s in self.seats if not s.claimed]
@@ -758,6 +834,10 @@ class Room:
         loop = asyncio.get_running_loop()
         for conn in list(self.conns):
             loop.create_task(conn.close(1012, "room reloaded; reconnect"))
+
+
+def _is_match_line(text: str) -> bool:
+    return text.startswith("#MATCH ")
 
 
 def changes_nothing(action: Action, before: Game, after: Game) -> bool:

@@ -86,6 +86,10 @@ const app = {
   info: null,
   retry: 0,
   reqId: 0,
+  // commands sent but not yet answered (id -> message): resent after a reconnect.
+  // Each names the version it was decided on, so the server applies it once.
+  pending: new Map(),
+  resent: new Set(),
   closed: false,
   error: null,
   lobbyRedraw: null,
@@ -134,6 +138,8 @@ async function route() {
   app.seat = null;
   app.error = null;
   app.wantSpectate = false;
+  app.pending.clear();
+  app.resent.clear();
   if (!app.code) return showLobby();
   return openRoom(app.code);
 }
@@ -282,12 +288,37 @@ function connect(code) {
   });
 }
 
+const COMMANDS = new Set(["command", "next_round", "new_match", "start"]);
+
 function sendMessage(msg) {
-  if (!app.socket || app.socket.readyState !== WebSocket.OPEN) {
+  const open = app.socket && app.socket.readyState === WebSocket.OPEN;
+  const out = { ...msg, id: ++app.reqId };
+  if (COMMANDS.has(msg.type)) {
+    // decided on the version shown; kept until answered and resent after a reconnect
+    out.version = app.state?.version ?? 0;
+    app.pending.set(out.id, out);
+  } else if (!open) {
     toast(t("conn.lost"));
     return;
   }
-  app.socket.send(JSON.stringify({ ...msg, id: ++app.reqId }));
+  if (open) app.socket.send(JSON.stringify(out));
+}
+
+/** After a reconnect: send again every command that got no answer. A command
+ * that was applied gets its original ack again; one that was not is applied
+ * now, or refused as stale if the table changed meanwhile. */
+function resendPending() {
+  for (const [id, out] of app.pending) {
+    app.resent.add(id);
+    app.socket.send(JSON.stringify(out));
+  }
+}
+
+function answered(id) {
+  const resent = app.resent.has(id);
+  app.pending.delete(id);
+  app.resent.delete(id);
+  return resent;
 }
 
 function onMessage(msg) {
@@ -299,17 +330,21 @@ function onMessage(msg) {
       app.host = Boolean(msg.host);
       app.spectator = Boolean(msg.spectator);
       document.body.dataset.seat = msg.seat === null ? "" : String(msg.seat);
+      resendPending();
       return;
     case "state":
       onState(msg);
       return;
     case "error":
+      if (answered(msg.id) && msg.code === "stale") return; // decided before the reconnect
       onError(msg);
       return;
     case "chat":
       table?.chat(msg);
       return;
     case "ack":
+      answered(msg.id);
+      return;
     case "pong":
     default:
   }
