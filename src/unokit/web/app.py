@@ -49,7 +49,9 @@ from unokit.web.messages import (
     NewMatchMsg,
     NextRoundMsg,
     PingMsg,
+    ResyncMsg,
     StartMsg,
+    protocol_schema,
 )
 from unokit.web.room import Conn, Hub, ProtocolError, Room
 from unokit.web.store import StorageError, Store
@@ -325,6 +327,13 @@ def create_app(settings: Settings) -> FastAPI:
         "turn_timer": {"min": 5, "max": 600},
     }
 
+    schema = protocol_schema()
+
+    @app.get("/api/protocol.schema.json")
+    async def api_schema() -> dict[str, Any]:
+        """JSON Schemas of every message (docs/protocol.md)."""
+        return schema
+
     @app.get("/api/meta")
     async def api_meta() -> dict[str, Any]:
         return meta
@@ -514,7 +523,7 @@ def create_app(settings: Settings) -> FastAPI:
         msg_id = msg.id
         try:
             if isinstance(msg, HelloMsg):
-                room.bind(conn, msg.token, msg.spectate)
+                room.bind(conn, msg.token, msg.spectate, msg.deltas)
             elif isinstance(msg, CommandMsg):
                 await room.command(conn, msg_id, msg.text, msg.version)
             elif isinstance(msg, NextRoundMsg):
@@ -539,6 +548,10 @@ def create_app(settings: Settings) -> FastAPI:
                 )
             elif isinstance(msg, PingMsg):
                 conn.send({"type": "pong", "id": msg_id})
+            elif isinstance(msg, ResyncMsg):
+                if not conn.bound:
+                    raise ProtocolError("not_joined", "say hello first")
+                conn.resync()
         except ProtocolError as e:
             reply = _err(msg_id, e.code, e.message)
             if e.version is not None:
@@ -576,8 +589,10 @@ def _validation_error(text: str, e: ValidationError) -> dict[str, Any]:
         where = ".".join(str(p) for p in err.get("loc", ()) if p not in _UNION_TAGS)
         problems.append(f"{where or 'message'}: {err.get('msg', 'invalid')}")
     if "type" not in data:
-        problems = ["type: missing (hello, command, next_round, new_match, start, chat, ping)"]
+        problems = [
+            "type: missing (hello, command, next_round, new_match, start, chat, ping, resync)"
+        ]
     return _err(msg_id, "bad_message", "; ".join(problems))
 
 
-_UNION_TAGS = {"hello", "command", "next_round", "new_match", "start", "chat", "ping"}
+_UNION_TAGS = {"hello", "command", "next_round", "new_match", "start", "chat", "ping", "resync"}

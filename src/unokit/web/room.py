@@ -143,6 +143,10 @@ class Conn:
         self.seat: int | None = None
         self.bound = False
         self.spectator = False
+        # incremental updates (hello "deltas": true): what this client holds
+        self.deltas = False
+        self.sent_version: int | None = None  # None: send a full snapshot next
+        self.sent_info = ""
         self.outbox: deque[str | None] = deque()  # None: "send the current state"
         self.wake = asyncio.Event()
         self.state_queued = False
@@ -172,6 +176,11 @@ class Conn:
 
     def send(self, message: dict[str, Any]) -> None:
         self._queue(_DUMPS(message))
+
+    def resync(self) -> None:
+        """The client asks for a full snapshot (it missed a version)."""
+        self.sent_version = None
+        self.send_state()
 
     def send_state(self) -> None:
         if not self.state_queued:
@@ -206,7 +215,9 @@ class Conn:
                     item = self.outbox.popleft()
                     if item is None:
                         self.state_queued = False
-                        item = self.room.state_text(self.seat)
+                        for text in self.room.update_texts(self):
+                            await self.ws.send_text(text)
+                        continue
                     await self.ws.send_text(item)
         except asyncio.CancelledError:
             raise
@@ -219,8 +230,27 @@ class _Cache:
     epoch: int = -1
     info: dict[str, Any] | None = None
     info_json: str | None = None
-    nolog: Game | None = None
+    info_key: str | None = None  # the info without its version
+    info_delta: str | None = None
     states: dict[int | None, str] = field(default_factory=dict)
+
+
+@dataclass
+class _View:
+    """What one seat (None: spectators) sees at one version: the observation
+    without its history (None in the lobby), the history's length and first
+    event, and the room info without its version."""
+
+    version: int
+    obs: dict[str, Any] | None
+    history: int
+    first: Event | None
+    info_key: str
+
+
+DELTA_HISTORY = 64
+"""Deltas kept per view: a client at most this many versions behind catches
+up with deltas, one further behind gets a snapshot."""
 
 
 class Room:
@@ -257,6 +287,10 @@ class Room:
         self.timer_task: asyncio.Task[None] | None = None
         self.rng = random.Random()
         self._cache = _Cache()
+        self._nolog: tuple[int, Game] | None = None  # (version, the game without its log)
+        self._views: dict[int | None, _View] = {}  # per viewer, at the current version
+        self._prev: dict[int | None, _View] = {}  # per viewer, the last view deltas start from
+        self._deltas: dict[int | None, deque[tuple[int, str]]] = {}  # (from version, text)
         # serialised events (id -> (event, redacted JSON, full JSON, owner seat))
         self._fragments: dict[int, tuple[Event, str, str, int | None]] = {}
         # per viewer: (first event, events serialised, last of them, their JSON)
@@ -317,6 +351,33 @@ class Room:
             c = self._cache = _Cache(epoch=self.epoch)
         return c
 
+    def _view(self, seat: int | None) -> _View:
+        """The view of ``seat`` at the current version (computed once per version)."""
+        v = self._views.get(seat)
+        if v is not None and v.version == self.version:
+            return v
+        if v is None or v.version != self.version:
+            self._views = {k: w for k, w in self._views.items() if w.version == self.version}
+        g = self.game
+        obs: dict[str, Any] | None = None
+        history, first = 0, None
+        if g is not None and self.status == "playing":
+            if self._nolog is None or self._nolog[0] != self.version:
+                self._nolog = (self.version, g.copy())  # no event log: history added apart
+            obs = observe(self._nolog[1], seat).to_dict()
+            del obs["history"]
+            events = g.log or []
+            history, first = len(events), (events[0] if events else None)
+        view = _View(self.version, obs, history, first, self._info_key())
+        self._views[seat] = view
+        return view
+
+    def _info_key(self) -> str:
+        c = self._fresh_cache()
+        if c.info_key is None:
+            c.info_key = _DUMPS({**self.info(), "version": None})
+        return c.info_key
+
     def state_text(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` (None: spectator), as JSON text.
 
@@ -330,24 +391,116 @@ class Room:
             return text
         obs_json = "null"
         g = self.game
-        if g is not None and self.status == "playing":
-            if c.nolog is None:
-                c.nolog = g.copy()  # no event log: the history is added below
-            obs = observe(c.nolog, seat).to_dict()
-            del obs["history"]
-            obs_json = _DUMPS(obs)[:-1] + ',"history":' + self._history_json(g, seat) + "}"
+        view = self._view(seat)
+        if g is not None and view.obs is not None:
+            obs_json = _DUMPS(view.obs)[:-1] + ',"history":' + self._history_json(g, seat) + "}"
         if c.info_json is None:
             c.info_json = _DUMPS(self.info())
-        remaining = (
-            None if self.deadline is None else round(max(0.0, self.deadline - time.time()), 2)
-        )
         text = (
             f'{{"type":"state","version":{self.version},"seat":{_DUMPS(seat)},'
-            f'"info":{c.info_json},"observation":{obs_json},"last":{_DUMPS(self.last)},'
-            f'"deadline":{_DUMPS(self.deadline)},"remaining":{_DUMPS(remaining)}}}'
+            f'"info":{c.info_json},"observation":{obs_json},{self._tail_json()}}}'
         )
         c.states[seat] = text
         return text
+
+    def _tail_json(self) -> str:
+        remaining = (
+            None if self.deadline is None else round(max(0.0, self.deadline - time.time()), 2)
+        )
+        return (
+            f'"last":{_DUMPS(self.last)},"deadline":{_DUMPS(self.deadline)},'
+            f'"remaining":{_DUMPS(remaining)}'
+        )
+
+    # ------------------------------------------------------------ incremental updates
+
+    def update_texts(self, conn: Conn) -> list[str]:
+        """What brings ``conn`` up to date: a snapshot, or (a client that asked
+        for deltas and holds a recent version) the shared delta texts from its
+        version to the current one, then the room info if only that changed."""
+        seat = conn.seat
+        if not conn.deltas:
+            return [self.state_text(seat)]
+        chain: list[str] | None = []
+        if conn.sent_version is not None and conn.sent_version != self.version:
+            chain = self._chain(seat, conn.sent_version)
+            if chain is None:
+                conn.sent_version = None
+        key = self._info_key()
+        if conn.sent_version is None:
+            texts = [self.state_text(seat)]  # it carries the info too
+            view = self._view(seat)
+            if self._prev.get(seat) is not view:
+                self._prev[seat] = view
+                self._deltas.pop(seat, None)  # deltas start again from here
+        else:
+            texts = list(chain or ())
+            if conn.sent_info != key:
+                texts.append(self._info_delta())
+        conn.sent_version = self.version
+        conn.sent_info = key
+        return texts
+
+    def _chain(self, seat: int | None, since: int) -> list[str] | None:
+        """The deltas of ``seat``'s view from version ``since`` to now, or None."""
+        kept = self._deltas.get(seat)
+        if not kept or since < kept[0][0]:
+            return None
+        out = [text for v, text in kept if v >= since]
+        if len(out) != self.version - since:
+            return None
+        return out
+
+    def _info_delta(self) -> str:
+        c = self._fresh_cache()
+        if c.info_delta is None:
+            c.info_delta = (
+                f'{{"type":"delta","from":{self.version},"version":{self.version},'
+                f'"info":{_DUMPS(self.info())}}}'
+            )
+        return c.info_delta
+
+    def _record_deltas(self) -> None:
+        """After a change of the game: for every view a client follows with
+        deltas, the delta from its previous view, serialised once and shared by
+        all its watchers."""
+        watched = {c.seat for c in self.conns if c.deltas and c.bound}
+        for seat in list(self._prev):
+            if seat not in watched:
+                del self._prev[seat]
+                self._deltas.pop(seat, None)
+        for seat in watched:
+            prev = self._prev.get(seat)
+            if prev is None:
+                continue  # its clients get a snapshot first
+            view = self._view(seat)
+            text = self._delta_text(seat, prev, view)
+            self._prev[seat] = view
+            if text is None:
+                self._deltas.pop(seat, None)
+                continue
+            kept = self._deltas.get(seat)
+            if kept is None:
+                kept = self._deltas[seat] = deque(maxlen=DELTA_HISTORY)
+            kept.append((prev.version, text))
+
+    def _delta_text(self, seat: int | None, prev: _View, view: _View) -> str | None:
+        if prev.obs is None or view.obs is None or view.version != prev.version + 1:
+            return None  # the lobby, or a gap: a snapshot
+        g = self.game
+        assert g is not None
+        changed = {k: v for k, v in view.obs.items() if prev.obs.get(k) != v}
+        events = g.log or []
+        start = prev.history if view.first is prev.first and prev.history <= view.history else 0
+        if start == 0:
+            self._fragments.clear()  # a new round: the old events are gone
+        history = ",".join(self._fragment(e, seat) for e in events[start:])
+        info = f',"info":{_DUMPS(self.info())}' if view.info_key != prev.info_key else ""
+        return (
+            f'{{"type":"delta","from":{prev.version},"version":{view.version},'
+            f'"seat":{_DUMPS(seat)},"set":{_DUMPS(changed)},"history_from":{start},'
+            f'"history":[{history}]{info},{self._tail_json()}}}'
+        )
 
     def _history_json(self, g: Game, seat: int | None) -> str:
         """``[...]``: the round's events redacted for ``seat``, serialised
@@ -390,6 +543,7 @@ class Room:
         self.epoch += 1
         if game_changed:
             self._schedule()
+            self._record_deltas()
         for conn in self.conns:
             if conn.bound:  # a connection sees nothing before its hello
                 conn.send_state()
@@ -406,7 +560,7 @@ class Room:
         self.conns.add(conn)
         self.idle_since = time.monotonic()
 
-    def bind(self, conn: Conn, token: str | None, spectate: bool) -> None:
+    def bind(self, conn: Conn, token: str | None, spectate: bool, deltas: bool = False) -> None:
         if conn.bound:
             raise ProtocolError("already_joined", "this connection already said hello")
         if (token is None) == (not spectate):
@@ -420,6 +574,7 @@ class Room:
         else:
             conn.spectator = True
         conn.bound = True
+        conn.deltas = deltas
         conn.send(
             {
                 "type": "welcome",

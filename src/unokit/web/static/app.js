@@ -90,6 +90,7 @@ const app = {
   // Each names the version it was decided on, so the server applies it once.
   pending: new Map(),
   resent: new Set(),
+  resyncing: false,
   closed: false,
   error: null,
   lobbyRedraw: null,
@@ -257,8 +258,11 @@ function connect(code) {
   app.socket = ws;
   ws.addEventListener("open", () => {
     const saved = storeGet(ROOM_KEY(code));
-    if (saved?.token && !app.wantSpectate) ws.send(JSON.stringify({ type: "hello", token: saved.token, id: ++app.reqId }));
-    else ws.send(JSON.stringify({ type: "hello", spectate: true, id: ++app.reqId }));
+    // deltas: after one snapshot, the server sends only what changed (applyDelta)
+    app.resyncing = false;
+    if (saved?.token && !app.wantSpectate)
+      ws.send(JSON.stringify({ type: "hello", token: saved.token, deltas: true, id: ++app.reqId }));
+    else ws.send(JSON.stringify({ type: "hello", spectate: true, deltas: true, id: ++app.reqId }));
   });
   ws.addEventListener("message", (e) => {
     if (ws !== app.socket) return;
@@ -333,7 +337,11 @@ function onMessage(msg) {
       resendPending();
       return;
     case "state":
+      app.resyncing = false;
       onState(msg);
+      return;
+    case "delta":
+      onDelta(msg);
       return;
     case "error":
       if (answered(msg.id) && msg.code === "stale") return; // decided before the reconnect
@@ -361,6 +369,34 @@ function onError(msg) {
   if (msg.code === "no_room") return; // the close (4404) follows
   if (msg.code === "rate_limited") return;
   toast(msg.message || msg.code);
+}
+
+/** A delta applies to the version it names ("from"); after a gap, ask for a
+ * full snapshot and ignore deltas until it comes. */
+function onDelta(msg) {
+  if (app.resyncing) return;
+  const next = applyDelta(app.state, msg);
+  if (!next) {
+    app.resyncing = true;
+    app.socket?.send(JSON.stringify({ type: "resync", id: ++app.reqId }));
+    return;
+  }
+  onState(next);
+}
+
+/** The state a delta leads to (the same object shape as a "state" message),
+ * or null if it does not apply to ``state``. See docs/protocol.md. */
+function applyDelta(state, d) {
+  if (!state || d.from !== state.version) return null;
+  const next = { ...state, version: d.version, info: { ...(d.info ?? state.info), version: d.version } };
+  for (const key of ["last", "deadline", "remaining"]) if (key in d) next[key] = d[key];
+  if (d.set) {
+    if (!state.observation) return null;
+    const obs = { ...state.observation, ...d.set };
+    obs.history = state.observation.history.slice(0, d.history_from).concat(d.history);
+    next.observation = obs;
+  }
+  return next;
 }
 
 function onState(msg) {
