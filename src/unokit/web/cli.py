@@ -52,6 +52,15 @@ def serve(
             case_sensitive=False,
         ),
     ] = "FULL",
+    ws_deflate: Annotated[
+        bool,
+        typer.Option(
+            "--ws-deflate/--no-ws-deflate",
+            help="Accept permessage-deflate when a client offers it. Off by default: "
+            "updates are small deltas, and compressing each costs more server CPU "
+            "than it saves bytes.",
+        ),
+    ] = False,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Play in the browser: rooms, friends and bots (http://HOST:PORT)."""
@@ -106,6 +115,7 @@ def serve(
         port=port,
         log_level=log_level,
         ws_max_size=1 << 20,
+        ws_per_message_deflate=ws_deflate,
         ws_ping_interval=20.0,
         ws_ping_timeout=30.0,
         timeout_graceful_shutdown=3,
