@@ -356,8 +356,7 @@ class Room:
         v = self._views.get(seat)
         if v is not None and v.version == self.version:
             return v
-        if v is None or v.version != self.version:
-            self._views = {k: w for k, w in self._views.items() if w.version == self.version}
+        self._views = {k: w for k, w in self._views.items() if w.version == self.version}
         g = self.game
         obs: dict[str, Any] | None = None
         history, first = 0, None
