@@ -232,6 +232,12 @@ def main() -> None:
     ap.add_argument("--interval", type=float, default=60.0, help="seconds per report line")
     ap.add_argument("--flat", type=float, default=1.5, help="allowed growth, last/first interval")
     ap.add_argument("--bot-delay", type=float, default=0.5)
+    ap.add_argument(
+        "--idle-unload",
+        type=float,
+        default=60.0,
+        help="the server's --idle-unload: rooms left by churn leave memory after this",
+    )
     a = ap.parse_args()
     if not 0 < a.minutes <= 120 or not 1 <= a.players <= 2000 or not 0 <= a.bots < a.seats:
         ap.error("need 0 < minutes <= 120, 1 <= players <= 2000, 0 <= bots < seats")
@@ -242,6 +248,7 @@ def main() -> None:
         "--db", f"sqlite:///{work / 'soak.sqlite3'}",
         "--bot-delay", str(a.bot_delay), "--log-level", "warning",
         "--ws-addr-rate", "1000000", "--lobby-rate", "1000000",
+        "--idle-unload", str(a.idle_unload),
     ]  # fmt: skip
     log = open(work / "server.log", "wb")
     server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)

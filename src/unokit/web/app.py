@@ -272,7 +272,7 @@ def create_app(settings: Settings) -> FastAPI:
 
         async def sweeper() -> None:
             while True:
-                await asyncio.sleep(60)
+                await asyncio.sleep(min(60.0, settings.idle_unload / 2))
                 hub.sweep()
 
         sweep = asyncio.create_task(sweeper())

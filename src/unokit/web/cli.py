@@ -61,6 +61,15 @@ def serve(
             "than it saves bytes.",
         ),
     ] = False,
+    idle_unload: Annotated[
+        float,
+        typer.Option(
+            "--idle-unload",
+            help="Seconds without any connection after which a room is unloaded from memory "
+            "(it reloads from the database on demand).",
+            min=1.0,
+        ),
+    ] = 1800.0,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn log level.")] = "info",
 ) -> None:
     """Play in the browser: rooms, friends and bots (http://HOST:PORT)."""
@@ -93,6 +102,7 @@ def serve(
         addr_burst=max(ws_burst, int(2 * ws_addr_rate)),
         rest_per_minute=lobby_rate,
         sqlite_synchronous=sqlite_sync.upper(),
+        idle_unload=idle_unload,
     )
     try:
         application = create_app(settings)
