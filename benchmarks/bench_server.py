@@ -104,15 +104,24 @@ async def player(
     clock: dict[str, float],
     think: float,
     rnd: random.Random,
+    deltas: bool,
+    compression: str | None,
 ) -> None:
+    """One scripted player. With ``deltas`` it asks for incremental updates and
+    keeps its observation by applying them (as the page does; the history,
+    which this player does not read, is not rebuilt)."""
     import websockets
 
-    async with websockets.connect(url, max_size=None, compression=None, open_timeout=30) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+    async with websockets.connect(
+        url, max_size=None, compression=compression, open_timeout=60
+    ) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token, "deltas": deltas}))
         msg_id = 0
         sent_at: float | None = None
         want: int | None = None
         acted = -1
+        obs: dict[str, Any] | None = None
+        version = -1
         async for raw in ws:
             now = time.perf_counter()
             if now >= clock["end"]:
@@ -135,16 +144,26 @@ async def player(
                     stats.errors += 1
                 sent_at = want = None
                 continue
-            if kind != "state":
+            if kind == "state":
+                obs, version = m["observation"], m["version"]
+            elif kind == "delta":
+                if m["from"] != version:
+                    await ws.send(json.dumps({"type": "resync"}))
+                    continue
+                version = m["version"]
+                if "set" in m and obs is not None:
+                    obs.update(m["set"])
+                elif "set" in m:
+                    await ws.send(json.dumps({"type": "resync"}))
+                    continue
+            else:
                 continue
-            version = m["version"]
             if sent_at is not None:
                 if want is None or version < want:
                     continue  # an older state; ours is on its way
                 if measuring:
                     stats.latency.append(now - sent_at)
                 sent_at = want = None
-            obs = m["observation"]
             if obs is None or version == acted:
                 continue
             phase = obs["phase"]
@@ -163,6 +182,7 @@ async def player(
                 await asyncio.sleep(rnd.uniform(0.5 * think, 1.5 * think))
             msg_id += 1
             msg["id"] = msg_id
+            msg["version"] = version
             acted = version
             sent_at = time.perf_counter()
             await ws.send(json.dumps(msg))
@@ -193,7 +213,8 @@ async def run_clients(
     port: int,
     room_ids: list[int],
     args: dict[str, Any],
-    start_at: float,
+    start: Any,
+    ready: Any,
 ) -> dict[str, Any]:
     http = f"http://127.0.0.1:{port}"
     rooms = []
@@ -205,8 +226,12 @@ async def run_clients(
             )
         )
     stats = Stats()
-    # everyone connects, then the clock starts at the same wall time in every process
-    delay = max(0.0, start_at - time.time())
+    # every process has set up its rooms; then the clock starts at the same wall
+    # time in every process and in the driver (which measures the server's CPU)
+    ready.put(len(rooms))
+    while start.value == 0.0:
+        await asyncio.sleep(0.05)
+    delay = max(0.0, start.value - time.time())
     t0 = time.perf_counter() + delay
     clock = {"start": t0 + args["warmup"], "end": t0 + args["warmup"] + args["seconds"]}
     tasks = []
@@ -223,6 +248,8 @@ async def run_clients(
                         clock,
                         args["think_ms"] / 1000.0,
                         rnd,
+                        args["mode"] == "deltas",
+                        None if args["compression"] == "none" else "deflate",
                     )
                 )
             )
@@ -250,7 +277,7 @@ async def run_clients(
 
 
 def client_process(
-    port: int, room_ids: list[int], args: dict[str, Any], start_at: float, out: Any
+    port: int, room_ids: list[int], args: dict[str, Any], start: Any, ready: Any, out: Any
 ) -> None:
     try:
         import uvloop
@@ -258,35 +285,15 @@ def client_process(
         uvloop.install()
     except ImportError:  # pragma: no cover
         pass
-    out.put(asyncio.run(run_clients(port, room_ids, args, start_at)))
+    out.put(asyncio.run(run_clients(port, room_ids, args, start, ready)))
 
 
 # ---------------------------------------------------------------- driver
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rooms", type=int, default=100)
-    ap.add_argument("--seats", type=int, default=4)
-    ap.add_argument("--bots", type=int, default=0, help="server-side bots per room")
-    ap.add_argument("--variant", default="classic", choices=["classic", "flip", "flex"])
-    ap.add_argument("--seconds", type=float, default=20.0, help="measured time")
-    ap.add_argument("--warmup", type=float, default=3.0)
-    ap.add_argument(
-        "--think-ms",
-        type=float,
-        default=1000.0,
-        help="mean client think time (uniform 0.5-1.5 x this); 0 = saturate the server",
-    )
-    ap.add_argument("--procs", type=int, default=1, help="client processes")
-    ap.add_argument("--db", default=None, help="database URL (default: temporary SQLite)")
-    ap.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
-    ap.add_argument("--json", action="store_true", help="print one JSON object")
-    a = ap.parse_args()
-    if not 1 <= a.rooms <= 1000 or not 0 <= a.bots < a.seats or not 1 <= a.seconds <= 600:
-        ap.error("need 1 <= rooms <= 1000, 0 <= bots < seats, 1 <= seconds <= 600")
-    args = vars(a)
-
+def run(a: argparse.Namespace, mode: str) -> dict[str, Any]:
+    """One measured run against a fresh server; ``mode``: snapshots or deltas."""
+    args = dict(vars(a), mode=mode)
     work = Path(tempfile.mkdtemp(prefix="unokit-bench-"))
     port = free_port()
     db = a.db or f"sqlite:///{work / 'bench.sqlite3'}"
@@ -305,10 +312,13 @@ def main() -> None:
         "1000",
         "--ws-burst",
         "1000",
+        "--ws-addr-rate",
+        "1000000",
         "--lobby-rate",
         "100000",
         "--sqlite-sync",
         a.sqlite_sync,
+        "--ws-deflate" if a.server_deflate else "--no-ws-deflate",
     ]
     log = open(work / "server.log", "wb")
     server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)
@@ -325,18 +335,21 @@ def main() -> None:
         ctx = mp.get_context("spawn")
         queue = ctx.Queue()
         ids = list(range(a.rooms))
-        start_at = time.time() + 5.0 + a.rooms * 0.03
+        start = ctx.Value("d", 0.0)
+        ready = ctx.Queue()
         procs = [
             ctx.Process(
-                target=client_process, args=(port, ids[i :: a.procs], args, start_at, queue)
+                target=client_process,
+                args=(port, ids[i :: a.procs], args, start, ready, queue),
             )
             for i in range(a.procs)
         ]
         for p in procs:
             p.start()
-        wait = start_at - time.time()
-        if wait > 0:
-            time.sleep(wait)
+        for _ in procs:
+            ready.get(timeout=600)  # every room created and joined
+        start.value = start_at = time.time() + 2.0
+        time.sleep(max(0.0, start_at - time.time()))
         time.sleep(a.warmup)
         cpu0 = cpu_seconds(server.pid)
         time.sleep(a.seconds)
@@ -346,6 +359,7 @@ def main() -> None:
         results = [queue.get(timeout=a.seconds + 120) for _ in procs]
         for p in procs:
             p.join(timeout=30)
+        rss = rss_mb(server.pid)
     finally:
         server.send_signal(signal.SIGINT)
         try:
@@ -353,12 +367,17 @@ def main() -> None:
         except subprocess.TimeoutExpired:
             server.kill()
         log.close()
+        tracebacks = (work / "server.log").read_text(errors="replace").count("Traceback")
         shutil.rmtree(work, ignore_errors=True)
 
     lat = [x for r in results for x in r["latency"]]
     ack = [x for r in results for x in r["ack"]]
     moves = sum(r["moves"] for r in results)
-    report = {
+    messages = sum(r["messages"] for r in results)
+    nbytes = sum(r["bytes"] for r in results)
+    return {
+        "mode": mode,
+        "compression": a.compression if a.server_deflate else "none (server declines)",
         "rooms": a.rooms,
         "players": sum(r["clients"] for r in results),
         "bots_per_room": a.bots,
@@ -374,41 +393,115 @@ def main() -> None:
         "ack_p50_ms": percentile(ack, 50) * 1000,
         "ack_p99_ms": percentile(ack, 99) * 1000,
         "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
-        "messages_per_s": sum(r["messages"] for r in results) / a.seconds,
-        "mb_per_s": sum(r["bytes"] for r in results) / a.seconds / 1e6,
+        "messages_per_s": messages / a.seconds,
+        "messages_per_move": messages / moves if moves else float("nan"),
+        "bytes_per_message": nbytes / messages if messages else float("nan"),
+        "mb_per_s": nbytes / a.seconds / 1e6,
         "server_cpu": (cpu1 - cpu0) / a.seconds,
         "client_cpu": sum(r["cpu"] for r in results) / a.seconds,
         "server_cpu_ms_per_move": (cpu1 - cpu0) * 1000 / moves if moves else float("nan"),
+        "server_rss_mb": rss,
         "load_avg_1min": load,
         "cpu_pressure_60s": pressure,
         "errors": sum(r["errors"] for r in results),
         "client_failures": sum(r["failed"] for r in results),
+        "server_tracebacks": tracebacks,
     }
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process (Linux /proc), MB."""
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def show(r: dict[str, Any]) -> None:
+    print(
+        f"{r['mode']} ({r['compression']}): {r['rooms']} rooms, {r['players']} WebSocket players"
+        f" ({r['bots_per_room']} server bots per room), {r['variant']},"
+        f" think {r['think_ms']:g} ms, {r['seconds']:g} s measured"
+    )
+    print(f"  moves/s          {r['moves_per_s']:10.1f}   ({r['moves']} accepted commands)")
+    print(
+        f"  command->update  p50 {r['p50_ms']:.1f} ms  p90 {r['p90_ms']:.1f} ms"
+        f"  p99 {r['p99_ms']:.1f} ms  max {r['max_ms']:.1f} ms"
+    )
+    print(f"  command->ack     p50 {r['ack_p50_ms']:.1f} ms  p99 {r['ack_p99_ms']:.1f} ms")
+    print(
+        f"  server CPU       {r['server_cpu']:.0%} of a core,"
+        f" {r['server_cpu_ms_per_move']:.3f} ms per move; RSS {r['server_rss_mb']:.0f} MB"
+    )
+    print(
+        f"  messages         {r['messages_per_move']:.2f} per command,"
+        f" {r['bytes_per_message']:.0f} bytes per message (JSON text),"
+        f" {r['mb_per_s']:.2f} MB/s to clients"
+    )
+    print(f"  client CPU       {r['client_cpu']:.0%} of a core (all client processes)")
+    print(
+        f"  errors {r['errors']}, client failures {r['client_failures']},"
+        f" server tracebacks {r['server_tracebacks']}"
+    )
+    p = r["cpu_pressure_60s"]
+    busy = "" if p is None else f", CPU pressure {p:.0%} (tasks waiting for a CPU)"
+    print(f"  machine: {os.cpu_count()} CPUs, load average {r['load_avg_1min']:.1f}{busy}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rooms", type=int, default=100)
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--bots", type=int, default=0, help="server-side bots per room")
+    ap.add_argument("--variant", default="classic", choices=["classic", "flip", "flex"])
+    ap.add_argument("--seconds", type=float, default=20.0, help="measured time")
+    ap.add_argument("--warmup", type=float, default=3.0)
+    ap.add_argument(
+        "--think-ms",
+        type=float,
+        default=1000.0,
+        help="mean client think time (uniform 0.5-1.5 x this); 0 = saturate the server",
+    )
+    ap.add_argument(
+        "--mode",
+        default="both",
+        choices=["both", "deltas", "snapshots"],
+        help="deltas: clients ask for incremental updates; snapshots: every update is a "
+        "full state (the old protocol); both: one run of each, and their ratio",
+    )
+    ap.add_argument(
+        "--compression",
+        default="deflate",
+        choices=["deflate", "none"],
+        help="permessage-deflate as browsers offer it (default), or none",
+    )
+    ap.add_argument(
+        "--server-deflate",
+        action="store_true",
+        help="start the server with --ws-deflate (it then accepts the clients' offer)",
+    )
+    ap.add_argument("--procs", type=int, default=1, help="client processes")
+    ap.add_argument("--db", default=None, help="database URL (default: temporary SQLite)")
+    ap.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    a = ap.parse_args()
+    if not 1 <= a.rooms <= 1000 or not 0 <= a.bots < a.seats or not 1 <= a.seconds <= 600:
+        ap.error("need 1 <= rooms <= 1000, 0 <= bots < seats, 1 <= seconds <= 600")
+    modes = ["snapshots", "deltas"] if a.mode == "both" else [a.mode]
+    reports = [run(a, mode) for mode in modes]
+    ratio = {}
+    if len(reports) == 2:
+        old, new = reports
+        for key in ("server_cpu_ms_per_move", "bytes_per_message", "p99_ms", "mb_per_s"):
+            ratio[key] = new[key] / old[key] if old[key] else float("nan")
     if a.json:
-        print(json.dumps(report))
+        print(json.dumps({"runs": reports, "deltas_over_snapshots": ratio}))
         return
-    print(
-        f"{report['rooms']} rooms, {report['players']} WebSocket players"
-        f" ({a.bots} server bots per room), {a.variant}, think {a.think_ms:g} ms,"
-        f" {a.seconds:g} s measured"
-    )
-    print(f"  moves/s          {report['moves_per_s']:10.1f}   ({moves} accepted commands)")
-    print(
-        f"  command->update  p50 {report['p50_ms']:.1f} ms  p90 {report['p90_ms']:.1f} ms"
-        f"  p99 {report['p99_ms']:.1f} ms  max {report['max_ms']:.1f} ms"
-    )
-    print(
-        f"  command->ack     p50 {report['ack_p50_ms']:.1f} ms  p99 {report['ack_p99_ms']:.1f} ms"
-    )
-    print(
-        f"  server CPU       {report['server_cpu']:.0%} of a core,"
-        f" {report['server_cpu_ms_per_move']:.2f} ms per move;"
-        f" {report['messages_per_s']:.0f} messages/s, {report['mb_per_s']:.1f} MB/s to clients"
-    )
-    print(f"  client CPU       {report['client_cpu']:.0%} of a core (all client processes)")
-    print(f"  errors {report['errors']}, client failures {report['client_failures']}")
-    busy = "" if pressure is None else f", CPU pressure {pressure:.0%} (tasks waiting for a CPU)"
-    print(f"  machine: {os.cpu_count()} CPUs, load average {load:.1f}{busy}")
+    for r in reports:
+        show(r)
+    if ratio:
+        print("  deltas / snapshots: " + ", ".join(f"{k} x{v:.2f}" for k, v in ratio.items()))
 
 
 if __name__ == "__main__":

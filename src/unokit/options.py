@@ -109,11 +109,10 @@ class Options:
 
     def to_dict(self) -> dict[str, Any]:
         """The options that differ from their defaults, in spec order."""
-        default = _DEFAULT
         return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if getattr(self, f.name) != getattr(default, f.name)
+            name: value
+            for name, default in _DEFAULT_ITEMS
+            if (value := getattr(self, name)) != default
         }
 
     @property
@@ -209,3 +208,6 @@ def _check(name: str, value: Any) -> None:
 
 
 _DEFAULT = Options()
+# (name, default) of every option, in spec order: to_dict runs once per
+# observation sent by the web server, so it does not call fields() each time
+_DEFAULT_ITEMS = tuple((f.name, getattr(_DEFAULT, f.name)) for f in fields(Options))

@@ -71,7 +71,12 @@ class WS:
 def settings(tmp_path: Path) -> Settings:
     # bots at once and scripted clients: far faster than the default rate limit
     return Settings(
-        db_url=f"sqlite:///{tmp_path / 'unokit.sqlite3'}", bot_delay=0.0, rate=1000.0, burst=1000
+        db_url=f"sqlite:///{tmp_path / 'unokit.sqlite3'}",
+        bot_delay=0.0,
+        rate=1000.0,
+        burst=1000,
+        addr_rate=1e6,
+        addr_burst=10**6,
     )
 
 
@@ -107,12 +112,27 @@ def connect(client: TestClient, code: str) -> Any:
     return client.websocket_connect(f"/ws/{code}")
 
 
+def stored_events(client: TestClient, code: str) -> int:
+    """How many log rows the database holds for room ``code``."""
+    from sqlalchemy import func, select
+
+    from unokit.web.store import room_log
+
+    store = client.app.state.store  # type: ignore[attr-defined]
+    with store.engine.connect() as c:
+        n: int = c.execute(
+            select(func.count()).select_from(room_log).where(room_log.c.room == code)
+        ).scalar_one()
+    return n
+
+
 @pytest.fixture
 def room_helpers() -> Any:
     class H:
         create = staticmethod(create_room)
         connect = staticmethod(connect)
         wrap = WS
+        stored = staticmethod(stored_events)
 
     return H
 
@@ -165,6 +185,8 @@ class Server:
             "1000",
             "--ws-burst",
             "1000",
+            "--ws-addr-rate",
+            "100000",
         ]
         env = dict(os.environ, UNOKIT_DATA_DIR=str(self.workdir / "data"))
         with open(self.log, "ab") as out:

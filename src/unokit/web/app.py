@@ -17,15 +17,19 @@ import json
 import logging
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, MutableMapping
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, Response
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from pydantic_core import from_json
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from unokit.bots import bot_names, make_bot
@@ -45,7 +49,9 @@ from unokit.web.messages import (
     NewMatchMsg,
     NextRoundMsg,
     PingMsg,
+    ResyncMsg,
     StartMsg,
+    protocol_schema,
 )
 from unokit.web.room import Conn, Hub, ProtocolError, Room
 from unokit.web.store import StorageError, Store
@@ -122,6 +128,81 @@ async def _reply_413(send: Send) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def _printable(text: str) -> str:
+    """``text`` with lone surrogates written as ``\\udXXX``: always encodable UTF-8."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def json_error(status: int, detail: Any) -> Response:
+    """An error reply ``{"detail": ...}`` that can always be encoded (no NaN, no
+    lone surrogate from the request echoed back)."""
+    body = json.dumps({"detail": detail}, ensure_ascii=False, allow_nan=False, default=str)
+    return Response(
+        _printable(body).encode("utf-8"), status_code=status, media_type="application/json"
+    )
+
+
+def _strict_json_problem(body: bytes) -> str | None:
+    """Why ``body`` is not strict JSON (RFC 8259: no NaN/Infinity, no lone
+    surrogate, valid UTF-8, nesting bounded), or None."""
+    try:
+        from_json(body, allow_inf_nan=False)
+    except ValueError as e:
+        return f"invalid JSON body: {e}"
+    return None
+
+
+class StrictJSONRoute(APIRoute):
+    """A route whose JSON body is checked strictly before FastAPI parses it
+    (Python's ``json`` accepts NaN and lone surrogates and recurses without
+    bound): not strict JSON is a 400 with the reason."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            if request.method in ("POST", "PUT", "PATCH"):
+                body = await request.body()
+                problem = _strict_json_problem(body) if body else None
+                if problem is not None:
+                    return json_error(400, problem)
+            return await handler(request)
+
+        return strict
+
+
+def _validation_detail(errors: Any) -> list[dict[str, Any]]:
+    """FastAPI's 422 ``detail`` without the echoed input (it may not be encodable)."""
+    return [
+        {
+            "type": str(e.get("type", "invalid")),
+            "loc": [p if isinstance(p, int) else _printable(str(p)) for p in e.get("loc", ())],
+            "msg": _printable(str(e.get("msg", "invalid"))),
+        }
+        for e in list(errors)[:20]
+    ]
+
+
+class AddressLimiter:
+    """A token bucket per client address, shared by all its WebSocket connections."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self.rate = rate
+        self.burst = float(burst)
+        self.buckets: dict[str, tuple[float, float]] = {}  # host -> (tokens, at)
+
+    def allow(self, host: str) -> bool:
+        now = time.monotonic()
+        tokens, at = self.buckets.get(host, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - at) * self.rate)
+        ok = tokens >= 1.0
+        self.buckets[host] = (tokens - 1.0 if ok else tokens, now)
+        if len(self.buckets) > 10_000:
+            full = self.burst / self.rate
+            self.buckets = {h: b for h, b in self.buckets.items() if now - b[1] < full}
+        return ok
+
+
 class RestLimiter:
     """At most ``per_minute`` lobby calls (create, join) per client address."""
 
@@ -183,6 +264,7 @@ def create_app(settings: Settings) -> FastAPI:
     hub = Hub(settings, store)
     limiter = RestLimiter(settings.rest_per_minute)
     misses = RestLimiter(settings.rest_per_minute)  # unknown room codes: no guessing
+    per_address = AddressLimiter(settings.addr_rate, settings.addr_burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -190,7 +272,7 @@ def create_app(settings: Settings) -> FastAPI:
 
         async def sweeper() -> None:
             while True:
-                await asyncio.sleep(60)
+                await asyncio.sleep(min(60.0, settings.idle_unload / 2))
                 hub.sweep()
 
         sweep = asyncio.create_task(sweeper())
@@ -212,7 +294,20 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.hub = hub
     app.state.store = store
     app.state.settings = settings
+    app.router.route_class = StrictJSONRoute
     app.add_middleware(BodyLimit, limit=settings.max_body)
+
+    @app.exception_handler(RequestValidationError)
+    async def on_invalid(request: Request, exc: RequestValidationError) -> Response:
+        return json_error(422, _validation_detail(exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def on_http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+        response = json_error(exc.status_code, detail)
+        if exc.headers:
+            response.headers.update(exc.headers)
+        return response
 
     # ------------------------------------------------------------ REST
 
@@ -232,6 +327,13 @@ def create_app(settings: Settings) -> FastAPI:
         "options": _option_meta(),
         "turn_timer": {"min": 5, "max": 600},
     }
+
+    schema = protocol_schema()
+
+    @app.get("/api/protocol.schema.json")
+    async def api_schema() -> dict[str, Any]:
+        """JSON Schemas of every message (docs/protocol.md)."""
+        return schema
 
     @app.get("/api/meta")
     async def api_meta() -> dict[str, Any]:
@@ -365,6 +467,7 @@ def create_app(settings: Settings) -> FastAPI:
             await ws.close(1013)
             return
         conn = Conn(ws, room, settings)
+        conn.host = ws.client.host if ws.client else "?"
         room.attach(conn)
         conn.start()
         try:
@@ -380,8 +483,10 @@ def create_app(settings: Settings) -> FastAPI:
                     else:
                         try:
                             text = data.decode("utf-8")
-                        except UnicodeDecodeError:
-                            text = ""
+                        except UnicodeDecodeError as e:
+                            if _admit(conn):
+                                conn.send(_err(None, "bad_json", f"not UTF-8: {e.reason}"))
+                            continue
                     if text is None:
                         if _admit(conn):
                             conn.send(
@@ -403,9 +508,12 @@ def create_app(settings: Settings) -> FastAPI:
                     await conn.writer
 
     def _admit(conn: Conn) -> bool:
-        """Rate limit; returns False if the message is to be dropped."""
+        """Rate limits (the connection's, then its address's); returns False if
+        the message is to be dropped."""
         if conn.allow():
-            return True
+            if per_address.allow(conn.host):
+                return True
+            conn.dropped += 1
         if conn.dropped >= settings.flood_close:
             asyncio.get_running_loop().create_task(conn.close(1008, "flood"))
             return False
@@ -435,15 +543,15 @@ def create_app(settings: Settings) -> FastAPI:
         msg_id = msg.id
         try:
             if isinstance(msg, HelloMsg):
-                room.bind(conn, msg.token, msg.spectate)
+                room.bind(conn, msg.token, msg.spectate, msg.deltas)
             elif isinstance(msg, CommandMsg):
-                await room.command(conn, msg_id, msg.text)
+                await room.command(conn, msg_id, msg.text, msg.version)
             elif isinstance(msg, NextRoundMsg):
-                await room.next_round(conn, msg_id)
+                await room.next_round(conn, msg_id, msg.version)
             elif isinstance(msg, NewMatchMsg):
-                await room.new_match(conn, msg_id)
+                await room.new_match(conn, msg_id, msg.version)
             elif isinstance(msg, StartMsg):
-                await room.start(conn, msg_id, msg.level)
+                await room.start(conn, msg_id, msg.level, msg.version)
             elif isinstance(msg, ChatMsg):
                 if not conn.bound:
                     raise ProtocolError("not_joined", "say hello first")
@@ -460,8 +568,15 @@ def create_app(settings: Settings) -> FastAPI:
                 )
             elif isinstance(msg, PingMsg):
                 conn.send({"type": "pong", "id": msg_id})
+            elif isinstance(msg, ResyncMsg):
+                if not conn.bound:
+                    raise ProtocolError("not_joined", "say hello first")
+                conn.resync()
         except ProtocolError as e:
-            conn.send(_err(msg_id, e.code, e.message))
+            reply = _err(msg_id, e.code, e.message)
+            if e.version is not None:
+                reply["version"] = e.version
+            conn.send(reply)
         except StorageError as e:
             log.warning("room %s: storage error: %s", room.code, e)
             conn.send(_err(msg_id, "storage", "the change could not be stored; nothing changed"))
@@ -473,7 +588,7 @@ def create_app(settings: Settings) -> FastAPI:
 
 
 def _err(msg_id: int | None, code: str, message: str) -> dict[str, Any]:
-    return {"type": "error", "id": msg_id, "code": code, "message": message}
+    return {"type": "error", "id": msg_id, "code": code, "message": _printable(message)}
 
 
 def _error(msg_id: int | None, code: str, message: str) -> str:
@@ -482,9 +597,9 @@ def _error(msg_id: int | None, code: str, message: str) -> str:
 
 def _validation_error(text: str, e: ValidationError) -> dict[str, Any]:
     try:
-        data = json.loads(text)
-    except ValueError:
-        return _err(None, "bad_json", "not JSON")
+        data = from_json(text, allow_inf_nan=False)
+    except ValueError as bad:  # also too deep a nesting (never Python's RecursionError)
+        return _err(None, "bad_json", f"not JSON: {bad}")
     if not isinstance(data, dict):
         return _err(None, "bad_json", "a message is a JSON object")
     raw_id = data.get("id")
@@ -494,8 +609,10 @@ def _validation_error(text: str, e: ValidationError) -> dict[str, Any]:
         where = ".".join(str(p) for p in err.get("loc", ()) if p not in _UNION_TAGS)
         problems.append(f"{where or 'message'}: {err.get('msg', 'invalid')}")
     if "type" not in data:
-        problems = ["type: missing (hello, command, next_round, new_match, start, chat, ping)"]
+        problems = [
+            "type: missing (hello, command, next_round, new_match, start, chat, ping, resync)"
+        ]
     return _err(msg_id, "bad_message", "; ".join(problems))
 
 
-_UNION_TAGS = {"hello", "command", "next_round", "new_match", "start", "chat", "ping"}
+_UNION_TAGS = {"hello", "command", "next_round", "new_match", "start", "chat", "ping", "resync"}

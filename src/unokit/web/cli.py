@@ -44,6 +44,14 @@ def serve(
     ws_burst: Annotated[
         int, typer.Option("--ws-burst", help="Messages a connection may send at once.", min=1)
     ] = 30,
+    ws_addr_rate: Annotated[
+        float,
+        typer.Option(
+            "--ws-addr-rate",
+            help="Messages per second all connections of one address may send together.",
+            min=0.1,
+        ),
+    ] = 200.0,
     lobby_rate: Annotated[
         int,
         typer.Option(
@@ -59,6 +67,24 @@ def serve(
             case_sensitive=False,
         ),
     ] = SqliteSync.FULL,
+    ws_deflate: Annotated[
+        bool,
+        typer.Option(
+            "--ws-deflate/--no-ws-deflate",
+            help="Accept permessage-deflate when a client offers it. Off by default: "
+            "updates are small deltas, and compressing each costs more server CPU "
+            "than it saves bytes.",
+        ),
+    ] = False,
+    idle_unload: Annotated[
+        float,
+        typer.Option(
+            "--idle-unload",
+            help="Seconds without any connection after which a room is unloaded from memory "
+            "(it reloads from the database on demand).",
+            min=1.0,
+        ),
+    ] = 1800.0,
     log_level: Annotated[
         LogLevel, typer.Option("--log-level", help="uvicorn log level.", case_sensitive=False)
     ] = LogLevel.info,
@@ -86,8 +112,11 @@ def serve(
         bot_delay=bot_delay,
         rate=ws_rate,
         burst=ws_burst,
+        addr_rate=ws_addr_rate,
+        addr_burst=max(ws_burst, int(2 * ws_addr_rate)),
         rest_per_minute=lobby_rate,
         sqlite_synchronous=sqlite_sync.value,
+        idle_unload=idle_unload,
     )
     try:
         application = create_app(settings)
@@ -109,6 +138,7 @@ def serve(
         port=port,
         log_level=log_level.value,
         ws_max_size=1 << 20,
+        ws_per_message_deflate=ws_deflate,
         ws_ping_interval=20.0,
         ws_ping_timeout=30.0,
         timeout_graceful_shutdown=3,

@@ -37,6 +37,9 @@ class Settings:
     #: token bucket per connection: refill rate (messages/s) and size
     rate: float = 15.0
     burst: int = 30
+    #: token bucket per client address, shared by all its connections
+    addr_rate: float = 200.0
+    addr_burst: int = 400
     #: close a connection after this many dropped (rate-limited) messages in a row
     flood_close: int = 200
     #: messages waiting to be sent to one client before it is dropped as too slow

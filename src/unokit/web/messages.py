@@ -37,6 +37,7 @@ __all__ = [
     "StartMsg",
     "ChatMsg",
     "PingMsg",
+    "ResyncMsg",
     "ClientMessage",
     "SeatSpec",
     "CreateRoom",
@@ -45,6 +46,7 @@ __all__ = [
     "RoomInfo",
     "JoinReply",
     "StateMsg",
+    "DeltaMsg",
     "WelcomeMsg",
     "AckMsg",
     "ErrorMsg",
@@ -52,6 +54,7 @@ __all__ = [
     "PongMsg",
     "SERVER_MESSAGE",
     "clean_name",
+    "protocol_schema",
 ]
 
 PROTOCOL = 1
@@ -79,6 +82,8 @@ def _clean_chat(value: str) -> str:
 
 Name = Annotated[StrictStr, Field(max_length=200), AfterValidator(clean_name)]
 MsgId = Annotated[StrictInt, Field(ge=0, le=MAX_ID)]
+#: the room version a command was decided on (see "Exactly once" in docs/protocol.md)
+Version = Annotated[StrictInt, Field(ge=0, le=MAX_ID)]
 BotLevel = Annotated[StrictStr, Field(min_length=1, max_length=40)]
 
 
@@ -94,27 +99,32 @@ class HelloMsg(_Msg):
     id: MsgId | None = None
     token: Annotated[StrictStr, Field(min_length=1, max_length=200)] | None = None
     spectate: StrictBool = False
+    deltas: StrictBool = False
 
 
 class CommandMsg(_Msg):
     type: Literal["command"]
     id: MsgId | None = None
+    version: Version | None = None
     text: Annotated[StrictStr, Field(min_length=1, max_length=200)]
 
 
 class NextRoundMsg(_Msg):
     type: Literal["next_round"]
     id: MsgId | None = None
+    version: Version | None = None
 
 
 class NewMatchMsg(_Msg):
     type: Literal["new_match"]
     id: MsgId | None = None
+    version: Version | None = None
 
 
 class StartMsg(_Msg):
     type: Literal["start"]
     id: MsgId | None = None
+    version: Version | None = None
     level: BotLevel = "heuristic"
 
 
@@ -129,8 +139,13 @@ class PingMsg(_Msg):
     id: MsgId | None = None
 
 
+class ResyncMsg(_Msg):
+    type: Literal["resync"]
+    id: MsgId | None = None
+
+
 ClientMessage = Annotated[
-    HelloMsg | CommandMsg | NextRoundMsg | NewMatchMsg | StartMsg | ChatMsg | PingMsg,
+    HelloMsg | CommandMsg | NextRoundMsg | NewMatchMsg | StartMsg | ChatMsg | PingMsg | ResyncMsg,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -221,6 +236,26 @@ class StateMsg(_Out):
     remaining: float | None
 
 
+class DeltaMsg(_Out):
+    """What changed since version ``from``: the observation's top-level fields
+    in ``set`` (replace them), its history from index ``history_from`` on
+    (replace the rest), the room info if it changed, and ``last``/``deadline``/
+    ``remaining`` as in ``state``. With ``from == version``: only the info."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    type: Literal["delta"]
+    from_: int = Field(alias="from")
+    version: int
+    seat: int | None = None
+    set: dict[str, Any] | None = None
+    history_from: int | None = None
+    history: list[dict[str, Any]] | None = None
+    info: RoomInfo | None = None
+    last: LastCommand | None = None
+    deadline: float | None = None
+    remaining: float | None = None
+
+
 class WelcomeMsg(_Out):
     type: Literal["welcome"]
     protocol: int
@@ -234,6 +269,7 @@ class AckMsg(_Out):
     type: Literal["ack"]
     id: int | None
     version: int
+    replay: Literal[True] | None = None
 
 
 class ErrorMsg(_Out):
@@ -241,6 +277,7 @@ class ErrorMsg(_Out):
     id: int | None
     code: str
     message: str
+    version: int | None = None
 
 
 class ChatOut(_Out):
@@ -258,7 +295,36 @@ class PongMsg(_Out):
 
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(
     Annotated[
-        StateMsg | WelcomeMsg | AckMsg | ErrorMsg | ChatOut | PongMsg,
+        StateMsg | DeltaMsg | WelcomeMsg | AckMsg | ErrorMsg | ChatOut | PongMsg,
         Field(discriminator="type"),
     ]
 )
+
+
+REST_BODIES: dict[str, type[BaseModel]] = {
+    "CreateRoom": CreateRoom,
+    "JoinRoom": JoinRoom,
+    "JoinReply": JoinReply,
+    "RoomInfo": RoomInfo,
+}
+
+
+def protocol_schema() -> dict[str, Any]:
+    """JSON Schemas (draft 2020-12) of every message of docs/protocol.md:
+    ``client`` (client -> server WebSocket messages), ``server`` (server ->
+    client) and the REST bodies. Shipped as docs/protocol.schema.json and
+    served at ``GET /api/protocol.schema.json``; regenerate the file with
+    ``python -m unokit.web.messages > docs/protocol.schema.json``."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"unokit web protocol {PROTOCOL}",
+        "client": CLIENT_MESSAGE.json_schema(by_alias=True),
+        "server": SERVER_MESSAGE.json_schema(by_alias=True),
+        "rest": {name: m.model_json_schema(by_alias=True) for name, m in REST_BODIES.items()},
+    }
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(protocol_schema(), indent=1, ensure_ascii=False))

@@ -69,10 +69,11 @@ _DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 class ProtocolError(Exception):
     """A request refused with an error ``code`` of docs/protocol.md; nothing changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, version: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.version = version  # the room's version, for stale commands
 
 
 def hash_token(token: str) -> str:
@@ -138,9 +139,14 @@ class Conn:
         self.ws = ws
         self.room = room
         self.settings = settings
+        self.host = "?"  # the client's address (per-address rate limit)
         self.seat: int | None = None
         self.bound = False
         self.spectator = False
+        # incremental updates (hello "deltas": true): what this client holds
+        self.deltas = False
+        self.sent_version: int | None = None  # None: send a full snapshot next
+        self.sent_info = ""
         self.outbox: deque[str | None] = deque()  # None: "send the current state"
         self.wake = asyncio.Event()
         self.state_queued = False
@@ -170,6 +176,11 @@ class Conn:
 
     def send(self, message: dict[str, Any]) -> None:
         self._queue(_DUMPS(message))
+
+    def resync(self) -> None:
+        """The client asks for a full snapshot (it missed a version)."""
+        self.sent_version = None
+        self.send_state()
 
     def send_state(self) -> None:
         if not self.state_queued:
@@ -204,7 +215,9 @@ class Conn:
                     item = self.outbox.popleft()
                     if item is None:
                         self.state_queued = False
-                        item = self.room.state_text(self.seat)
+                        for text in self.room.update_texts(self):
+                            await self.ws.send_text(text)
+                        continue
                     await self.ws.send_text(item)
         except asyncio.CancelledError:
             raise
@@ -217,8 +230,27 @@ class _Cache:
     epoch: int = -1
     info: dict[str, Any] | None = None
     info_json: str | None = None
-    nolog: Game | None = None
+    info_key: str | None = None  # the info without its version
+    info_delta: str | None = None
     states: dict[int | None, str] = field(default_factory=dict)
+
+
+@dataclass
+class _View:
+    """What one seat (None: spectators) sees at one version: the observation
+    without its history (None in the lobby), the history's length and first
+    event, and the room info without its version."""
+
+    version: int
+    obs: dict[str, Any] | None
+    history: int
+    first: Event | None
+    info_key: str
+
+
+DELTA_HISTORY = 64
+"""Deltas kept per view: a client at most this many versions behind catches
+up with deltas, one further behind gets a snapshot."""
 
 
 class Room:
@@ -255,6 +287,10 @@ class Room:
         self.timer_task: asyncio.Task[None] | None = None
         self.rng = random.Random()
         self._cache = _Cache()
+        self._nolog: tuple[int, Game] | None = None  # (version, the game without its log)
+        self._views: dict[int | None, _View] = {}  # per viewer, at the current version
+        self._prev: dict[int | None, _View] = {}  # per viewer, the last view deltas start from
+        self._deltas: dict[int | None, deque[tuple[int, str]]] = {}  # (from version, text)
         # serialised events (id -> (event, redacted JSON, full JSON, owner seat))
         self._fragments: dict[int, tuple[Event, str, str, int | None]] = {}
         # per viewer: (first event, events serialised, last of them, their JSON)
@@ -315,6 +351,32 @@ class Room:
             c = self._cache = _Cache(epoch=self.epoch)
         return c
 
+    def _view(self, seat: int | None) -> _View:
+        """The view of ``seat`` at the current version (computed once per version)."""
+        v = self._views.get(seat)
+        if v is not None and v.version == self.version:
+            return v
+        self._views = {k: w for k, w in self._views.items() if w.version == self.version}
+        g = self.game
+        obs: dict[str, Any] | None = None
+        history, first = 0, None
+        if g is not None and self.status == "playing":
+            if self._nolog is None or self._nolog[0] != self.version:
+                self._nolog = (self.version, g.copy())  # no event log: history added apart
+            obs = observe(self._nolog[1], seat).to_dict()
+            del obs["history"]
+            events = g.log or []
+            history, first = len(events), (events[0] if events else None)
+        view = _View(self.version, obs, history, first, self._info_key())
+        self._views[seat] = view
+        return view
+
+    def _info_key(self) -> str:
+        c = self._fresh_cache()
+        if c.info_key is None:
+            c.info_key = _DUMPS({**self.info(), "version": None})
+        return c.info_key
+
     def state_text(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` (None: spectator), as JSON text.
 
@@ -328,24 +390,116 @@ class Room:
             return text
         obs_json = "null"
         g = self.game
-        if g is not None and self.status == "playing":
-            if c.nolog is None:
-                c.nolog = g.copy()  # no event log: the history is added below
-            obs = observe(c.nolog, seat).to_dict()
-            del obs["history"]
-            obs_json = _DUMPS(obs)[:-1] + ',"history":' + self._history_json(g, seat) + "}"
+        view = self._view(seat)
+        if g is not None and view.obs is not None:
+            obs_json = _DUMPS(view.obs)[:-1] + ',"history":' + self._history_json(g, seat) + "}"
         if c.info_json is None:
             c.info_json = _DUMPS(self.info())
-        remaining = (
-            None if self.deadline is None else round(max(0.0, self.deadline - time.time()), 2)
-        )
         text = (
             f'{{"type":"state","version":{self.version},"seat":{_DUMPS(seat)},'
-            f'"info":{c.info_json},"observation":{obs_json},"last":{_DUMPS(self.last)},'
-            f'"deadline":{_DUMPS(self.deadline)},"remaining":{_DUMPS(remaining)}}}'
+            f'"info":{c.info_json},"observation":{obs_json},{self._tail_json()}}}'
         )
         c.states[seat] = text
         return text
+
+    def _tail_json(self) -> str:
+        remaining = (
+            None if self.deadline is None else round(max(0.0, self.deadline - time.time()), 2)
+        )
+        return (
+            f'"last":{_DUMPS(self.last)},"deadline":{_DUMPS(self.deadline)},'
+            f'"remaining":{_DUMPS(remaining)}'
+        )
+
+    # ------------------------------------------------------------ incremental updates
+
+    def update_texts(self, conn: Conn) -> list[str]:
+        """What brings ``conn`` up to date: a snapshot, or (a client that asked
+        for deltas and holds a recent version) the shared delta texts from its
+        version to the current one, then the room info if only that changed."""
+        seat = conn.seat
+        if not conn.deltas:
+            return [self.state_text(seat)]
+        chain: list[str] | None = []
+        if conn.sent_version is not None and conn.sent_version != self.version:
+            chain = self._chain(seat, conn.sent_version)
+            if chain is None:
+                conn.sent_version = None
+        key = self._info_key()
+        if conn.sent_version is None:
+            texts = [self.state_text(seat)]  # it carries the info too
+            view = self._view(seat)
+            if self._prev.get(seat) is not view:
+                self._prev[seat] = view
+                self._deltas.pop(seat, None)  # deltas start again from here
+        else:
+            texts = list(chain or ())
+            if conn.sent_info != key:
+                texts.append(self._info_delta())
+        conn.sent_version = self.version
+        conn.sent_info = key
+        return texts
+
+    def _chain(self, seat: int | None, since: int) -> list[str] | None:
+        """The deltas of ``seat``'s view from version ``since`` to now, or None."""
+        kept = self._deltas.get(seat)
+        if not kept or since < kept[0][0]:
+            return None
+        out = [text for v, text in kept if v >= since]
+        if len(out) != self.version - since:
+            return None
+        return out
+
+    def _info_delta(self) -> str:
+        c = self._fresh_cache()
+        if c.info_delta is None:
+            c.info_delta = (
+                f'{{"type":"delta","from":{self.version},"version":{self.version},'
+                f'"info":{_DUMPS(self.info())}}}'
+            )
+        return c.info_delta
+
+    def _record_deltas(self) -> None:
+        """After a change of the game: for every view a client follows with
+        deltas, the delta from its previous view, serialised once and shared by
+        all its watchers."""
+        watched = {c.seat for c in self.conns if c.deltas and c.bound}
+        for seat in list(self._prev):
+            if seat not in watched:
+                del self._prev[seat]
+                self._deltas.pop(seat, None)
+        for seat in watched:
+            prev = self._prev.get(seat)
+            if prev is None:
+                continue  # its clients get a snapshot first
+            view = self._view(seat)
+            text = self._delta_text(seat, prev, view)
+            self._prev[seat] = view
+            if text is None:
+                self._deltas.pop(seat, None)
+                continue
+            kept = self._deltas.get(seat)
+            if kept is None:
+                kept = self._deltas[seat] = deque(maxlen=DELTA_HISTORY)
+            kept.append((prev.version, text))
+
+    def _delta_text(self, seat: int | None, prev: _View, view: _View) -> str | None:
+        if prev.obs is None or view.obs is None or view.version != prev.version + 1:
+            return None  # the lobby, or a gap: a snapshot
+        g = self.game
+        assert g is not None
+        changed = {k: v for k, v in view.obs.items() if prev.obs.get(k) != v}
+        events = g.log or []
+        start = prev.history if view.first is prev.first and prev.history <= view.history else 0
+        if start == 0:
+            self._fragments.clear()  # a new round: the old events are gone
+        history = ",".join(self._fragment(e, seat) for e in events[start:])
+        info = f',"info":{_DUMPS(self.info())}' if view.info_key != prev.info_key else ""
+        return (
+            f'{{"type":"delta","from":{prev.version},"version":{view.version},'
+            f'"seat":{_DUMPS(seat)},"set":{_DUMPS(changed)},"history_from":{start},'
+            f'"history":[{history}]{info},{self._tail_json()}}}'
+        )
 
     def _history_json(self, g: Game, seat: int | None) -> str:
         """``[...]``: the round's events redacted for ``seat``, serialised
@@ -388,6 +542,7 @@ class Room:
         self.epoch += 1
         if game_changed:
             self._schedule()
+            self._record_deltas()
         for conn in self.conns:
             if conn.bound:  # a connection sees nothing before its hello
                 conn.send_state()
@@ -404,7 +559,7 @@ class Room:
         self.conns.add(conn)
         self.idle_since = time.monotonic()
 
-    def bind(self, conn: Conn, token: str | None, spectate: bool) -> None:
+    def bind(self, conn: Conn, token: str | None, spectate: bool, deltas: bool = False) -> None:
         if conn.bound:
             raise ProtocolError("already_joined", "this connection already said hello")
         if (token is None) == (not spectate):
@@ -418,6 +573,7 @@ class Room:
         else:
             conn.spectator = True
         conn.bound = True
+        conn.deltas = deltas
         conn.send(
             {
                 "type": "welcome",
@@ -467,10 +623,33 @@ class Room:
         try:
             await asyncio.shield(task)
         except asyncio.CancelledError:
-            # We cannot know whether it was stored: drop this room from memory,
-            # the next access rebuilds it from the database.
-            self.hub.evict(self)
-            raise
+            # The caller went away (e.g. its socket closed right after sending):
+            # the store call goes on; wait for it and apply its outcome, so the
+            # room stays exactly what the database holds.
+            try:
+                while not task.done():
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await asyncio.shield(task)
+                stored = task.exception() is None
+            except BaseException:
+                self.hub.evict(self)  # cannot know: rebuild from the database
+                raise
+            if not stored:
+                raise
+            current = asyncio.current_task()
+            if current is not None:
+                current.uncancel()  # the change is done: callers must not roll back
+        self._applied(texts, game, last, ack, status)
+
+    def _applied(
+        self,
+        texts: list[str],
+        game: Game,
+        last: dict[str, Any] | None,
+        ack: tuple[Conn, int | None] | None,
+        status: str | None,
+    ) -> None:
+        """``texts`` are committed: make ``game`` the live game, ack and broadcast."""
         self.game = game
         self.log.extend(texts)
         if status is not None:
@@ -491,7 +670,35 @@ class Room:
             raise ProtocolError("spectator", "spectators cannot act")
         return conn.seat
 
-    async def command(self, conn: Conn, msg_id: int | None, text: str) -> None:
+    def _not_now(
+        self,
+        decided_on: int,
+        same: Callable[[str], bool],
+        conn: Conn,
+        msg_id: int | None,
+    ) -> None:
+        """A command decided on another version than the room's (lock held): a
+        replay of the command stored right after ``decided_on`` gets that
+        command's ack again and changes nothing; anything else is refused with
+        the current version (the client looks at the new state and decides again)."""
+        now = self.version
+        if decided_on < now and same(self.log[decided_on]):
+            conn.send({"type": "ack", "id": msg_id, "version": decided_on + 1, "replay": True})
+            return
+        if decided_on > now:
+            raise ProtocolError(
+                "bad_version", f"version {decided_on} is ahead of the room's {now}", now
+            )
+        raise ProtocolError(
+            "stale",
+            f"decided on version {decided_on}, but the room is at version {now}: "
+            "look at the new state and decide again",
+            now,
+        )
+
+    async def command(
+        self, conn: Conn, msg_id: int | None, text: str, decided_on: int | None = None
+    ) -> None:
         seat = self._actor(conn)
         words = text.split()
         if words and _SEAT_WORD.match(words[0]):
@@ -508,6 +715,15 @@ class Room:
         async with self.lock:
             self._check_open()
             game = self.game
+            if decided_on is not None and decided_on != self.version:
+                line: str | None = None
+                if game is not None:
+                    try:
+                        line = str(parse_action(full, game.variant.cards))
+                    except ParseError as e:
+                        raise ProtocolError("bad_command", str(e)) from None
+                self._not_now(decided_on, lambda t: t == line, conn, msg_id)
+                return
             if self.status != "playing" or game is None:
                 raise ProtocolError("bad_state", "the match has not started yet")
             try:
@@ -522,14 +738,23 @@ class Room:
             except UnoError as e:
                 raise ProtocolError("illegal", str(e)) from None
             line = str(action)
+            if changes_nothing(action, game, g):
+                raise ProtocolError(
+                    "no_effect", f"{line} changes nothing now; not stored (RULES.md D65)"
+                )
             await self._commit(
                 [line], g, last={"seat": seat, "text": line, "by": "human"}, ack=(conn, msg_id)
             )
 
-    async def next_round(self, conn: Conn, msg_id: int | None) -> None:
+    async def next_round(
+        self, conn: Conn, msg_id: int | None, decided_on: int | None = None
+    ) -> None:
         self._actor(conn)
         async with self.lock:
             self._check_open()
+            if decided_on is not None and decided_on != self.version:
+                self._not_now(decided_on, lambda t: t == "NEXT", conn, msg_id)
+                return
             g = self.game
             if self.status != "playing" or g is None or g.state != Phase.ROUND_OVER:
                 raise ProtocolError(
@@ -539,10 +764,15 @@ class Room:
             g2.apply(NextRound())
             await self._commit(["NEXT"], g2, last=None, ack=(conn, msg_id))
 
-    async def new_match(self, conn: Conn, msg_id: int | None) -> None:
+    async def new_match(
+        self, conn: Conn, msg_id: int | None, decided_on: int | None = None
+    ) -> None:
         self._actor(conn)
         async with self.lock:
             self._check_open()
+            if decided_on is not None and decided_on != self.version:
+                self._not_now(decided_on, _is_match_line, conn, msg_id)
+                return
             g = self.game
             if self.status != "playing" or g is None or g.state != Phase.MATCH_OVER:
                 raise ProtocolError(
@@ -567,7 +797,9 @@ class Room:
             self.match -= 1
             raise
 
-    async def start(self, conn: Conn, msg_id: int | None, level: str) -> None:
+    async def start(
+        self, conn: Conn, msg_id: int | None, level: str, decided_on: int | None = None
+    ) -> None:
         seat = self._actor(conn)
         if seat != self.host:
             raise ProtocolError("forbidden", "only the host can start the match early")
@@ -577,6 +809,9 @@ class Room:
             raise ProtocolError("bad_message", str(e)) from None
         async with self.lock:
             self._check_open()
+            if decided_on is not None and decided_on != self.version:
+                self._not_now(decided_on, _is_match_line, conn, msg_id)
+                return
             if self.status != "lobby":
                 raise ProtocolError("bad_state", "the match has already started")
             empty = [s for s in self.seats if not s.claimed]
@@ -689,12 +924,18 @@ class Room:
                         self._schedule()
                         return
                     g2.apply(action)
+                    if changes_nothing(action, g, g2):
+                        raise IllegalActionError(f"{action} changes nothing (RULES.md D65)")
                 except Exception:
                     log.exception(
                         "bot %s of room %s failed; playing a legal action", seat, self.code
                     )
-                    legal = g.legal_actions(seat)
-                    if not legal:
+                    legal = [
+                        a for a in g.legal_actions(seat) if not isinstance(a, (CallUno, Catch))
+                    ]
+                    if not legal:  # a catch offer the bot could not take: let it go
+                        self._declined = version
+                        self._schedule()
                         return
                     action = legal[0]
                     g2 = g.copy(events=True)
@@ -749,6 +990,18 @@ class Room:
         loop = asyncio.get_running_loop()
         for conn in list(self.conns):
             loop.create_task(conn.close(1012, "room reloaded; reconnect"))
+
+
+def _is_match_line(text: str) -> bool:
+    return text.startswith("#MATCH ")
+
+
+def changes_nothing(action: Action, before: Game, after: Game) -> bool:
+    """A command the engine accepted without any effect (RULES.md D65: UNO with
+    no UNO to call, a catch of nobody under ``falseCatchPenalty=0``): it must not
+    be stored, bump the version or be broadcast. Only these two commands can be
+    accepted without effect, so only they pay for the comparison."""
+    return isinstance(action, (CallUno, Catch)) and before == after
 
 
 def auto_action(g: Game, seat: int) -> Action | None:

@@ -6,11 +6,13 @@ text lines (``log``): ``#MATCH <seed>`` starts a match, every other line is an
 accepted engine command (``P1 PLAY R5``, ``NEXT``). The game is rebuilt by
 replaying the log: the engine is deterministic.
 
-Every database call runs on one worker thread. Calls queued while a transaction
-is in flight are committed together in the next one (group commit), so many
-rooms can store commands per second while each command is still committed
-before it is acknowledged. A call whose batch fails is retried alone, so one
-bad call never fails the others.
+Every database call runs on one worker thread. The calls made during one tick
+of the event loop are handed to it together (one queue item), and the thread
+answers them together (one wake-up of the loop); calls queued while a
+transaction is in flight are committed together in the next one (group
+commit). So many rooms can store commands per second while each command is
+still committed before it is acknowledged. A call whose batch fails is retried
+alone, so one bad call never fails the others.
 """
 
 from __future__ import annotations
@@ -162,7 +164,43 @@ class Append:
             conn.execute(update(rooms).where(rooms.c.code == self.code).values(status=self.status))
 
 
-_Job = tuple[Callable[[Connection], Any], Future[Any]]
+class _Job:
+    """One call: ``fn``, then its outcome, delivered to a concurrent future
+    (:meth:`Store.submit`) or to an asyncio future of ``loop`` (:meth:`Store.call`)."""
+
+    __slots__ = ("fn", "cfut", "afut", "loop", "result", "error")
+
+    def __init__(
+        self,
+        fn: Callable[[Connection], Any],
+        cfut: Future[Any] | None = None,
+        afut: asyncio.Future[Any] | None = None,
+        loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        self.fn = fn
+        self.cfut = cfut
+        self.afut = afut
+        self.loop = loop
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def start(self) -> bool:
+        """False if nobody waits for it any more (cancelled before it ran)."""
+        if self.cfut is not None:
+            return self.cfut.set_running_or_notify_cancel()
+        return self.afut is None or not self.afut.cancelled()
+
+
+def _settle(jobs: list[_Job]) -> None:
+    """On the event loop: give the asyncio futures of ``jobs`` their outcome."""
+    for j in jobs:
+        f = j.afut
+        if f is None or f.done():
+            continue
+        if j.error is not None:
+            f.set_exception(j.error)
+        else:
+            f.set_result(j.result)
 
 
 class Store:
@@ -186,7 +224,8 @@ class Store:
                 cur.execute("PRAGMA busy_timeout=5000")
                 cur.close()
 
-        self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
+        self._jobs: queue.SimpleQueue[list[_Job] | None] = queue.SimpleQueue()
+        self._tick: list[_Job] = []  # calls of the current event loop tick
         self._thread: threading.Thread | None = None
         self._conn: Connection | None = None
         self.commits = 0
@@ -214,17 +253,31 @@ class Store:
         if self._thread is None:
             fut.set_exception(StorageError("the store is not running"))
             return fut
-        self._jobs.put((fn, fut))
+        self._jobs.put([_Job(fn, cfut=fut)])
         return fut
 
     async def call(self, fn: Callable[[Connection], T]) -> T:
-        """Run ``fn(connection)`` in a committed transaction; raise StorageError on failure."""
+        """Run ``fn(connection)`` in a committed transaction; raise StorageError on failure.
+
+        The calls of one event loop tick go to the worker thread as one batch."""
+        if self._thread is None:
+            raise StorageError("the store is not running")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self._tick.append(_Job(fn, afut=fut, loop=loop))
+        if len(self._tick) == 1:
+            loop.call_soon(self._flush)
         try:
-            return await asyncio.wrap_future(self.submit(fn))
+            return await fut
         except StorageError:
             raise
         except Exception as e:  # the database's own errors
             raise StorageError(f"{type(e).__name__}: {e}") from e
+
+    def _flush(self) -> None:
+        jobs, self._tick = self._tick, []
+        if jobs:
+            self._jobs.put(jobs)
 
     def _connection(self) -> Connection:
         if self._conn is None or self._conn.invalidated or self._conn.closed:
@@ -237,7 +290,7 @@ class Store:
             item = self._jobs.get()
             if item is None:
                 break
-            batch = [item]
+            batch = list(item)
             while len(batch) < 500:
                 try:
                     nxt = self._jobs.get_nowait()
@@ -246,13 +299,15 @@ class Store:
                 if nxt is None:
                     stop = True
                     break
-                batch.append(nxt)
+                batch += nxt
             self._run_batch(batch)
+            self._deliver(batch)
         if self._conn is not None:
             self._conn.close()
 
     def _run_batch(self, batch: list[_Job]) -> None:
-        live = [(fn, fut) for fn, fut in batch if fut.set_running_or_notify_cancel()]
+        """Run ``batch`` in one transaction (each job gets its result or error)."""
+        live = [j for j in batch if j.start()]
         if not live:
             return
         results: list[Any] = []
@@ -261,14 +316,14 @@ class Store:
             rows: list[dict[str, Any]] = []
             now = time.time()
             with conn.begin():
-                for fn, _ in live:
+                for j in live:
                     # a savepoint per call would cost more than the rare retry below
-                    if isinstance(fn, Append):
-                        fn.prepare(conn)
-                        rows += fn.rows(now)
+                    if isinstance(j.fn, Append):
+                        j.fn.prepare(conn)
+                        rows += j.fn.rows(now)
                         results.append(None)
                     else:
-                        results.append(fn(conn))
+                        results.append(j.fn(conn))
                 if rows:
                     conn.execute(insert(room_log), rows)
             self.commits += 1
@@ -276,24 +331,43 @@ class Store:
         except Exception as e:
             self._reset()
             if len(live) == 1:
-                live[0][1].set_exception(e)
+                live[0].error = e
                 return
             log.warning("batch of %d store calls failed (%s); retrying one by one", len(live), e)
-            for fn, fut in live:
+            for j in live:
                 try:
                     conn = self._connection()
                     with conn.begin():
-                        r = fn(conn)
+                        j.result = j.fn(conn)
                     self.commits += 1
                     self.calls += 1
                 except Exception as e1:
                     self._reset()
-                    fut.set_exception(e1)
-                else:
-                    fut.set_result(r)
+                    j.error = e1
             return
-        for (_, fut), r in zip(live, results, strict=True):
-            fut.set_result(r)
+        for j, r in zip(live, results, strict=True):
+            j.result = r
+
+    @staticmethod
+    def _deliver(batch: list[_Job]) -> None:
+        """Hand the outcomes over: concurrent futures directly, asyncio futures
+        with one call per event loop."""
+        loops: dict[asyncio.AbstractEventLoop, list[_Job]] = {}
+        for j in batch:
+            if j.cfut is not None:
+                if j.cfut.done():
+                    continue
+                if j.error is not None:
+                    j.cfut.set_exception(j.error)
+                else:
+                    j.cfut.set_result(j.result)
+            elif j.loop is not None:
+                loops.setdefault(j.loop, []).append(j)
+        for loop, jobs in loops.items():
+            try:
+                loop.call_soon_threadsafe(_settle, jobs)
+            except RuntimeError:  # pragma: no cover - the loop has closed
+                pass
 
     def _reset(self) -> None:
         if self._conn is not None:

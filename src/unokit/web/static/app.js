@@ -86,6 +86,11 @@ const app = {
   info: null,
   retry: 0,
   reqId: 0,
+  // commands sent but not yet answered (id -> message): resent after a reconnect.
+  // Each names the version it was decided on, so the server applies it once.
+  pending: new Map(),
+  resent: new Set(),
+  resyncing: false,
   closed: false,
   error: null,
   lobbyRedraw: null,
@@ -134,6 +139,8 @@ async function route() {
   app.seat = null;
   app.error = null;
   app.wantSpectate = false;
+  app.pending.clear();
+  app.resent.clear();
   if (!app.code) return showLobby();
   return openRoom(app.code);
 }
@@ -251,8 +258,11 @@ function connect(code) {
   app.socket = ws;
   ws.addEventListener("open", () => {
     const saved = storeGet(ROOM_KEY(code));
-    if (saved?.token && !app.wantSpectate) ws.send(JSON.stringify({ type: "hello", token: saved.token, id: ++app.reqId }));
-    else ws.send(JSON.stringify({ type: "hello", spectate: true, id: ++app.reqId }));
+    // deltas: after one snapshot, the server sends only what changed (applyDelta)
+    app.resyncing = false;
+    if (saved?.token && !app.wantSpectate)
+      ws.send(JSON.stringify({ type: "hello", token: saved.token, deltas: true, id: ++app.reqId }));
+    else ws.send(JSON.stringify({ type: "hello", spectate: true, deltas: true, id: ++app.reqId }));
   });
   ws.addEventListener("message", (e) => {
     if (ws !== app.socket) return;
@@ -282,12 +292,37 @@ function connect(code) {
   });
 }
 
+const COMMANDS = new Set(["command", "next_round", "new_match", "start"]);
+
 function sendMessage(msg) {
-  if (!app.socket || app.socket.readyState !== WebSocket.OPEN) {
+  const open = app.socket && app.socket.readyState === WebSocket.OPEN;
+  const out = { ...msg, id: ++app.reqId };
+  if (COMMANDS.has(msg.type)) {
+    // decided on the version shown; kept until answered and resent after a reconnect
+    out.version = app.state?.version ?? 0;
+    app.pending.set(out.id, out);
+  } else if (!open) {
     toast(t("conn.lost"));
     return;
   }
-  app.socket.send(JSON.stringify({ ...msg, id: ++app.reqId }));
+  if (open) app.socket.send(JSON.stringify(out));
+}
+
+/** After a reconnect: send again every command that got no answer. A command
+ * that was applied gets its original ack again; one that was not is applied
+ * now, or refused as stale if the table changed meanwhile. */
+function resendPending() {
+  for (const [id, out] of app.pending) {
+    app.resent.add(id);
+    app.socket.send(JSON.stringify(out));
+  }
+}
+
+function answered(id) {
+  const resent = app.resent.has(id);
+  app.pending.delete(id);
+  app.resent.delete(id);
+  return resent;
 }
 
 function onMessage(msg) {
@@ -299,17 +334,25 @@ function onMessage(msg) {
       app.host = Boolean(msg.host);
       app.spectator = Boolean(msg.spectator);
       document.body.dataset.seat = msg.seat === null ? "" : String(msg.seat);
+      resendPending();
       return;
     case "state":
+      app.resyncing = false;
       onState(msg);
       return;
+    case "delta":
+      onDelta(msg);
+      return;
     case "error":
+      if (answered(msg.id) && msg.code === "stale") return; // decided before the reconnect
       onError(msg);
       return;
     case "chat":
       table?.chat(msg);
       return;
     case "ack":
+      answered(msg.id);
+      return;
     case "pong":
     default:
   }
@@ -326,6 +369,34 @@ function onError(msg) {
   if (msg.code === "no_room") return; // the close (4404) follows
   if (msg.code === "rate_limited") return;
   toast(msg.message || msg.code);
+}
+
+/** A delta applies to the version it names ("from"); after a gap, ask for a
+ * full snapshot and ignore deltas until it comes. */
+function onDelta(msg) {
+  if (app.resyncing) return;
+  const next = applyDelta(app.state, msg);
+  if (!next) {
+    app.resyncing = true;
+    app.socket?.send(JSON.stringify({ type: "resync", id: ++app.reqId }));
+    return;
+  }
+  onState(next);
+}
+
+/** The state a delta leads to (the same object shape as a "state" message),
+ * or null if it does not apply to ``state``. See docs/protocol.md. */
+function applyDelta(state, d) {
+  if (!state || d.from !== state.version) return null;
+  const next = { ...state, version: d.version, info: { ...(d.info ?? state.info), version: d.version } };
+  for (const key of ["last", "deadline", "remaining"]) if (key in d) next[key] = d[key];
+  if (d.set) {
+    if (!state.observation) return null;
+    const obs = { ...state.observation, ...d.set };
+    obs.history = state.observation.history.slice(0, d.history_from).concat(d.history);
+    next.observation = obs;
+  }
+  return next;
 }
 
 function onState(msg) {

@@ -1,0 +1,281 @@
+"""Soak test of the web server: hours of a busy evening compressed into a bounded run.
+
+Starts ``unokit serve`` (a fresh SQLite file at full durability) and keeps
+``--players`` WebSocket players busy for ``--minutes``: rooms of ``--seats``
+seats, the last ``--bots`` of each a server-side bot; players ask for deltas,
+think 0.5-1.5 x ``--think-ms`` and send one legal command naming its version.
+Churn: when a match ends its room is left and its players create a new room.
+Reconnects: each player drops its socket at random (on average every
+``--reconnect-s`` seconds), right after sending a command half of the time,
+reconnects, says hello and resends its unanswered command (it must be applied
+exactly once: a duplicate is an error of the run).
+
+Every ``--interval`` seconds it prints one line: server RSS, CPU per move,
+moves/s, p50/p99 command->update, reconnects, rooms created, errors. At the end
+the first and last intervals are compared: RSS, CPU per move and p99 must stay
+flat (the run fails, exit 1, on any error or on growth beyond ``--flat``).
+
+    python benchmarks/soak_server.py                      # 30 min, 600 players
+    python benchmarks/soak_server.py --minutes 3          # a short check
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).parent))
+from bench_server import UNOKIT, cpu_seconds, free_port, percentile, rss_mb  # noqa: E402
+
+
+class Totals:
+    def __init__(self) -> None:
+        self.moves = 0
+        self.latency: list[float] = []
+        self.errors: list[str] = []
+        self.reconnects = 0
+        self.rooms = 0
+        self.replays = 0
+
+
+async def new_room(
+    http: httpx.AsyncClient, a: argparse.Namespace, t: Totals
+) -> tuple[str, list[str]]:
+    humans = a.seats - a.bots
+    body = {
+        "variant": random.choice(["classic", "flip", "flex"]),
+        "seats": [{"kind": "human"}] * humans + [{"kind": "bot", "level": "heuristic"}] * a.bots,
+        "name": "soak",
+        "options": {"targetScore": a.target},
+    }
+    r = await http.post("/api/rooms", json=body)
+    r.raise_for_status()
+    out = r.json()
+    tokens = [out["token"]]
+    for k in range(1, humans):
+        j = await http.post(f"/api/rooms/{out['room']}/join", json={"name": f"p{k}"})
+        j.raise_for_status()
+        tokens.append(j.json()["token"])
+    t.rooms += 1
+    return out["room"], tokens
+
+
+async def seat_player(
+    port: int, code: str, token: str, seat0: bool, a: argparse.Namespace, t: Totals, end: float
+) -> bool:
+    """Play one seat until the match is over (True) or the run ends (False)."""
+    import websockets
+
+    rnd = random.Random()
+    pending: dict[str, Any] | None = None
+    sent_at = 0.0  # when ``pending`` was first sent
+    think = a.think_ms / 1000
+    while time.monotonic() < end:
+        drop_at = time.monotonic() + rnd.expovariate(1 / a.reconnect_s)
+        try:
+            async with websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/{code}", max_size=None, open_timeout=60
+            ) as ws:
+                await ws.send(json.dumps({"type": "hello", "token": token, "deltas": True}))
+                if pending is not None:  # resend what got no answer
+                    await ws.send(json.dumps(pending))
+                obs: dict[str, Any] | None = None
+                version = -1
+                acted = -1
+                want: int | None = None
+                while True:
+                    timeout = min(drop_at, end) - time.monotonic()
+                    if timeout <= 0:
+                        break
+                    try:
+                        raw = await asyncio.wait_for(ws.recv(), timeout)
+                    except TimeoutError:
+                        break
+                    m = json.loads(raw)
+                    kind = m["type"]
+                    if kind == "ack":
+                        if pending is not None and m["id"] == pending["id"]:
+                            t.replays += bool(m.get("replay"))
+                            pending, want = None, m["version"]
+                            t.moves += 1
+                        continue
+                    if kind == "error":
+                        if (
+                            m["code"] == "stale"
+                            and pending is not None
+                            and m["id"] == pending["id"]
+                        ):
+                            pending = None  # decided before the room moved on: decide again
+                        elif m["code"] not in ("stale",):
+                            t.errors.append(f"{m['code']}: {m['message']}"[:200])
+                            pending = None
+                        continue
+                    if kind == "state":
+                        obs, version = m["observation"], m["version"]
+                    elif kind == "delta":
+                        if m["from"] != version or ("set" in m and obs is None):
+                            await ws.send(json.dumps({"type": "resync"}))
+                            continue
+                        version = m["version"]
+                        if "set" in m and obs is not None:
+                            obs.update(m["set"])
+                    else:
+                        continue
+                    if want is not None and version >= want:
+                        t.latency.append(time.monotonic() - sent_at)
+                        want = None
+                    if obs is None or pending is not None or version == acted:
+                        continue
+                    phase = obs["phase"]
+                    if phase == "MATCH_OVER":
+                        return True
+                    msg: dict[str, Any] | None = None
+                    if phase == "ROUND_OVER":
+                        if seat0:
+                            msg = {"type": "next_round"}
+                    elif obs["current"] == obs["seat"] and obs["legal"]:
+                        msg = {"type": "command", "text": rnd.choice(obs["legal"])}
+                    if msg is None:
+                        continue
+                    await asyncio.sleep(rnd.uniform(0.5 * think, 1.5 * think))
+                    acted = version
+                    pending = {**msg, "id": rnd.randrange(1 << 40), "version": version}
+                    sent_at = time.monotonic()
+                    await ws.send(json.dumps(pending))
+                    if rnd.random() < 0.5 and time.monotonic() > drop_at - 1:
+                        break  # drop the socket right after a command
+        except (OSError, websockets.WebSocketException) as e:
+            t.errors.append(f"socket: {e!r}"[:200])
+            await asyncio.sleep(1)
+        t.reconnects += 1
+    return False
+
+
+async def room_loop(port: int, a: argparse.Namespace, t: Totals, end: float) -> None:
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+        while time.monotonic() < end:
+            code, tokens = await new_room(http, a, t)
+            await asyncio.gather(
+                *(seat_player(port, code, tok, i == 0, a, t, end) for i, tok in enumerate(tokens))
+            )
+
+
+async def drive(port: int, pid: int, a: argparse.Namespace) -> int:
+    t = Totals()
+    start = time.monotonic()
+    end = start + a.minutes * 60
+    rooms = a.players // (a.seats - a.bots)
+    tasks = [asyncio.create_task(room_loop(port, a, t, end)) for _ in range(rooms)]
+    rows = []
+    last_cpu, last_moves, last_t = cpu_seconds(pid), 0, time.monotonic()
+    print("   min   RSS MB  CPU ms/move  moves/s  p50 ms  p99 ms  reconnects  rooms  errors")
+    while time.monotonic() < end:
+        await asyncio.sleep(min(a.interval, max(0.1, end - time.monotonic())))
+        now, cpu = time.monotonic(), cpu_seconds(pid)
+        moves = t.moves - last_moves
+        lat, t.latency = t.latency, []
+        row = {
+            "min": (now - start) / 60,
+            "rss": rss_mb(pid),
+            "cpu_ms": (cpu - last_cpu) * 1000 / moves if moves else float("nan"),
+            "moves_s": moves / (now - last_t),
+            "p50": percentile(lat, 50) * 1000,
+            "p99": percentile(lat, 99) * 1000,
+        }
+        rows.append(row)
+        print(
+            f"{row['min']:6.1f} {row['rss']:8.0f} {row['cpu_ms']:12.3f} {row['moves_s']:8.1f}"
+            f" {row['p50']:7.1f} {row['p99']:7.1f} {t.reconnects:11d} {t.rooms:6d}"
+            f" {len(t.errors):7d}",
+            flush=True,
+        )
+        last_cpu, last_moves, last_t = cpu, t.moves, now
+    await asyncio.wait(tasks, timeout=30)
+    for task in tasks:
+        task.cancel()
+    print(f"moves {t.moves}, replayed acks {t.replays}, reconnects {t.reconnects}, rooms {t.rooms}")
+    for e in t.errors[:10]:
+        print("  error:", e)
+    failed = bool(t.errors)
+    if len(rows) >= 3:
+        first, last = rows[1], rows[-1]  # the first interval includes the start
+        for key in ("rss", "cpu_ms", "p99"):
+            growth = last[key] / first[key] if first[key] else float("nan")
+            print(f"  {key}: {first[key]:.2f} -> {last[key]:.2f} (x{growth:.2f})")
+            failed |= growth > a.flat
+    return 1 if failed else 0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--minutes", type=float, default=30.0)
+    ap.add_argument("--players", type=int, default=600, help="WebSocket players")
+    ap.add_argument("--seats", type=int, default=4)
+    ap.add_argument("--bots", type=int, default=1, help="server-side bots per room")
+    ap.add_argument("--think-ms", type=float, default=1000.0)
+    ap.add_argument(
+        "--target", type=int, default=150, help="target score: matches end, rooms churn"
+    )
+    ap.add_argument("--reconnect-s", type=float, default=120.0, help="mean seconds between drops")
+    ap.add_argument("--interval", type=float, default=60.0, help="seconds per report line")
+    ap.add_argument("--flat", type=float, default=1.5, help="allowed growth, last/first interval")
+    ap.add_argument("--bot-delay", type=float, default=0.5)
+    ap.add_argument(
+        "--idle-unload",
+        type=float,
+        default=60.0,
+        help="the server's --idle-unload: rooms left by churn leave memory after this",
+    )
+    a = ap.parse_args()
+    if not 0 < a.minutes <= 120 or not 1 <= a.players <= 2000 or not 0 <= a.bots < a.seats:
+        ap.error("need 0 < minutes <= 120, 1 <= players <= 2000, 0 <= bots < seats")
+    work = Path(tempfile.mkdtemp(prefix="unokit-soak-"))
+    port = free_port()
+    cmd = [
+        str(UNOKIT), "serve", "--port", str(port),
+        "--db", f"sqlite:///{work / 'soak.sqlite3'}",
+        "--bot-delay", str(a.bot_delay), "--log-level", "warning",
+        "--ws-addr-rate", "1000000", "--lobby-rate", "1000000",
+        "--idle-unload", str(a.idle_unload),
+    ]  # fmt: skip
+    log = open(work / "server.log", "wb")
+    server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if server.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("server did not start:\n" + (work / "server.log").read_text())
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        status = asyncio.run(drive(port, server.pid, a))
+    finally:
+        server.send_signal(signal.SIGINT)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+        text = (work / "server.log").read_text(errors="replace")
+        shutil.rmtree(work, ignore_errors=True)
+    tracebacks = text.count("Traceback")
+    print(f"server tracebacks: {tracebacks}")
+    sys.exit(1 if status or tracebacks else 0)
+
+
+if __name__ == "__main__":
+    main()
