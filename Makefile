@@ -35,6 +35,10 @@ system-deps:
 	  echo "installing chromium (Debian package) for the browser tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
+	@if ! fc-list 2>/dev/null | grep -qi "color emoji"; then \
+	  echo "installing an emoji font (Debian package) for the table's reactions in screenshots"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-color-emoji >/dev/null || true; \
+	fi
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks

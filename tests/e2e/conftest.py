@@ -213,6 +213,9 @@ class Player:
         else:
             # in a fanned hand only the left strip of a card is uncovered
             button.click(position={"x": 8, "y": 40})
+            # on a touch screen the first tap selects the card; Play confirms it
+            if self.version() == before and self.page.locator("#act-play").count():
+                self.page.click("#act-play")
         for _ in range(5):
             if self.version() > before:
                 break
