@@ -226,7 +226,8 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
           ${error ? `<p class="form-error" role="alert" id="lobby-error">${esc(error)}</p>` : ""}
         </div>
         <form class="panel create-form" id="create-form" novalidate>
-          <h2>${esc(t("lobby.create"))}</h2>
+          <div class="form-head"><h2>${esc(t("lobby.create"))}</h2>
+            <button type="submit" class="btn primary" id="create-submit-top">${esc(t("lobby.submit"))}</button></div>
           <label class="field"><span>${esc(t("lobby.name"))}</span>
             <input name="name" id="create-name" required maxlength="24" autocomplete="nickname" placeholder="${esc(t("lobby.name.placeholder"))}" value="${esc(form.name)}" /></label>
           <fieldset class="variants"><legend>${esc(t("lobby.variant"))}</legend><div class="variant-tiles">${variantTiles}</div></fieldset>
@@ -385,6 +386,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
       remember();
       const btn = root.querySelector("#create-submit");
       btn.disabled = true;
+      root.querySelector("#create-submit-top").disabled = true;
       btn.textContent = t("lobby.creating");
       try {
         await onCreate({ variant: r.variant, seats: r.seats, options: r.options, turn_timer: r.turn_timer, name: r.name }, r.public);
@@ -392,6 +394,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
         err.hidden = false;
         err.textContent = String(ex.message ?? ex);
         btn.disabled = false;
+        root.querySelector("#create-submit-top").disabled = false;
         btn.textContent = t("lobby.submit");
       }
     });

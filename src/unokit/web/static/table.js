@@ -126,7 +126,11 @@ export function colorBeforeWild(o) {
       const f = faceInfo(ev.card, side);
       const prev = color;
       color = ev.color ?? (ev.flex && f?.flexColor ? f.flexColor : f?.color) ?? color;
-      if (WILD_DRAWS.has(faceToken(ev.card, side))) before = prev;
+      if (WILD_DRAWS.has(faceToken(ev.card, side))) {
+        // the card under the wild tells the colour when no event of the round did
+        const under = o.discard?.length >= 2 ? faceInfo(o.discard[o.discard.length - 2], side) : null;
+        before = prev ?? under?.color ?? null;
+      }
     } else if (ev.type === "ColorChosen") {
       color = ev.color;
     } else if (ev.type === "CardTurned") {
@@ -184,11 +188,11 @@ export function createTable(root, handlers) {
         <div class="center" id="center"></div>
         <div class="status" id="status" role="status" aria-live="polite"></div>
         <div class="next-step" id="next-step" hidden></div>
-        <div id="hint-slot"></div>
         <div class="reveal" id="reveal" hidden></div>
       </div>
       <div class="me-bar" id="me-bar"></div>
       <div class="hand-area">
+        <div id="hint-slot"></div>
         <div class="hand" id="hand" role="group"></div>
       </div>
       <div class="log-wrap"><aside class="log" id="log" aria-labelledby="log-title">
