@@ -105,22 +105,32 @@ def main() -> None:
         proc, base = start(Path(tmp))
         try:
             with sync_playwright() as pw:
-                browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
+                browser = pw.chromium.launch(
+                    executable_path=CHROMIUM, args=["--headless", "--no-sandbox"]
+                )
                 errors: list[str] = []
                 for device, vp in (("desktop", DESKTOP), ("phone", PHONE)):
                     phone = device == "phone"
                     ctx = browser.new_context(
-                        viewport=vp, locale="en-GB", is_mobile=phone, has_touch=phone, reduced_motion="reduce"
+                        viewport=vp,
+                        locale="en-GB",
+                        is_mobile=phone,
+                        has_touch=phone,
+                        reduced_motion="reduce",
                     )
                     page = ctx.new_page()
                     page.on("pageerror", lambda e: errors.append(str(e)))
-                    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+                    page.on(
+                        "console", lambda m: errors.append(m.text) if m.type == "error" else None
+                    )
                     shots: list[tuple[str, Any]] = []
                     name = f"lobby-{device}"
                     if not args.only or args.only in name:
                         page.goto(base + "/")
                         page.wait_for_selector("#quick-bots")
-                        page.wait_for_timeout(300)  # public rooms and history load after the first paint
+                        page.wait_for_timeout(
+                            300
+                        )  # public rooms and history load after the first paint
                         page.screenshot(path=str(args.out / f"{name}.png"))
                         shots.append((name, None))
                     for variant in ("classic", "flip", "flex"):
@@ -128,7 +138,9 @@ def main() -> None:
                         if args.only and args.only not in name:
                             continue
                         seats = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * 3
-                        res = post(base, "/api/rooms", {"variant": variant, "seats": seats, "name": "Zoé"})
+                        res = post(
+                            base, "/api/rooms", {"variant": variant, "seats": seats, "name": "Zoé"}
+                        )
                         seat_page(page, base, res)
                         page.screenshot(path=str(args.out / f"{name}.png"))
                         shots.append((name, None))

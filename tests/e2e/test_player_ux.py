@@ -248,12 +248,16 @@ def test_presets_rules_at_the_table_and_how_to_play(new_player: Any) -> None:
     page.click('.preset[data-preset="party"]')
     page.wait_for_selector('.preset.checked[data-preset="party"]')
     page.click("details.house summary")
-    assert page.is_checked('input[name="opt-jumpIn"]') and page.is_checked('input[name="opt-sevenZero"]')
+    assert page.is_checked('input[name="opt-jumpIn"]') and page.is_checked(
+        'input[name="opt-sevenZero"]'
+    )
     assert page.locator('select[name="opt-stacking"]').input_value() == "same_symbol"
     # every switch is explained in one line
     assert page.locator("details.house .help-line").count() == 6
     page.click('.preset[data-preset="hard"]')
-    assert page.is_checked('input[name="opt-drawUntilPlayable"]') and page.is_checked('input[name="opt-forcedPlay"]')
+    assert page.is_checked('input[name="opt-drawUntilPlayable"]') and page.is_checked(
+        'input[name="opt-forcedPlay"]'
+    )
     assert not page.is_checked('input[name="opt-jumpIn"]')
     page.click('.preset[data-preset="party"]')
     for i in (1, 2, 3):

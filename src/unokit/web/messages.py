@@ -50,6 +50,7 @@ __all__ = [
     "ErrorMsg",
     "ChatOut",
     "PongMsg",
+    "ReactionOut",
     "SERVER_MESSAGE",
     "clean_name",
 ]
@@ -252,9 +253,19 @@ class PongMsg(_Out):
     id: int | None
 
 
+class ReactionOut(_Out):
+    """A quick reaction of a seat (POST /api/rooms/{code}/react), never stored."""
+
+    type: Literal["reaction"]
+    seat: int
+    name: str
+    emoji: str
+    time: float
+
+
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(
     Annotated[
-        StateMsg | WelcomeMsg | AckMsg | ErrorMsg | ChatOut | PongMsg,
+        StateMsg | WelcomeMsg | AckMsg | ErrorMsg | ChatOut | PongMsg | ReactionOut,
         Field(discriminator="type"),
     ]
 )
