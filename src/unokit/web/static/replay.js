@@ -26,6 +26,7 @@ export function openReplay(root, data, seat) {
     nextRound: () => {},
     newMatch: () => {},
     chat: () => {},
+    readonly: true,
   });
   const names = data.names ?? Array.from({ length: data.players }, (_, i) => `P${i}`);
   const info = {

@@ -319,7 +319,7 @@ export function createTable(root, handlers) {
   }
 
   function renderHint() {
-    const want = me() !== null && !hintDismissed();
+    const want = me() !== null && !handlers.readonly && !hintDismissed();
     if (!want) {
       if (els.hintSlot.innerHTML) els.hintSlot.innerHTML = "";
       return;
