@@ -3,6 +3,7 @@
 #   make test    install everything (Python packages, Debian's chromium) and run all tests
 #   make sim     install and run a simulation
 #   make bench   engine and environment benchmarks against RLCard
+#   make screenshots  the web app's pictures in docs/img (Debian's chromium)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -11,7 +12,7 @@ STAMP  := $(VENV)/.installed-dev
 # The shared rules scenarios sit beside the checkout; a copy is kept in tests/scenarios.
 SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
 
-.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve clean
+.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve screenshots clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +77,10 @@ PORT ?= 8000
 # The main job: the web app with bots, on an embedded SQLite database (./data).
 serve: install-web
 	$(BIN)/unokit serve --host $(HOST) --port $(PORT)
+
+# Desktop and phone pictures of the lobby and of a Classic, Flip and Flex table.
+screenshots: install system-deps
+	$(BIN)/python scripts/screenshots.py --out docs/img
 
 bench-server: install
 	$(BIN)/python benchmarks/bench_server.py
