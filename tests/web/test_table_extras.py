@@ -164,3 +164,43 @@ def test_history_lists_finished_matches_and_gives_their_record(client: TestClien
     assert steps[0]["observation"]["hand"] == [str(c) for c in start.hand(0)]
     bad = client.post("/api/replay", json={"record": "not a record", "seat": 0})
     assert bad.status_code == 422 and "not a record" in bad.json()["detail"]
+
+
+def test_bots_catch_a_person_who_forgot_uno_at_three_players(client: TestClient) -> None:
+    """Ann never calls UNO against two `normal` bots: every time she is left
+    with one card, a bot catches her before her next move."""
+    seats = [
+        {"kind": "human"},
+        {"kind": "bot", "level": "normal"},
+        {"kind": "bot", "level": "normal"},
+    ]
+    vulnerable = caught = 0
+    for _ in range(20):
+        if vulnerable >= 2:
+            break
+        room = create_room(client, seats=seats, options={"matchMode": "single_round"})
+        cm, ws = _hello(client, room["room"], room["token"])
+        try:
+            n, watching, seen = 10, False, 0
+            for _ in range(2000):
+                obs = ws.state()["observation"]
+                history = obs["history"]
+                if watching and any(
+                    ev["type"] == "Caught" and ev["target"] == 0 and ev["success"]
+                    for ev in history[seen:]
+                ):
+                    caught += 1
+                    watching = False
+                if obs["uno"][0] == "vulnerable" and not watching:
+                    vulnerable += 1
+                    watching, seen = True, len(history)
+                if obs["phase"] == "MATCH_OVER":
+                    break
+                mine = [c for c in obs["legal"] if " UNO" not in c and " CATCH" not in c]
+                if obs["current"] == 0 and mine:
+                    n += 1
+                    ws.send({"type": "command", "id": n, "text": mine[0]})
+        finally:
+            cm.__exit__(None, None, None)
+    assert vulnerable >= 2
+    assert caught == vulnerable
