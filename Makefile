@@ -42,7 +42,7 @@ system-deps:
 	fi
 
 lint: install
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
 
 typecheck: install
 	$(BIN)/mypy

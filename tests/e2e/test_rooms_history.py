@@ -223,3 +223,9 @@ def test_a_finished_game_is_exported_replayed_and_opens_in_unokit_replay(
     page.click("#replay-first")
     page.wait_for_selector("body[data-replay-step='0']")
     ann.screenshot("ux-replay")
+    # the downloaded file opens from disk too
+    page.click(".brand")
+    page.wait_for_selector("#replay-file")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_selector("body[data-view='replay'] #replay-step")
+    assert page.inner_text("#replay-step").startswith("Step 0 of")
