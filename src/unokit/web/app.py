@@ -616,9 +616,15 @@ _FINISHED: dict[tuple[str, int, int], Game] = {}
 
 
 def _finished(room: Room) -> list[tuple[int, Game]]:
-    """(match number, game) of each finished match of ``room`` (replayed once, then cached)."""
+    """(match number, game) of each finished match of ``room``: every match
+    but the last (a new match starts only when one is over), and the last one
+    when the live game is over. Each is replayed once, then cached."""
+    matches = room.matches()
+    live = room.game
+    if matches and (live is None or live.state != Phase.MATCH_OVER):
+        matches = matches[:-1]
     out = []
-    for number, (seed, commands) in enumerate(room.matches(), 1):
+    for number, (seed, commands) in enumerate(matches, 1):
         key = (room.code, number, len(commands))
         game = _FINISHED.get(key)
         if game is None:
