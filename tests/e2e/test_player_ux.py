@@ -330,3 +330,63 @@ def test_reactions_sound_and_mute(new_player: Any, server: Server) -> None:
     bob.page.reload()
     bob.wait_table()
     assert bob.page.get_attribute("#act-mute", "aria-pressed") == "true"
+
+
+JS_MOUNT_SEATS = """async () => {
+  const m = await import('/static/table.js');
+  document.getElementById('view-lobby').hidden = true;
+  const root = document.getElementById('view-table');
+  root.hidden = false;
+  document.body.dataset.view = 'table';
+  window.sent = [];
+  window.T = m.createTable(root, {
+    send: (t) => window.sent.push(t),
+    nextRound: () => window.sent.push('next_round'),
+    newMatch: () => window.sent.push('new_match'),
+    chat: () => {},
+    takeSeat: (s) => window.sent.push('take ' + s),
+    handOver: (s, to) => window.sent.push('hand ' + s + ' ' + to),
+    comeBack: () => window.sent.push('back'),
+  });
+  document.addEventListener('keydown', (e) => { if (window.T.key(e)) e.preventDefault(); });
+  return true;
+}"""
+
+
+def test_seat_controls_take_hand_over_and_come_back(new_player: Any) -> None:
+    from .test_table_states import _state
+
+    player = new_player("seats")
+    page = player.page
+    page.goto("/")
+    page.wait_for_selector("#create-form")
+    assert page.evaluate(JS_MOUNT_SEATS)
+
+    def show(g: Game, seat: int | None, version: int, **seat_changes: Any) -> None:
+        st = _state(g, seat, version)
+        for s, changes in seat_changes.items():
+            st["info"]["seats"][int(s[1:])].update(changes)
+        page.evaluate("(s) => { window.sent = []; window.T.update(s); }", st)
+
+    g = _classic()
+    # a spectator sees an open seat (played by a bot meanwhile) and takes it
+    show(g, None, 1, s2={"kind": "human", "claimed": False, "name": None, "auto": True})
+    page.wait_for_selector('.opp[data-seat="2"] .badge.auto')
+    page.click('.opp[data-seat="2"] [data-take-seat]')
+    assert page.evaluate("() => window.sent") == ["take 2"]
+    # a player whose seat a bot plays takes it back
+    show(g, 1, 2, s1={"auto": True})
+    page.click("#act-back")
+    assert page.evaluate("() => window.sent") == ["back"]
+    # between rounds the host gives a seat to a bot or opens it; never during a round
+    show(g, 0, 3)
+    assert page.locator("[data-hand-over]").count() == 0
+    over = _round_over([10, 20, 30])
+    show(over, 0, 4)
+    page.keyboard.press("Escape")
+    page.click('[data-hand-over="1:bot"]')
+    page.click('[data-hand-over="2:open"]')
+    assert page.evaluate("() => window.sent") == ["hand 1 bot", "hand 2 open"]
+    # nobody else gets those buttons
+    show(over, 1, 5)
+    assert page.locator("[data-hand-over]").count() == 0
