@@ -12,8 +12,8 @@ from typing import Any
 
 from unokit import Game
 
-from .conftest import DESKTOP, PHONE, Server
-from .test_table_states import Table, _classic
+from .conftest import DESKTOP, PHONE, Player, Server
+from .test_table_states import Table, _classic, _state
 
 NEXT_BAR = "#next-step:not([hidden])"
 
@@ -88,6 +88,10 @@ def test_phone_lobby_fits_and_a_20_card_hand_is_tappable(new_player: Any) -> Non
     page.goto("/")
     page.wait_for_selector("#create-form")
     page.click("details.more summary >> nth=0")  # target score, match, scoring, time
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    page.click("#btn-lang")  # French words are longer
+    page.wait_for_selector("html[lang='fr']")
+    page.click("details.more summary >> nth=0")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     for el in page.locator("#create-form input:visible, #create-form select:visible").all():
         box = el.bounding_box()
@@ -354,8 +358,6 @@ JS_MOUNT_SEATS = """async () => {
 
 
 def test_seat_controls_take_hand_over_and_come_back(new_player: Any) -> None:
-    from .test_table_states import _state
-
     player = new_player("seats")
     page = player.page
     page.goto("/")
@@ -390,3 +392,24 @@ def test_seat_controls_take_hand_over_and_come_back(new_player: Any) -> None:
     # nobody else gets those buttons
     show(over, 1, 5)
     assert page.locator("[data-hand-over]").count() == 0
+
+
+def test_card_animations_only_without_reduced_motion(browser: Any, server: Server) -> None:
+    seen = {}
+    for motion in ("no-preference", "reduce"):
+        ctx = browser.new_context(viewport=DESKTOP, base_url=server.base, reduced_motion=motion)
+        try:
+            player = Player(ctx.new_page(), motion)
+            table = Table(player)
+            g = _classic(hands=[["RD2", "G2", "G3"], ["B1", "B2", "W4"], ["Y1", "Y2", "Y3"]])
+            table.show(g, 1)
+            g.apply("P0 PLAY RD2")
+            # the flying card is added while the new state is shown
+            seen[motion] = player.page.evaluate(
+                "(s) => { window.T.update(s); return document.querySelectorAll('.flying-card').length; }",
+                _state(g, 1, 2),
+            )
+            assert not player.errors, player.errors
+        finally:
+            ctx.close()
+    assert seen == {"no-preference": 1, "reduce": 0}
