@@ -148,7 +148,9 @@ function roomFromPath() {
 
 async function route() {
   closeSocket();
-  app.code = roomFromPath();
+  const code = roomFromPath();
+  if (code !== app.code) table = null; // another room: no toasts from the last one's events
+  app.code = code;
   app.state = null;
   app.info = null;
   app.seat = null;
