@@ -123,7 +123,8 @@ export function dismissHint() {
 }
 
 export function hintHtml() {
+  const touch = window.matchMedia?.("(pointer: coarse)").matches ?? false;
   return `<div class="hint-layer" id="hint-layer" role="note" aria-labelledby="hint-title">
-    <strong id="hint-title">${esc(t("hint.title"))}</strong> <span>${esc(t("hint.body"))}</span>
+    <strong id="hint-title">${esc(t("hint.title"))}</strong> <span>${esc(t(touch ? "hint.body" : "hint.body.mouse"))}</span>
     <button type="button" class="btn small" id="hint-dismiss">${esc(t("hint.dismiss"))}</button></div>`;
 }

@@ -86,6 +86,7 @@ export const EN_UX = {
   "howto.keys": "Keys: arrows to move through your hand, Enter to play, D draw, U UNO, ? all keys.",
   "hint.title": "First game?",
   "hint.body": "Glowing cards can be played: tap one, then tap again to play it. No card? Draw. With two cards left, press UNO! before you play.",
+  "hint.body.mouse": "Glowing cards can be played: click one to play it. No card? Draw. With two cards left, press UNO! before you play. ? lists the keys.",
   "hint.dismiss": "Got it",
 };
 
@@ -164,5 +165,6 @@ export const FR_UX = {
   "howto.keys": "Touches : flèches pour parcourir votre main, Entrée pour jouer, D piocher, U UNO, ? toutes les touches.",
   "hint.title": "Première partie ?",
   "hint.body": "Les cartes qui brillent peuvent être jouées : touchez-en une, puis touchez-la encore pour la jouer. Aucune carte ? Piochez. Avec deux cartes, appuyez sur UNO ! avant de jouer.",
+  "hint.body.mouse": "Les cartes qui brillent peuvent être jouées : cliquez dessus pour jouer. Aucune carte ? Piochez. Avec deux cartes, appuyez sur UNO ! avant de jouer. ? liste les touches.",
   "hint.dismiss": "Compris",
 };
