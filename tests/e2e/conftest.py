@@ -215,7 +215,8 @@ class Player:
             # in a fanned hand only the left strip of a card is uncovered
             button.click(position={"x": 8, "y": 40})
             # on a touch screen the first tap selects the card; Play confirms it
-            if self.version() == before and self.page.locator("#act-play").count():
+            # (whatever else changed meanwhile: the version may have moved on)
+            if self.page.locator("#act-play").count():
                 self.page.click("#act-play")
         for _ in range(5):
             if self.version() > before:
