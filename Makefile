@@ -4,6 +4,7 @@
 #   make sim     install and run a simulation
 #   make bench   engine and environment benchmarks against RLCard
 #   make dataset write the sample dataset: 1,000 recorded matches per variant (dataset/)
+#   make screenshots  the web app's pictures in docs/img (Debian's chromium)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -14,7 +15,7 @@ STAMP  := $(VENV)/.installed-dev
 SCENARIOS := $(firstword $(wildcard ../shared/rules/scenarios) tests/scenarios)
 DATASET ?= dataset
 
-.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset clean
+.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,9 +44,13 @@ system-deps:
 	  echo "installing gcc (Debian package) for the engine protocol tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null; \
 	fi
+	@if ! fc-list 2>/dev/null | grep -qi "color emoji"; then \
+	  echo "installing an emoji font (Debian package) for the table's reactions in screenshots"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-color-emoji >/dev/null || true; \
+	fi
 
 lint: install
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
 
 typecheck: install
 	$(BIN)/mypy
@@ -88,6 +93,10 @@ PORT ?= 8000
 # The main job: the web app with bots, on an embedded SQLite database (./data).
 serve: install-web
 	$(BIN)/unokit serve --host $(HOST) --port $(PORT)
+
+# Desktop and phone pictures of the lobby and of a Classic, Flip and Flex table.
+screenshots: install system-deps
+	$(BIN)/python scripts/screenshots.py --out docs/img
 
 bench-server: install
 	$(BIN)/python benchmarks/bench_server.py

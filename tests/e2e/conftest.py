@@ -61,9 +61,10 @@ class Server:
         return _get(self.base + path)
 
 
-def start_server(tmp: Path, port: int | None = None) -> Server:
+def start_server(tmp: Path, port: int | None = None, env: dict[str, str] | None = None) -> Server:
     """``unokit serve`` on 127.0.0.1 (a free port unless given) with the SQLite
-    file ``tmp/e2e.sqlite3``; returns once /healthz answers."""
+    file ``tmp/e2e.sqlite3`` and the extra environment ``env``; returns once
+    /healthz answers."""
     port = port or _free_port()
     log = tmp / f"server-{port}.log"
     cmd = [
@@ -82,7 +83,7 @@ def start_server(tmp: Path, port: int | None = None) -> Server:
         "--log-level",
         "warning",
     ]
-    env = {**os.environ, "UNOKIT_DATA_DIR": str(tmp)}
+    env = {**os.environ, "UNOKIT_DATA_DIR": str(tmp), **(env or {})}
     with log.open("ab") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=tmp)
     base = f"http://127.0.0.1:{port}"
@@ -213,6 +214,10 @@ class Player:
         else:
             # in a fanned hand only the left strip of a card is uncovered
             button.click(position={"x": 8, "y": 40})
+            # on a touch screen the first tap selects the card; Play confirms it
+            # (whatever else changed meanwhile: the version may have moved on)
+            if self.page.locator("#act-play").count():
+                self.page.click("#act-play")
         for _ in range(5):
             if self.version() > before:
                 break

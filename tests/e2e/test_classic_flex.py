@@ -332,7 +332,9 @@ def test_host_fills_empty_seats_with_bots(new_player: Any) -> None:
     page.select_option("#create-players", "4")
     for i in (1, 2, 3):
         page.select_option(f"#seat-{i}", "human")
+    page.click('.preset[data-preset="custom"]')  # the house rules one by one
     page.check('input[name="opt-jumpIn"]')
+    page.click("details.more:has(input[name='opt-targetScore']) summary")
     page.fill('input[name="opt-targetScore"]', "250")
     page.click("#create-submit")
     page.wait_for_selector("#room-start")

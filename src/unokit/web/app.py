@@ -5,8 +5,8 @@ The protocol is documented in docs/protocol.md; the message models are in
 
 >>> from unokit.web.config import Settings
 >>> app = create_app(Settings(db_url="sqlite:///:memory:"))
->>> sorted(r.path for r in app.routes if r.path.startswith("/api/rooms"))
-['/api/rooms', '/api/rooms/{code}', '/api/rooms/{code}/join']
+>>> sorted(r.path for r in app.routes if r.path.startswith("/api/rooms"))[:3]
+['/api/rooms', '/api/rooms/{code}', '/api/rooms/{code}/back']
 """
 
 from __future__ import annotations
@@ -33,9 +33,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from unokit.bots import bot_names, make_bot
-from unokit.errors import UnoError
-from unokit.game import Game
+from unokit.errors import RecordError, UnoError
+from unokit.game import Game, Phase
 from unokit.options import _BOOLS, _INTS, HOUSE_RULES, OPTION_CHOICES, Options
+from unokit.record import Record, record_of
+from unokit.record import loads as record_loads
 from unokit.variants import VARIANTS
 from unokit.web.config import Settings
 from unokit.web.messages import (
@@ -55,6 +57,16 @@ from unokit.web.messages import (
 )
 from unokit.web.room import Conn, Hub, ProtocolError, Room
 from unokit.web.store import StorageError, Store
+from unokit.web.table_api import (
+    HistoryBody,
+    PublicBody,
+    QuickPlayBody,
+    ReactBody,
+    RecordBody,
+    ReplayBody,
+    SeatBody,
+    TokenBody,
+)
 
 __all__ = ["create_app", "STATIC_DIR"]
 
@@ -424,6 +436,8 @@ def create_app(settings: Settings) -> FastAPI:
     async def room_info(code: str, request: Request) -> dict[str, Any]:
         return (await room_or_404(code, request)).info()
 
+    add_table_routes(app, hub, limiter, room_or_404)
+
     # ------------------------------------------------------------ pages
 
     def page() -> Response:
@@ -585,6 +599,208 @@ def create_app(settings: Settings) -> FastAPI:
             conn.send(_err(msg_id, "internal", "internal server error; nothing changed"))
 
     return app
+
+
+RoomGetter = Callable[[str, Request], Awaitable[Room]]
+
+
+def _http(e: ProtocolError) -> HTTPException:
+    status = {"bad_token": 403, "forbidden": 403, "taken": 409, "rate_limited": 429}
+    return HTTPException(status.get(e.code, 409 if e.code == "bad_state" else 422), e.message)
+
+
+def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: RoomGetter) -> None:
+    """The REST calls of the table's extras (docs/web.md): quick reactions,
+    public rooms and quick play, seats that go quiet, game history and replay."""
+
+    @app.post("/api/rooms/{code}/react", status_code=204)
+    async def react(code: str, body: ReactBody, request: Request) -> Response:
+        room = await room_or_404(code, request)
+        try:
+            room.react(body.token, body.emoji)
+        except ProtocolError as e:
+            raise _http(e) from None
+        return Response(status_code=204)
+
+    @app.post("/api/rooms/{code}/public")
+    async def set_public(code: str, body: PublicBody, request: Request) -> dict[str, Any]:
+        room = await room_or_404(code, request)
+        try:
+            room.set_public(body.token, body.public)
+        except ProtocolError as e:
+            raise _http(e) from None
+        return room.info()
+
+    @app.post("/api/rooms/{code}/seats/{seat}")
+    async def hand_over(code: str, seat: int, body: SeatBody, request: Request) -> dict[str, Any]:
+        room = await room_or_404(code, request)
+        try:
+            await room.hand_over(body.token, seat, body.to)
+        except ProtocolError as e:
+            raise _http(e) from None
+        except StorageError as e:
+            raise HTTPException(503, f"storage error: {e}") from None
+        return room.info()
+
+    @app.post("/api/rooms/{code}/back")
+    async def come_back(code: str, body: TokenBody, request: Request) -> dict[str, Any]:
+        room = await room_or_404(code, request)
+        try:
+            await room.come_back(body.token)
+        except ProtocolError as e:
+            raise _http(e) from None
+        return room.info()
+
+    @app.get("/api/public")
+    async def public_rooms() -> dict[str, Any]:
+        return {"rooms": [r.listing() for r in hub.public_rooms()[:50]]}
+
+    @app.post("/api/quickplay")
+    async def quick_play(body: QuickPlayBody, request: Request) -> dict[str, Any]:
+        """A seat in a public room with a free seat, or a new public room whose
+        other seats bots play until people take them (between rounds)."""
+        limiter.check(request)
+        for room in hub.public_rooms():
+            if body.variant is not None and room.variant != body.variant:
+                continue
+            try:
+                seat, token = await room.claim(body.name, None)
+            except ProtocolError:
+                continue  # taken meanwhile: try the next one
+            except StorageError as e:
+                raise HTTPException(503, f"storage error: {e}") from None
+            return _seat_reply(room, seat, token)
+        variant = body.variant or "classic"
+        specs: list[tuple[str, str | None]] = [("human", None)] * 4
+        try:
+            room, seat, token = await hub.create(variant, specs, Options(), None, body.name)
+            room.public = True
+            async with room.lock:
+                await room._start_match()
+        except StorageError as e:
+            raise HTTPException(503, f"storage error: {e}") from None
+        return _seat_reply(room, seat, token)
+
+    @app.post("/api/history")
+    async def history(body: HistoryBody) -> dict[str, Any]:
+        """The finished matches of the rooms whose seat tokens the page holds."""
+        games: list[dict[str, Any]] = []
+        for item in body.rooms:
+            try:
+                room = await hub.get(item.room)
+            except StorageError:
+                continue
+            if room is None:
+                continue
+            seat = room.seat_of_token(item.token)
+            if seat is None:
+                continue
+            for number, game in _finished(room):
+                games.append(
+                    {
+                        "room": room.code,
+                        "match": number,
+                        "seat": seat,
+                        "variant": room.variant,
+                        "players": room.players,
+                        "names": room.seat_names(),
+                        "rounds": game.round_no,
+                        "scores": list(game.scores),
+                        "winners": list(game.match_winners or []),
+                    }
+                )
+        return {"games": games}
+
+    @app.post("/api/rooms/{code}/record")
+    async def match_record(code: str, body: RecordBody, request: Request) -> Response:
+        """A finished match of the room as a game record (docs/records.md)."""
+        room = await room_or_404(code, request)
+        if room.seat_of_token(body.token) is None:
+            raise HTTPException(403, "this token is not a seat token of this room")
+        for number, game in _finished(room):
+            if number == body.match:
+                text = record_of(game, room.seat_names()).dumps()
+                name = f"unokit-{room.code}-{number}.txt"
+                return Response(
+                    text,
+                    media_type="text/plain; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{name}"'},
+                )
+        raise HTTPException(404, f"no finished match {body.match} in this room")
+
+    @app.post("/api/replay")
+    async def replay(body: ReplayBody) -> dict[str, Any]:
+        """Every step of a record as the given seat saw it, for the replay view."""
+        try:
+            rec = record_loads(body.record)
+            if body.seat is not None and not 0 <= body.seat < rec.players:
+                raise RecordError(f"no seat {body.seat} among {rec.players} players")
+            steps = await asyncio.to_thread(_replay_steps, rec, body.seat)
+        except UnoError as e:
+            raise HTTPException(422, str(e)) from None
+        return {
+            "variant": rec.variant,
+            "players": rec.players,
+            "names": rec.names,
+            "options": rec.options.to_dict(),
+            "steps": steps,
+        }
+
+
+_FINISHED: dict[tuple[str, int, int], Game] = {}
+
+
+def _finished(room: Room) -> list[tuple[int, Game]]:
+    """(match number, game) of each finished match of ``room``: every match
+    but the last (a new match starts only when one is over), and the last one
+    when the live game is over. Each is replayed once, then cached."""
+    matches = room.matches()
+    live = room.game
+    if matches and (live is None or live.state != Phase.MATCH_OVER):
+        matches = matches[:-1]
+    out = []
+    for number, (seed, commands) in enumerate(matches, 1):
+        key = (room.code, number, len(commands))
+        game = _FINISHED.get(key)
+        if game is None:
+            rec = Record(room.variant, room.players, room.options, seed, commands=commands)
+            try:
+                game = rec.replay()
+            except UnoError:
+                continue
+            if game.state != Phase.MATCH_OVER:
+                continue
+            if len(_FINISHED) > 1000:
+                _FINISHED.clear()
+            _FINISHED[key] = game
+        out.append((number, game))
+    return out
+
+
+MAX_REPLAY_STEPS = 5000
+
+
+def _replay_steps(rec: Record, seat: int | None) -> list[dict[str, Any]]:
+    if len(rec.commands) > MAX_REPLAY_STEPS:
+        raise RecordError(f"a record replayed here has at most {MAX_REPLAY_STEPS} commands")
+    steps = []
+    shown = 0
+    last_round = -1
+    for i, g in enumerate(rec.games()):
+        obs = g.observe(seat).to_dict()
+        history = obs.pop("history")
+        if obs["round"] != last_round or len(history) < shown:
+            shown = 0
+        last_round = obs["round"]
+        steps.append(
+            {
+                "command": rec.commands[i - 1] if i else None,
+                "observation": obs,
+                "events": history[shown:],
+            }
+        )
+        shown = len(history)
+    return steps
 
 
 def _err(msg_id: int | None, code: str, message: str) -> dict[str, Any]:

@@ -52,6 +52,7 @@ __all__ = [
     "ErrorMsg",
     "ChatOut",
     "PongMsg",
+    "ReactionOut",
     "SERVER_MESSAGE",
     "clean_name",
     "protocol_schema",
@@ -293,9 +294,19 @@ class PongMsg(_Out):
     id: int | None
 
 
+class ReactionOut(_Out):
+    """A quick reaction of a seat (POST /api/rooms/{code}/react), never stored."""
+
+    type: Literal["reaction"]
+    seat: int
+    name: str
+    emoji: str
+    time: float
+
+
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(
     Annotated[
-        StateMsg | DeltaMsg | WelcomeMsg | AckMsg | ErrorMsg | ChatOut | PongMsg,
+        StateMsg | DeltaMsg | WelcomeMsg | AckMsg | ErrorMsg | ChatOut | PongMsg | ReactionOut,
         Field(discriminator="type"),
     ]
 )

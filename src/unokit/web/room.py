@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 import random
 import re
 import secrets
@@ -54,7 +55,16 @@ from unokit.web.store import Append, LoadedRoom, RoomRow, SeatRow, StorageError,
 if TYPE_CHECKING:
     from unokit.web.config import Settings
 
-__all__ = ["Room", "Hub", "Conn", "ProtocolError", "hash_token", "BOT_NAMES", "ROOM_CODE_RE"]
+__all__ = [
+    "Room",
+    "Hub",
+    "Conn",
+    "ProtocolError",
+    "hash_token",
+    "BOT_NAMES",
+    "ROOM_CODE_RE",
+    "REACTIONS",
+]
 
 log = logging.getLogger("unokit.web.room")
 
@@ -63,6 +73,15 @@ ROOM_CODE_LEN = 10
 ROOM_CODE_RE = re.compile(f"^[{ROOM_CODE_ALPHABET}]{{{ROOM_CODE_LEN}}}$")
 BOT_NAMES = ("Ada", "Ben", "Cleo", "Dev", "Eli", "Fay", "Gus", "Hana", "Ivo", "Juno")
 _SEAT_WORD = re.compile(r"^[Pp]\d+$")
+#: the quick reactions a player may send to the table (no free text)
+REACTIONS = ("👍", "😂", "😮", "😡", "🎉", "👏")
+#: reactions per seat: at most REACTION_BURST within REACTION_WINDOW seconds
+REACTION_BURST = 4
+REACTION_WINDOW = 10.0
+#: seconds a seat's last connection may be gone before a bot plays for it
+AWAY_GRACE = float(os.environ.get("UNOKIT_AWAY_GRACE", "20"))
+#: the level of the bot that plays a quiet seat
+PROXY_LEVEL = "normal"
 _DUMPS = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
 
 
@@ -105,6 +124,13 @@ class Seat:
     token_hash: str | None
     bot: Bot | None = None
     conns: int = 0
+    #: a person's seat played by a bot while they are away (left, or missed
+    #: two turns in a row), or not theirs until the next round; see Room.auto
+    away: bool = False
+    missed: int = 0
+    until_next: bool = False
+    proxy: Bot | None = None
+    reactions: deque[float] = field(default_factory=deque)
 
     @property
     def claimed(self) -> bool:
@@ -286,6 +312,8 @@ class Room:
         self._declined = -1  # the version at which the bots let a catch go
         self.timer_task: asyncio.Task[None] | None = None
         self.rng = random.Random()
+        self.public = False  # listed on the home page (kept in memory)
+        self._grace: dict[int, asyncio.Task[None]] = {}
         self._cache = _Cache()
         self._nolog: tuple[int, Game] | None = None  # (version, the game without its log)
         self._views: dict[int | None, _View] = {}  # per viewer, at the current version
@@ -331,6 +359,7 @@ class Room:
                 "match": self.match,
                 "version": self.version,
                 "spectators": sum(1 for c in self.conns if c.spectator),
+                "public": self.public,
                 "seats": [
                     {
                         "seat": s.seat,
@@ -339,6 +368,7 @@ class Room:
                         "name": s.name,
                         "claimed": s.claimed,
                         "connected": s.kind == "bot" or s.conns > 0,
+                        "auto": self.auto(s),
                     }
                     for s in self.seats
                 ],
@@ -570,6 +600,7 @@ class Room:
                 raise ProtocolError("bad_token", "this token is not a seat token of this room")
             conn.seat = seat
             self.seats[seat].conns += 1
+            self._returned(seat)
         else:
             conn.spectator = True
         conn.bound = True
@@ -593,6 +624,7 @@ class Room:
         conn.closed = True
         if conn.seat is not None:
             self.seats[conn.seat].conns -= 1
+            self._left(conn.seat)
         self.idle_since = time.monotonic()
         if conn.bound:
             self.changed(game_changed=False)
@@ -652,6 +684,7 @@ class Room:
         """``texts`` are committed: make ``game`` the live game, ack and broadcast."""
         self.game = game
         self.log.extend(texts)
+        self._boundary(texts)
         if status is not None:
             self.status = status
         self.last = last
@@ -745,6 +778,7 @@ class Room:
             await self._commit(
                 [line], g, last={"seat": seat, "text": line, "by": "human"}, ack=(conn, msg_id)
             )
+            self._acted(seat)
 
     async def next_round(
         self, conn: Conn, msg_id: int | None, decided_on: int | None = None
@@ -856,6 +890,8 @@ class Room:
             if not free:
                 raise ProtocolError("taken", "no free seat in this room")
             target = free[0]
+            if self.status == "playing":
+                target.until_next = self._mid_round()  # a bot finishes this round
             token = secrets.token_urlsafe(32)
             row = SeatRow(target.seat, "human", None, name, hash_token(token))
             last_one = len([s for s in self.seats if not s.claimed]) == 1
@@ -891,7 +927,7 @@ class Room:
             # a bot may catch the vulnerable seat before its next action (a race:
             # a person who acts first closes the window, as at a real table)
             self.bot_task = asyncio.create_task(self._bot_turn(self.version, catcher))
-        elif seat is not None and self.seats[seat].kind == "bot":
+        elif seat is not None and (self.seats[seat].kind == "bot" or self.auto(self.seats[seat])):
             self.bot_task = asyncio.create_task(self._bot_turn(self.version, seat))
         elif self.turn_timer and (seat is not None or g.state == Phase.ROUND_OVER):
             self.deadline = time.time() + self.turn_timer
@@ -911,7 +947,7 @@ class Room:
                 g = self.game
                 if self.closed or self.version != version or g is None:
                     return
-                bot = self.seats[seat].bot
+                bot = self._bot_of(seat)
                 action: Action | None = None
                 g2 = g.copy(events=True)
                 try:
@@ -976,9 +1012,205 @@ class Room:
                                 self.code, seat, line)  # fmt: skip
                     await self._commit([line], g2, last={"seat": seat, "text": line, "by": "timer"})
                     if g2.state not in (Phase.AWAIT_DRAWN, Phase.AWAIT_COLOR):
+                        self._missed(seat)
                         return
             except StorageError as e:
                 log.warning("room %s: could not store a timed-out move (%s)", self.code, e)
+
+    # ------------------------------------------------------------ quiet seats
+
+    def auto(self, s: Seat) -> bool:
+        """Whether a bot plays the person's seat ``s`` now: an open seat during
+        a match, a seat whose player is away (left, or missed two turns in a
+        row), or a seat taken mid-round (its player's from the next round)."""
+        if s.kind != "human" or self.status != "playing":
+            return False
+        return s.token_hash is None or s.away or s.until_next
+
+    def _mid_round(self) -> bool:
+        g = self.game
+        return g is not None and g.state not in (Phase.ROUND_OVER, Phase.MATCH_OVER)
+
+    def _bot_of(self, seat: int) -> Bot | None:
+        s = self.seats[seat]
+        if s.kind == "bot":
+            return s.bot
+        if s.proxy is None:
+            s.proxy = make_bot(PROXY_LEVEL, seed=new_seed())
+        return s.proxy
+
+    def _reschedule_soon(self) -> None:
+        """Refresh the views and the automation under the lock (from outside it)."""
+
+        async def run() -> None:
+            async with self.lock:
+                if not self.closed:
+                    self.changed(game_changed=True)
+
+        with contextlib.suppress(RuntimeError):
+            asyncio.get_running_loop().create_task(run())
+
+    def _returned(self, seat: int) -> None:
+        task = self._grace.pop(seat, None)
+        if task is not None:
+            task.cancel()
+        s = self.seats[seat]
+        if s.away:
+            s.away = False
+            s.missed = 0
+            self._reschedule_soon()
+
+    def _left(self, seat: int) -> None:
+        s = self.seats[seat]
+        if s.conns > 0 or s.kind != "human" or s.token_hash is None or seat in self._grace:
+            return
+
+        async def grace() -> None:
+            await asyncio.sleep(AWAY_GRACE)
+            async with self.lock:
+                self._grace.pop(seat, None)
+                if self.closed or s.conns > 0 or s.away or s.token_hash is None:
+                    return
+                s.away = True
+                self.changed(game_changed=True)
+
+        with contextlib.suppress(RuntimeError):
+            self._grace[seat] = asyncio.get_running_loop().create_task(grace())
+
+    def _acted(self, seat: int) -> None:
+        """The seat's player acted (lock held): they are here."""
+        s = self.seats[seat]
+        s.missed = 0
+        if s.away:
+            s.away = False
+            self.changed(game_changed=True)
+
+    def _missed(self, seat: int) -> None:
+        """The turn timer played for the seat (lock held); twice in a row: a bot takes over."""
+        s = self.seats[seat]
+        if s.kind != "human":
+            return
+        s.missed += 1
+        if s.missed >= 2 and not s.away:
+            s.away = True
+            self.changed(game_changed=True)
+
+    def _boundary(self, texts: list[str]) -> None:
+        """A new round or match: seats taken mid-round are their players' now."""
+        if texts and (texts[0] == "NEXT" or texts[0].startswith("#MATCH ")):
+            for s in self.seats:
+                s.until_next = False
+
+    async def come_back(self, token: str) -> int:
+        """The player of ``token`` takes their seat back from the bot."""
+        seat = self._seat_or_raise(token)
+        async with self.lock:
+            s = self.seats[seat]
+            s.missed = 0
+            if s.away:
+                s.away = False
+                self.changed(game_changed=True)
+        return seat
+
+    def _seat_or_raise(self, token: str) -> int:
+        seat = self.seat_of_token(token)
+        if seat is None:
+            raise ProtocolError("bad_token", "this token is not a seat token of this room")
+        return seat
+
+    async def hand_over(self, token: str, seat: int, to: str) -> None:
+        """The host gives ``seat`` to a bot (``to="bot"``) or opens it to a
+        newcomer (``to="open"``), before the match or between rounds."""
+        if self._seat_or_raise(token) != self.host:
+            raise ProtocolError("forbidden", "only the host can hand a seat over")
+        if not 0 <= seat < self.players:
+            raise ProtocolError("bad_message", f"no seat {seat} in this room")
+        if seat == self.host:
+            raise ProtocolError("forbidden", "the host keeps their own seat")
+        if to not in ("bot", "open"):
+            raise ProtocolError("bad_message", "a seat goes to 'bot' or is 'open'")
+        async with self.lock:
+            self._check_open()
+            if self._mid_round():
+                raise ProtocolError("bad_state", "seats change hands between rounds")
+            s = self.seats[seat]
+            if to == "bot":
+                row = SeatRow(seat, "bot", PROXY_LEVEL, BOT_NAMES[seat], None)
+            else:
+                row = SeatRow(seat, "human", None, None, None)
+            await self.hub.store.call(Store.set_seat_fn(self.code, row))
+            s.kind, s.level, s.name, s.token_hash = row.kind, row.level, row.name, row.token_hash
+            s.bot = make_bot(PROXY_LEVEL, seed=new_seed()) if to == "bot" else None
+            s.away = s.until_next = False
+            s.missed = 0
+            for conn in [c for c in self.conns if c.seat == seat]:
+                asyncio.get_running_loop().create_task(conn.close(4403, "seat handed over"))
+            self.changed(game_changed=True)
+
+    # ------------------------------------------------------------ reactions, public
+
+    def react(self, token: str, emoji: str) -> None:
+        """Send one of :data:`REACTIONS` to the table (never stored; rate-limited per seat)."""
+        seat = self._seat_or_raise(token)
+        if emoji not in REACTIONS:
+            raise ProtocolError("bad_message", f"a reaction is one of {' '.join(REACTIONS)}")
+        s = self.seats[seat]
+        now = time.monotonic()
+        while s.reactions and now - s.reactions[0] > REACTION_WINDOW:
+            s.reactions.popleft()
+        if len(s.reactions) >= REACTION_BURST:
+            raise ProtocolError("rate_limited", "too many reactions; wait a few seconds")
+        s.reactions.append(now)
+        self.broadcast(
+            {
+                "type": "reaction",
+                "seat": seat,
+                "name": s.name or f"P{seat}",
+                "emoji": emoji,
+                "time": round(time.time(), 3),
+            }
+        )
+
+    def set_public(self, token: str, public: bool) -> None:
+        if self._seat_or_raise(token) != self.host:
+            raise ProtocolError("forbidden", "only the host can list the room")
+        self.public = public
+        self.changed(game_changed=False)
+
+    def free_seats(self) -> int:
+        return sum(1 for s in self.seats if s.kind == "human" and not s.claimed)
+
+    def listing(self) -> dict[str, Any]:
+        """What the home page shows of a public room."""
+        g = self.game
+        return {
+            "room": self.code,
+            "variant": self.variant,
+            "players": self.players,
+            "free": self.free_seats(),
+            "status": self.status,
+            "round": g.round_no if g is not None else 0,
+            "options": self.options.to_dict(),
+            "names": [s.name for s in self.seats if s.claimed and s.kind == "human"],
+        }
+
+    # ------------------------------------------------------------ history
+
+    def matches(self) -> list[tuple[int, list[str]]]:
+        """(seed, commands) of each match in the room's log, in order."""
+        out: list[tuple[int, list[str]]] = []
+        for text in self.log:
+            if text.startswith("#MATCH "):
+                out.append((int(text[7:]), []))
+            elif out:
+                out[-1][1].append(text)
+        return out
+
+    def seat_names(self) -> list[str]:
+        return [
+            (s.name or (BOT_NAMES[s.seat] if s.kind == "bot" else f"P{s.seat}")).replace(",", " ")
+            for s in self.seats
+        ]
 
     def close(self) -> None:
         """Stop the room's tasks and ask its clients to reconnect (it reloads on demand)."""
@@ -1129,6 +1361,11 @@ class Hub:
             async with room.lock:
                 await room._start_match()
         return room, host, token
+
+    def public_rooms(self) -> list[Room]:
+        """The public rooms in memory that have a free seat, fullest first."""
+        rooms = [r for r in self.rooms.values() if r.public and not r.closed and r.free_seats()]
+        return sorted(rooms, key=lambda r: (r.free_seats(), r.code))
 
     def sweep(self) -> None:
         """Unload rooms nobody has watched for a while (they reload on demand)."""

@@ -9,7 +9,9 @@
  */
 
 import { LANGS, lang, onLangChange, setLang, t, translatePage } from "./i18n.js";
+import { howToHtml } from "./howto.js";
 import { renderLobby, renderRoom } from "./lobby.js";
+import { openReplay } from "./replay.js";
 import { createTable, esc } from "./table.js";
 
 const ROOM_KEY = (code) => `unokit.room.${code}`;
@@ -70,6 +72,7 @@ const views = {
   lobby: document.getElementById("view-lobby"),
   room: document.getElementById("view-room"),
   table: document.getElementById("view-table"),
+  replay: document.getElementById("view-replay"),
 };
 const conn = document.getElementById("conn");
 const toastEl = document.getElementById("toast");
@@ -98,10 +101,27 @@ const app = {
 let table = null;
 
 function show(view) {
+  const changed = document.body.dataset.view !== view;
   document.body.dataset.view = view;
   for (const [k, el] of Object.entries(views)) el.hidden = k !== view;
   document.getElementById("btn-log").hidden = view !== "table";
   document.getElementById("btn-scores").hidden = view !== "table";
+  if (changed) moveFocus(view);
+}
+
+/** A new view: the focus goes to its main control (not left on a hidden element). */
+function moveFocus(view) {
+  requestAnimationFrame(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body && !active.closest("[hidden]") && views[view]?.contains(active)) return;
+    const target =
+      view === "table"
+        ? views.table.querySelector("#hand .hc.playable, #decision button, #next-step .btn.primary, #hand .hc")
+        : view === "lobby"
+          ? views.lobby.querySelector("#quick-bots")
+          : views[view]?.querySelector("input:not([readonly]), .btn.primary, h1");
+    (target ?? document.getElementById("main"))?.focus({ preventScroll: true });
+  });
 }
 
 let toastTimer = null;
@@ -133,7 +153,9 @@ function roomFromPath() {
 
 async function route() {
   closeSocket();
-  app.code = roomFromPath();
+  const code = roomFromPath();
+  if (code !== app.code) table = null; // another room: no toasts from the last one's events
+  app.code = code;
   app.state = null;
   app.info = null;
   app.seat = null;
@@ -170,18 +192,93 @@ async function showLobby(error = null) {
   updateTopbar();
   const meta = await loadMeta();
   const recent = (storeGet(ROOMS_INDEX) ?? []).filter((r) => storeGet(ROOM_KEY(r.code)));
+  const seated = (res, variant, name) => {
+    rememberRoom(res.room, { token: res.token, seat: res.seat, variant, name });
+    navigate(`/r/${res.room}`);
+  };
   const lobby = renderLobby(views.lobby, {
     meta,
     recent,
     error,
-    onCreate: async (body) => {
+    onCreate: async (body, isPublic) => {
       const res = await api("POST", "/api/rooms", body);
-      rememberRoom(res.room, { token: res.token, seat: res.seat, variant: body.variant, name: body.name });
-      navigate(`/r/${res.room}`);
+      if (isPublic) await api("POST", `/api/rooms/${res.room}/public`, { token: res.token, public: true });
+      seated(res, body.variant, body.name);
     },
     onOpen: (code) => navigate(`/r/${code}`),
+    // one click: you and three bots, dealt at once
+    onQuickBots: async ({ name, variant }) => {
+      const seats = [{ kind: "human" }, ...Array.from({ length: 3 }, () => ({ kind: "bot", level: "normal" }))];
+      const res = await api("POST", "/api/rooms", { variant, seats, name });
+      seated(res, variant, name);
+    },
+    onQuickPlay: async ({ name, variant }) => {
+      const res = await api("POST", "/api/quickplay", { name, variant });
+      seated(res, res.info.variant, name);
+    },
+    onJoinPublic: (code) => navigate(`/r/${code}`),
+    onRecord: (g) => downloadRecord(g.room, g.match),
+    onReplay: async (g) => {
+      const text = await fetchRecord(g.room, g.match);
+      if (text !== null) startReplay(text, g.seat);
+    },
+    onReplayFile: async (file) => startReplay(await file.text(), 0),
   });
   app.lobbyRedraw = lobby.redraw;
+  // public rooms and this browser's finished games arrive after the first paint
+  const held = (storeGet(ROOMS_INDEX) ?? [])
+    .map((r) => ({ room: r.code, token: storeGet(ROOM_KEY(r.code))?.token }))
+    .filter((r) => r.token)
+    .slice(0, 20);
+  Promise.all([
+    api("GET", "/api/public").catch(() => ({ rooms: [] })),
+    held.length ? api("POST", "/api/history", { rooms: held }).catch(() => ({ games: [] })) : { games: [] },
+  ]).then(([pub, hist]) => {
+    if (document.body.dataset.view === "lobby" && !app.code) lobby.update({ publicRooms: pub.rooms, history: hist.games });
+  });
+}
+
+// ---- game records ------------------------------------------------------------------------
+async function fetchRecord(code, match) {
+  const token = storeGet(ROOM_KEY(code))?.token;
+  if (!token) return null;
+  const res = await fetch(`/api/rooms/${code}/record`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token, match }),
+  });
+  if (!res.ok) {
+    toast(t("error.generic", { msg: res.statusText }));
+    return null;
+  }
+  return res.text();
+}
+
+async function downloadRecord(code, match) {
+  const text = await fetchRecord(code, match);
+  if (text === null) return;
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  a.download = `unokit-${code}-${match}.txt`;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+async function startReplay(text, seat) {
+  let data;
+  try {
+    data = await api("POST", "/api/replay", { record: text, seat });
+  } catch (e) {
+    toast(t("replay.bad", { msg: e.message }));
+    return;
+  }
+  closeSocket();
+  app.code = null;
+  table = null;
+  show("replay");
+  openReplay(views.replay, data, seat);
 }
 
 async function openRoom(code) {
@@ -234,6 +331,54 @@ function showRoom() {
     },
     onStart: (level) => sendMessage(level ? { type: "start", level } : { type: "start" }),
   });
+}
+
+// ---- the table's REST extras ---------------------------------------------------------------
+function seatToken() {
+  return storeGet(ROOM_KEY(app.code))?.token ?? null;
+}
+
+async function tableCall(path, body) {
+  const token = seatToken();
+  if (!token || !app.code) return null;
+  try {
+    return await api("POST", `/api/rooms/${app.code}${path}`, { token, ...body });
+  } catch (e) {
+    toast(e.message);
+    return null;
+  }
+}
+
+async function takeSeat(seat) {
+  const name = (() => {
+    try {
+      return localStorage.getItem("unokit.name") || t("quick.defaultName");
+    } catch {
+      return t("quick.defaultName");
+    }
+  })();
+  try {
+    const res = await api("POST", `/api/rooms/${app.code}/join`, { name, seat });
+    rememberRoom(app.code, { token: res.token, seat: res.seat, variant: res.info.variant, name });
+    app.wantSpectate = false;
+    toast(t("seat.taken"), "info");
+    connect(app.code);
+  } catch (e) {
+    toast(e.message);
+  }
+}
+
+function openHowTo(variant = null) {
+  const o = app.state?.observation;
+  const v = variant ?? o?.variant ?? app.info?.variant ?? "classic";
+  const options = document.body.dataset.view === "table" || document.body.dataset.view === "room" ? app.info?.options ?? null : null;
+  helpReturn = helpReturn ?? document.activeElement;
+  helpEl.innerHTML = howToHtml(v, options);
+  helpEl.setAttribute("aria-labelledby", "howto-title");
+  helpEl.hidden = false;
+  helpEl.querySelector("#howto-close").addEventListener("click", closeHelp);
+  for (const b of helpEl.querySelectorAll("[data-howto]")) b.addEventListener("click", () => openHowTo(b.dataset.howto));
+  (helpEl.querySelector(`[data-howto="${v}"]`) ?? helpEl.querySelector("#howto-close")).focus();
 }
 
 // ---- WebSocket --------------------------------------------------------------------------
@@ -350,6 +495,9 @@ function onMessage(msg) {
     case "chat":
       table?.chat(msg);
       return;
+    case "reaction":
+      table?.reaction(msg);
+      return;
     case "ack":
       answered(msg.id);
       return;
@@ -416,6 +564,12 @@ function onState(msg) {
       nextRound: () => sendMessage({ type: "next_round" }),
       newMatch: () => sendMessage({ type: "new_match" }),
       chat: (text) => sendMessage({ type: "chat", text }),
+      react: (emoji) => tableCall("/react", { emoji }),
+      record: () => downloadRecord(app.code, app.info?.match ?? 1),
+      howto: () => openHowTo(),
+      takeSeat: (seat) => takeSeat(seat),
+      comeBack: () => tableCall("/back", {}),
+      handOver: (seat, to) => tableCall(`/seats/${seat}`, { to }),
     });
   }
   if (document.body.dataset.view !== "table") show("table");
@@ -495,7 +649,9 @@ function openHelp() {
 }
 function closeHelp() {
   helpEl.hidden = true;
+  helpEl.setAttribute("aria-labelledby", "help-title");
   helpReturn?.focus?.();
+  helpReturn = null;
 }
 helpEl.addEventListener("click", (e) => {
   if (e.target === helpEl) closeHelp();
@@ -519,6 +675,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 document.getElementById("btn-help").addEventListener("click", openHelp);
+document.getElementById("btn-howto").addEventListener("click", () => openHowTo());
 document.getElementById("btn-log").addEventListener("click", () => table?.toggleLog());
 document.getElementById("btn-scores").addEventListener("click", () => table?.openScores());
 document.getElementById("btn-lang").addEventListener("click", () => {
@@ -535,7 +692,7 @@ onLangChange(() => {
   if (document.body.dataset.view === "lobby") app.lobbyRedraw?.();
   else if (document.body.dataset.view === "room") showRoom();
   else table?.refresh();
-  if (!helpEl.hidden) openHelp();
+  if (!helpEl.hidden) (helpEl.querySelector(".howto-panel") ? openHowTo(helpEl.querySelector(".howto-panel").dataset.variant) : openHelp());
 });
 
 // keep the socket alive through proxies

@@ -13,6 +13,8 @@
  * starts with "fr"), switchable at any time.
  */
 
+import { EN_UX, FR_UX } from "./texts.js";
+
 const STORE_KEY = "unokit.lang";
 export const LANGS = ["en", "fr"];
 
@@ -662,6 +664,8 @@ const FR = {
   "word.red": "rouge",
 };
 
+Object.assign(EN, EN_UX);
+Object.assign(FR, FR_UX);
 const DICTS = { en: EN, fr: FR };
 
 function initialLang() {

@@ -7,6 +7,7 @@
  */
 
 import { renderCard } from "./cards.js";
+import { HOUSE_SWITCHES, PRESETS, presetOf } from "./howto.js";
 import { has, t } from "./i18n.js";
 import { esc } from "./table.js";
 
@@ -66,7 +67,7 @@ function botLabel(level) {
  * The create/join page. `onCreate(body)` gets the POST /api/rooms body;
  * `onOpen(code)` a room code typed by the user.
  */
-export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
+export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQuickBots, onQuickPlay, publicRooms, history, onJoinPublic, onRecord, onReplay, onReplayFile }) {
   const last = loadLast() ?? {};
   // players pick a level; the other bots of the server are for developers
   const serverBots = meta?.bots?.length ? meta.bots : ["heuristic", "random"];
@@ -86,6 +87,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
     options: { ...(last.options ?? {}) },
     turnTimer: last.turnTimer ?? "",
     name: savedName(),
+    public: Boolean(last.public),
   };
 
   function seatKinds() {
@@ -170,7 +172,14 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
     ].join("");
     const stacking = optValue("stacking") ?? "off";
     const houseChecks = HOUSE_BOOLS.filter((k) => optMeta[k] || !meta)
-      .map((k) => `<label class="check"><input type="checkbox" name="opt-${k}" ${optValue(k) ? "checked" : ""} /> ${esc(t(`opt.${k}`))}</label>`)
+      .map((k) => `<label class="check"><input type="checkbox" name="opt-${k}" ${optValue(k) ? "checked" : ""} /> <span>${esc(t(`opt.${k}`))}<small class="help-line">${esc(t(`help.${k}`))}</small></span></label>`)
+      .join("");
+    const preset = presetOf(Object.fromEntries(HOUSE_SWITCHES.map((k) => [k, optValue(k)])));
+    const presetTiles = ["official", "party", "hard", "custom"]
+      .map(
+        (p) => `<label class="preset ${preset === p ? "checked" : ""}" data-preset="${p}"><input type="radio" name="preset" value="${p}" ${preset === p ? "checked" : ""} />
+          <strong>${esc(t(`preset.${p}`))}</strong><small>${esc(t(`preset.${p}.desc`))}</small></label>`,
+      )
       .join("");
     const more = MORE_OPTIONS.filter(([, v]) => v === null || v === form.variant)
       .map(([k]) => moreOptionField(k))
@@ -184,15 +193,41 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
           .join("")}</ul>`
       : `<p class="muted-text">${esc(t("lobby.recent.none"))}</p>`;
     const target = optValue("targetScore") ?? 500;
+    const publicHtml = publicRooms?.length
+      ? `<ul class="public-list">${publicRooms
+          .map(
+            (r) => `<li data-room="${esc(r.room)}"><span><strong>${esc(t(`variant.${r.variant}`))}</strong> · ${esc(t("public.free", { n: r.free }))} / ${r.players}
+              · ${esc(t(r.status === "playing" ? "public.playing" : "public.waiting"))}${r.names?.length ? ` · ${esc(r.names.join(", "))}` : ""}
+              <small class="rules-line">${esc(rulesLine(r.options))}</small></span>
+              <button type="button" class="btn small" data-join-public="${esc(r.room)}">${esc(t("public.join"))}</button></li>`,
+          )
+          .join("")}</ul>`
+      : `<p class="muted-text">${esc(t("public.none"))}</p>`;
+    const historyHtml = history?.length
+      ? `<ul class="history-list">${history
+          .map(
+            (g, i) => `<li data-room="${esc(g.room)}" data-match="${g.match}"><span><strong>${esc(t(`variant.${g.variant}`))}</strong> · ${esc(g.names.join(", "))}
+              <small>${esc(t("history.round", { n: g.rounds }))} · ${g.scores.join(" / ")}</small></span>
+              <span class="history-actions"><button type="button" class="btn small" data-record="${i}">${esc(t("history.download"))}</button>
+              <button type="button" class="btn small" data-replay="${i}">${esc(t("history.replay"))}</button></span></li>`,
+          )
+          .join("")}</ul>`
+      : `<p class="muted-text">${esc(t("history.none"))}</p>`;
     root.innerHTML = `
       <div class="lobby">
         <div class="lobby-hero">
           <h1>${esc(t("app.title"))}</h1>
           <p>${esc(t("app.tagline"))}</p>
+          <div class="quick-start">
+            <button type="button" class="btn primary big" id="quick-bots">${esc(t("quick.bots"))}</button>
+            <button type="button" class="btn big" id="quick-play">${esc(t("quick.play"))}</button>
+            <small class="hint">${esc(t("quick.bots.hint"))} ${esc(t("quick.play.hint"))}</small>
+          </div>
           ${error ? `<p class="form-error" role="alert" id="lobby-error">${esc(error)}</p>` : ""}
         </div>
         <form class="panel create-form" id="create-form" novalidate>
-          <h2>${esc(t("lobby.create"))}</h2>
+          <div class="form-head"><h2>${esc(t("lobby.create"))}</h2>
+            <button type="submit" class="btn primary" id="create-submit-top">${esc(t("lobby.submit"))}</button></div>
           <label class="field"><span>${esc(t("lobby.name"))}</span>
             <input name="name" id="create-name" required maxlength="24" autocomplete="nickname" placeholder="${esc(t("lobby.name.placeholder"))}" value="${esc(form.name)}" /></label>
           <fieldset class="variants"><legend>${esc(t("lobby.variant"))}</legend><div class="variant-tiles">${variantTiles}</div></fieldset>
@@ -201,7 +236,19 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
             ${form.variant === "flex" ? `<p class="hint">${esc(t("lobby.flexMax"))}</p>` : ""}
             <ol class="seat-list">${seatRows}</ol>
           </fieldset>
-          <fieldset><legend>${esc(t("lobby.scoring"))}</legend>
+          <fieldset class="presets"><legend>${esc(t("preset.label"))}</legend>
+            <div class="preset-tiles">${presetTiles}</div>
+            <details class="house" ${preset === "custom" ? "open" : ""}><summary>${esc(t("lobby.house"))}</summary>
+              <label class="field"><span>${esc(t("opt.stacking"))}</span><select name="opt-stacking">
+                ${["off", "same_symbol", "escalate"].map((m) => `<option value="${m}" ${stacking === m ? "selected" : ""}>${esc(t(`opt.stacking.${m}`))}</option>`).join("")}</select>
+                <small class="help-line">${esc(t("help.stacking"))}</small></label>
+              <div class="checks">${houseChecks}</div>
+            </details>
+          </fieldset>
+          <label class="check"><input type="checkbox" name="public" id="create-public" ${form.public ? "checked" : ""} /> ${esc(t("lobby.public"))}</label>
+          <p class="form-error" id="create-error" role="alert" hidden></p>
+          <div class="form-actions"><button type="submit" class="btn primary big" id="create-submit">${esc(t("lobby.submit"))}</button></div>
+          <details class="more"><summary>${esc(t("lobby.moreScoring"))}</summary>
             <div class="grid2">
               <label class="field"><span>${esc(t("lobby.target"))}</span><input type="number" name="opt-targetScore" min="1" max="100000" step="50" value="${esc(target)}" /></label>
               <label class="field"><span>${esc(t("lobby.matchMode"))}</span><select name="opt-matchMode">
@@ -211,15 +258,8 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
               <label class="field"><span>${esc(t("lobby.timer"))}</span><select name="turn_timer">
                 ${["", "15", "30", "60", "120"].map((s) => `<option value="${s}" ${String(form.turnTimer) === s ? "selected" : ""}>${esc(s ? t("lobby.timer.s", { n: s }) : t("lobby.timer.none"))}</option>`).join("")}</select></label>
             </div>
-          </fieldset>
-          <fieldset><legend>${esc(t("lobby.house"))}</legend>
-            <label class="field"><span>${esc(t("opt.stacking"))}</span><select name="opt-stacking">
-              ${["off", "same_symbol", "escalate"].map((m) => `<option value="${m}" ${stacking === m ? "selected" : ""}>${esc(t(`opt.stacking.${m}`))}</option>`).join("")}</select></label>
-            <div class="checks">${houseChecks}</div>
-          </fieldset>
+          </details>
           <details class="more"><summary>${esc(t("lobby.more"))}</summary><div class="grid2">${more}</div></details>
-          <p class="form-error" id="create-error" role="alert" hidden></p>
-          <div class="form-actions"><button type="submit" class="btn primary big" id="create-submit">${esc(t("lobby.submit"))}</button></div>
         </form>
         <div class="side-col">
           <form class="panel join-form" id="join-form">
@@ -228,7 +268,10 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
               <input name="code" id="join-code" autocomplete="off" autocapitalize="none" spellcheck="false" placeholder="k7m2xq9wdt" /></label>
             <button type="submit" class="btn">${esc(t("lobby.join.go"))}</button>
           </form>
+          <section class="panel" id="public-rooms"><h2>${esc(t("public.title"))}</h2>${publicHtml}</section>
           <section class="panel"><h2>${esc(t("lobby.recent"))}</h2>${recentHtml}</section>
+          <section class="panel" id="history"><h2>${esc(t("history.title"))}</h2>${historyHtml}
+            <label class="field file-field"><span>${esc(t("replay.open"))}</span><input type="file" id="replay-file" accept=".txt,text/plain" /></label></section>
         </div>
       </div>`;
     wire();
@@ -249,7 +292,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
       else options[key] = v;
     }
     // unchecked boxes: explicit false so that a saved "true" is cleared
-    for (const box of f.querySelectorAll("input[type=checkbox]")) {
+    for (const box of f.querySelectorAll("input[type=checkbox][name^='opt-']")) {
       const key = box.name.slice(4);
       if (!box.checked) options[key] = key === "misplayPenalty" ? "off" : false;
     }
@@ -267,7 +310,16 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
       options,
       turn_timer: timer ? Number(timer) : null,
       kinds,
+      public: Boolean(f.querySelector("#create-public")?.checked),
     };
+  }
+
+  function persist() {
+    try {
+      localStorage.setItem(LAST_KEY, JSON.stringify({ variant: form.variant, players: form.players, seats: form.seats, options: form.options, turnTimer: form.turnTimer, public: form.public }));
+    } catch {
+      /* ignore */
+    }
   }
 
   function remember() {
@@ -277,10 +329,11 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
     form.options = r.options;
     form.turnTimer = r.turn_timer ?? "";
     form.name = r.name;
+    form.public = r.public;
     const p = root.querySelector("#create-players");
     if (p) form.players = Number(p.value);
     try {
-      localStorage.setItem(LAST_KEY, JSON.stringify({ variant: form.variant, players: form.players, seats: form.seats, options: form.options, turnTimer: form.turnTimer }));
+      localStorage.setItem(LAST_KEY, JSON.stringify({ variant: form.variant, players: form.players, seats: form.seats, options: form.options, turnTimer: form.turnTimer, public: form.public }));
     } catch {
       /* ignore */
     }
@@ -293,7 +346,26 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
     });
     f.addEventListener("change", (e) => {
       const name = e.target.name;
+      if (name === "preset") {
+        const rules = PRESETS[e.target.value];
+        if (rules) {
+          for (const k of HOUSE_SWITCHES) form.options[k] = rules[k] ?? (k === "stacking" ? "off" : false);
+          for (const k of HOUSE_SWITCHES) if (optMeta[k] && optMeta[k].default === form.options[k]) delete form.options[k];
+          persist();
+        } else {
+          root.querySelector("details.house").open = true;
+          return;
+        }
+        draw();
+        root.querySelector(`[name="preset"][value="${e.target.value}"]`)?.focus();
+        return;
+      }
       remember();
+      if (name.startsWith("opt-") && HOUSE_SWITCHES.includes(name.slice(4))) {
+        draw();
+        root.querySelector(`[name="${name}"]`)?.focus();
+        return;
+      }
       if (name === "variant" || name === "players") {
         const focusName = name;
         draw();
@@ -314,15 +386,39 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
       remember();
       const btn = root.querySelector("#create-submit");
       btn.disabled = true;
+      root.querySelector("#create-submit-top").disabled = true;
       btn.textContent = t("lobby.creating");
       try {
-        await onCreate({ variant: r.variant, seats: r.seats, options: r.options, turn_timer: r.turn_timer, name: r.name });
+        await onCreate({ variant: r.variant, seats: r.seats, options: r.options, turn_timer: r.turn_timer, name: r.name }, r.public);
       } catch (ex) {
         err.hidden = false;
         err.textContent = String(ex.message ?? ex);
         btn.disabled = false;
+        root.querySelector("#create-submit-top").disabled = false;
         btn.textContent = t("lobby.submit");
       }
+    });
+    const quick = async (btn, fn) => {
+      const err = root.querySelector("#create-error");
+      const name = String(root.querySelector("#create-name").value).trim() || savedName() || t("quick.defaultName");
+      remember();
+      btn.disabled = true;
+      try {
+        await fn({ name, variant: form.variant });
+      } catch (ex) {
+        err.hidden = false;
+        err.textContent = String(ex.message ?? ex);
+        btn.disabled = false;
+      }
+    };
+    root.querySelector("#quick-bots").addEventListener("click", (e) => quick(e.currentTarget, onQuickBots));
+    root.querySelector("#quick-play").addEventListener("click", (e) => quick(e.currentTarget, onQuickPlay));
+    for (const b of root.querySelectorAll("[data-join-public]")) b.addEventListener("click", () => onJoinPublic?.(b.dataset.joinPublic));
+    for (const b of root.querySelectorAll("[data-record]")) b.addEventListener("click", () => onRecord?.(history[Number(b.dataset.record)]));
+    for (const b of root.querySelectorAll("[data-replay]")) b.addEventListener("click", () => onReplay?.(history[Number(b.dataset.replay)]));
+    root.querySelector("#replay-file")?.addEventListener("change", (e) => {
+      const file = e.target.files?.[0];
+      if (file) onReplayFile?.(file);
     });
     root.querySelector("#join-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -333,7 +429,23 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error }) {
   }
 
   draw();
-  return { redraw: draw };
+  return {
+    redraw: draw,
+    update(extra) {
+      if (extra.publicRooms !== undefined) publicRooms = extra.publicRooms;
+      if (extra.history !== undefined) history = extra.history;
+      remember();
+      const focused = document.activeElement?.id;
+      draw();
+      if (focused) document.getElementById(focused)?.focus({ preventScroll: true });
+    },
+  };
+}
+
+/** The house rules of a room in one line ("Official rules" when none). */
+function rulesLine(options) {
+  const on = HOUSE_SWITCHES.filter((k) => options?.[k] && options[k] !== "off").map((k) => t(`opt.${k}`).split(/[:(]/)[0].trim());
+  return on.length ? on.join(" · ") : t("table.rules.official");
 }
 
 /**

@@ -10,10 +10,16 @@
  *   table.key(event)         // keyboard handling; returns true when used
  *   table.chat(message)      // a `chat` message from the server
  *   table.refresh()          // re-render (language change)
+ *   table.reaction(message)  // a quick reaction (emoji) of a player
+ *
+ * Optional handlers: react(emoji), record() (download the match record),
+ * howto() (open the how-to-play panel).
  */
 
 import { renderBack, renderCard, renderSymbol, colorInfo, parseCard } from "./cards.js";
 import { cardName, colorName, describeEvent, listText, t } from "./i18n.js";
+import { createFeed } from "./feed.js";
+import { dismissHint, hintDismissed, hintHtml, rulesChip } from "./howto.js";
 import {
   catchTargets,
   commandBody,
@@ -103,6 +109,45 @@ function loadSort() {
   }
 }
 
+const WILD_DRAWS = new Set(["W4", "FW4", "W2", "WDC"]);
+export const REACTIONS = ["👍", "😂", "😮", "😡", "🎉", "👏"];
+
+/**
+ * The colour in force just before the latest wild draw card of the round,
+ * followed through the round's events (the card played on, colour choices,
+ * first card, flips), or null.
+ */
+export function colorBeforeWild(o) {
+  let color = null;
+  let side = "light";
+  let before = null;
+  for (const ev of o.history ?? []) {
+    if (ev.type === "Played") {
+      const f = faceInfo(ev.card, side);
+      const prev = color;
+      color = ev.color ?? (ev.flex && f?.flexColor ? f.flexColor : f?.color) ?? color;
+      if (WILD_DRAWS.has(faceToken(ev.card, side))) {
+        // the card under the wild tells the colour when no event of the round did
+        const under = o.discard?.length >= 2 ? faceInfo(o.discard[o.discard.length - 2], side) : null;
+        before = prev ?? under?.color ?? null;
+      }
+    } else if (ev.type === "ColorChosen") {
+      color = ev.color;
+    } else if (ev.type === "CardTurned") {
+      color = faceInfo(ev.card, "light")?.color ?? color;
+    } else if (ev.type === "Flipped") {
+      side = ev.side === 1 ? "dark" : "light";
+      color = faceInfo(ev.top, side)?.color ?? null;
+    }
+  }
+  return before;
+}
+
+/** Whether the page is used by touch (a tap selects, a second tap plays). */
+function coarsePointer() {
+  return window.matchMedia?.("(pointer: coarse)").matches ?? false;
+}
+
 /** The card a wild-draw challenge is about: base and failed-challenge penalties. */
 function challengeTexts(obs, top) {
   const token = faceToken(top, obs.side);
@@ -132,6 +177,7 @@ export function createTable(root, handlers) {
     lastHand: [],
     chats: [],
     timer: null,
+    armed: null, // a card selected by a first tap (touch screens)
   };
   let state = null;
 
@@ -141,10 +187,12 @@ export function createTable(root, handlers) {
       <div class="middle">
         <div class="center" id="center"></div>
         <div class="status" id="status" role="status" aria-live="polite"></div>
+        <div class="next-step" id="next-step" hidden></div>
         <div class="reveal" id="reveal" hidden></div>
       </div>
       <div class="me-bar" id="me-bar"></div>
       <div class="hand-area">
+        <div id="hint-slot"></div>
         <div class="hand" id="hand" role="group"></div>
       </div>
       <div class="log-wrap"><aside class="log" id="log" aria-labelledby="log-title">
@@ -176,7 +224,10 @@ export function createTable(root, handlers) {
     scores: $("scores"),
     chatForm: $("chat-form"),
     chatInput: $("chat-input"),
+    nextStep: $("next-step"),
+    hintSlot: $("hint-slot"),
   };
+  const feed = createFeed(els.table);
 
   // ---- helpers bound to the current state ---------------------------------
   const obs = () => state?.observation ?? null;
@@ -252,6 +303,7 @@ export function createTable(root, handlers) {
       ui.picker.cmds = ui.picker.cmds.filter((c) => texts.has(c.text));
       if (!ui.picker.cmds.length) ui.picker = null;
     }
+    if (ui.armed && !playsFor(cmds(), ui.armed.card).length) ui.armed = null;
     renderOpponents(o);
     renderCenter(o);
     renderStatus(o);
@@ -263,6 +315,86 @@ export function createTable(root, handlers) {
     renderRoundEnd(o);
     renderScores(o);
     renderTimer();
+    renderHint();
+  }
+
+  function renderHint() {
+    const want = me() !== null && !handlers.readonly && !hintDismissed();
+    if (!want) {
+      if (els.hintSlot.innerHTML) els.hintSlot.innerHTML = "";
+      return;
+    }
+    const lang = document.documentElement.lang;
+    if (els.hintSlot.dataset.lang !== lang || !els.hintSlot.innerHTML) {
+      els.hintSlot.innerHTML = hintHtml();
+      els.hintSlot.dataset.lang = lang;
+    }
+  }
+
+  /** Events new since the previous state: toasts, live region, sounds, animations. */
+  function announce(prev, o) {
+    const sameRound = prev && prev.round === o.round && prev.variant === o.variant;
+    const h = o.history ?? [];
+    const start = sameRound ? (prev.history?.length ?? 0) : h.length;
+    if (start >= h.length) {
+      if (prev && o.current === me() && prev.current !== me() && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) feed.sound("turn");
+      return;
+    }
+    let side = prev.side ?? "light";
+    let powers = (prev.powers ?? []).map((p) => p === "G").join(",");
+    const ctx = { me: me(), name: nameOf, scoringMode: o.options?.scoringMode ?? "highest", variant: o.variant };
+    for (const ev of h.slice(start)) {
+      ctx.side = side;
+      const text = describeEvent(ev, ctx);
+      const seat = ev.seat ?? null;
+      const mine = seat !== null && seat === me();
+      let show = !mine;
+      switch (ev.type) {
+        case "Played": {
+          feed.sound("play");
+          if (!mine) {
+            const from = els.opponents.querySelector(`.opp[data-seat="${seat}"]`);
+            feed.fly(from, root.querySelector("#discard"), renderCard(ev.card, { size: "md", side, label: "" }));
+          }
+          break;
+        }
+        case "Drew":
+          feed.sound("draw");
+          if (mine && ev.reason && ev.reason !== "draw") show = true;
+          if (!mine) feed.pulse(els.opponents.querySelector(`.opp[data-seat="${seat}"] .count`));
+          break;
+        case "UnoCalled":
+          feed.sound("uno");
+          break;
+        case "Caught":
+          if (ev.success) feed.sound("catch");
+          show = true;
+          break;
+        case "Challenged":
+          show = true;
+          break;
+        case "Flipped":
+          side = ev.side === 1 ? "dark" : "light";
+          feed.pulse(els.center, "flip-anim");
+          show = true;
+          break;
+        case "PowersChanged": {
+          const key = ev.powers.join(",");
+          show = key !== powers && !ev.powers.every(Boolean);
+          powers = key;
+          break;
+        }
+        case "RoundStarted":
+        case "CardTurned":
+        case "RoundEnded":
+        case "MatchEnded":
+          show = false;
+          break;
+        default:
+      }
+      if (show && text) feed.say(text, { seat });
+    }
+    if (o.current === me() && prev.current !== me() && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) feed.sound("turn");
   }
 
   function seatOrder(o) {
@@ -318,6 +450,8 @@ export function createTable(root, handlers) {
       if (info && info.kind === "human" && !info.connected) classes.push("offline");
       const badges = [];
       if (info?.kind === "bot") badges.push(`<span class="badge bot">${esc(t("room.bot"))}</span>`);
+      if (info?.kind === "human" && !info.claimed) badges.push(`<span class="badge open">${esc(t("table.open"))}</span>`);
+      if (info?.kind === "human" && info.auto) badges.push(`<span class="badge bot auto" data-auto="1">${esc(t("table.botPlays"))}</span>`);
       if (info && info.kind === "human" && !info.connected && info.claimed) {
         badges.push(`<span class="badge offline">${esc(t("room.offline"))}</span>`);
       }
@@ -327,6 +461,15 @@ export function createTable(root, handlers) {
         ? `<button type="button" class="btn catch" data-catch="${s}" title="${esc(t("act.catch.title", { who: nameOf(s) }))}">${esc(t("act.catch"))} <kbd>C</kbd></button>`
         : "";
       const label = `${nameOf(s)}, ${countText}`;
+      const over = o.phase === "ROUND_OVER" || o.phase === "MATCH_OVER";
+      const seatBtns = [];
+      if (me() === null && info?.kind === "human" && !info.claimed && handlers.takeSeat) {
+        seatBtns.push(`<button type="button" class="btn small" data-take-seat="${s}">${esc(t("seat.take"))}</button>`);
+      }
+      if (over && me() !== null && state.info?.host === me() && handlers.handOver) {
+        if (info?.kind !== "bot") seatBtns.push(`<button type="button" class="btn small ghost" data-hand-over="${s}:bot">${esc(t("seat.toBot"))}</button>`);
+        if (info?.kind === "bot" || info?.claimed) seatBtns.push(`<button type="button" class="btn small ghost" data-hand-over="${s}:open">${esc(t("seat.open"))}</button>`);
+      }
       const sep = idx < order.length - 1 ? `<span class="flow" aria-hidden="true">${arrow}</span>` : "";
       return `
         <div class="${classes.join(" ")}" data-seat="${s}" role="group" aria-label="${esc(label)}">
@@ -344,6 +487,7 @@ export function createTable(root, handlers) {
             ${badges.join("")}
           </div>
           ${catchBtn}
+          ${seatBtns.length ? `<div class="seat-btns">${seatBtns.join("")}</div>` : ""}
         </div>${sep}`;
     });
     els.opponents.innerHTML = parts.join("");
@@ -393,6 +537,8 @@ export function createTable(root, handlers) {
         ${colorBadge}
         <div class="dir-text" data-direction="${o.direction}"><span aria-hidden="true">${o.direction === "cw" ? "↻" : "↺"}</span> ${esc(dirLabel)}</div>
         ${pending}
+        ${o.variant === "flex" ? `<div class="power-legend" id="power-legend">${esc(t("table.powers.legend"))}</div>` : ""}
+        <button type="button" class="rules-chip" id="rules-chip" title="${esc(t("howto.house"))}">${esc(rulesChip(o.options ?? state.info?.options ?? {}))}</button>
       </div>`;
   }
 
@@ -442,6 +588,32 @@ export function createTable(root, handlers) {
     const mine = my !== null && o.current === my && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase);
     els.status.classList.toggle("mine", mine);
     els.status.innerHTML = `<span class="status-text">${esc(statusText(o))}</span>`;
+    renderNextStep(o);
+  }
+
+  /** After a round or a match: the next step stays on the table when the panel is closed. */
+  function renderNextStep(o) {
+    const over = o.phase === "ROUND_OVER" || o.phase === "MATCH_OVER";
+    if (!over) {
+      els.nextStep.hidden = true;
+      els.nextStep.innerHTML = "";
+      return;
+    }
+    const matchOver = o.phase === "MATCH_OVER";
+    const action =
+      me() === null
+        ? `<span>${esc(t("match.waitNext"))}</span>`
+        : matchOver
+          ? `<button type="button" class="btn primary" id="act-newmatch-bar">${esc(t("act.newMatch"))} <kbd>N</kbd></button>`
+          : `<button type="button" class="btn primary" id="act-next-bar">${esc(t("act.next"))} <kbd>N</kbd></button>`;
+    const html = `<span>${esc(t(matchOver ? "table.nextStep.match" : "table.nextStep.round"))}</span> ${action}
+      <button type="button" class="btn ghost" id="act-results">${esc(t("table.results"))}</button>
+      ${matchOver && me() !== null && handlers.record ? `<button type="button" class="btn ghost" id="act-record-bar">${esc(t("round.download"))}</button>` : ""}`;
+    els.nextStep.hidden = false;
+    if (els.nextStep.dataset.html !== html) {
+      els.nextStep.innerHTML = html;
+      els.nextStep.dataset.html = html;
+    }
   }
 
   function renderMe(o) {
@@ -464,6 +636,7 @@ export function createTable(root, handlers) {
         <span class="score">${o.scores[my]} pts</span>
         ${powerBadge(o, my)}
         ${unoBadge(o, my)}
+        ${seatInfo(my)?.auto ? `<span class="badge bot auto" data-auto="1">${esc(t("table.botPlays"))}</span>${seatInfo(my)?.claimed && handlers.comeBack ? ` <button type="button" class="btn small primary" id="act-back">${esc(t("seat.back"))}</button>` : ""}` : ""}
         <span class="timer-slot" data-timer="${my}"></span>
       </div>
       <div class="actions">
@@ -471,6 +644,13 @@ export function createTable(root, handlers) {
         <button type="button" class="btn act-pass" id="act-pass" ${passCmd ? "" : "hidden"} title="${esc(t("act.pass.title"))}">${esc(t("act.pass"))} <kbd>P</kbd></button>
         <button type="button" class="btn act-uno ${urgent ? "urgent" : ""}" id="act-uno" ${unoCmd ? "" : "disabled"}>${esc(t("act.uno"))} <kbd>U</kbd></button>
         <button type="button" class="btn ghost act-sort" id="act-sort" title="${esc(t("table.sort.title"))}">⇅ ${esc(sortLabel)} <kbd>S</kbd></button>
+      </div>
+      ${ui.armed ? `<div class="confirm-play" role="group" aria-label="${esc(t("table.tapAgain"))}">
+        <button type="button" class="btn primary" id="act-play">${esc(t("table.confirm", { card: cardName(ui.armed.card, o.side) }))}</button>
+        <button type="button" class="btn ghost" id="act-unarm" aria-label="${esc(t("act.cancel"))}">✕</button></div>` : ""}
+      <div class="extras">
+        <button type="button" class="icon-btn" id="act-mute" aria-pressed="${feed.muted}" title="${esc(t(feed.muted ? "table.sound.off" : "table.sound.on"))}" aria-label="${esc(t(feed.muted ? "table.sound.off" : "table.sound.on"))}">${feed.muted ? "🔇" : "🔊"}</button>
+        ${handlers.react ? `<span class="reactions" role="group" aria-label="${esc(t("table.react"))}">${REACTIONS.map((r) => `<button type="button" class="icon-btn react-btn" data-react="${r}" aria-label="${r}">${r}</button>`).join("")}</span>` : ""}
       </div>`;
   }
 
@@ -518,7 +698,8 @@ export function createTable(root, handlers) {
         else if (myTurn && playable.size) cls.push("muted");
         if (drawn) cls.push("drawn");
         if (isNew) cls.push("enter");
-        const sel = ui.picker && ui.picker.card === card ? " selected" : "";
+        let sel = ui.picker && ui.picker.card === card ? " selected" : "";
+        if (ui.armed && ui.armed.card === card && ui.armed.occ === occ) sel += " armed selected";
         return `<button type="button" class="${cls.join(" ")}${sel}" data-card="${esc(card)}" data-occ="${occ}" aria-disabled="${can ? "false" : "true"}" aria-label="${esc(can ? t("table.playableCard", { card: name }) : name)}">${svg}</button>`;
       })
       .join("");
@@ -603,9 +784,13 @@ export function createTable(root, handlers) {
       kind = "challenge";
       const { base, fail } = challengeTexts(o, o.top);
       const text = t("challenge.text", { who: nameOf(o.challenge_offender), card: cardName(o.top, o.side), color: colorName(o.color), base, fail });
+      const was = colorBeforeWild(o);
+      const before = was
+        ? `<p class="challenge-before" data-color="${esc(was)}"><strong>${esc(t("challenge.before", { color: colorName(was), who: nameOf(o.challenge_offender) }))}</strong></p>`
+        : "";
       html = `<div class="decision-card" role="dialog" aria-modal="false" aria-labelledby="challenge-title">
         <div class="decision-preview">${renderCard(o.top, { size: "md", side: o.side, label: cardName(o.top, o.side) })}</div>
-        <div class="decision-main"><h2 id="challenge-title">${esc(t("challenge.title"))}</h2><p>${esc(text)}</p>
+        <div class="decision-main"><h2 id="challenge-title">${esc(t("challenge.title"))}</h2>${before}<p>${esc(text)}</p>
         <div class="choices">
           <button type="button" class="btn" id="act-accept" data-verb="ACCEPT">${esc(t("act.accept"))} <kbd>A</kbd></button>
           ${findVerb(cs, "CHALLENGE") ? `<button type="button" class="btn primary" id="act-challenge" data-verb="CHALLENGE">${esc(t("act.challenge"))} <kbd>X</kbd></button>` : ""}
@@ -660,6 +845,7 @@ export function createTable(root, handlers) {
   function logLines(o) {
     const lines = [];
     let s = "light";
+    let powers = null; // the Power Cards at the start of a round are all green
     const ctx = {
       me: me(),
       name: nameOf,
@@ -668,6 +854,13 @@ export function createTable(root, handlers) {
     };
     for (const ev of o.history ?? []) {
       ctx.side = s;
+      if (ev.type === "RoundStarted") powers = null;
+      if (ev.type === "PowersChanged") {
+        const key = ev.powers.join(",");
+        const same = powers === null ? ev.powers.every(Boolean) : key === powers;
+        powers = key;
+        if (same) continue;
+      }
       const text = describeEvent(ev, ctx);
       if (ev.type === "Flipped") s = ev.side === 1 ? "dark" : "light";
       if (text) {
@@ -760,6 +953,7 @@ export function createTable(root, handlers) {
       ${scoreboardHtml(o)}
       <div class="panel-actions">
         <button type="button" class="btn ghost" id="round-hide">${esc(t("btn.close"))}</button>
+        ${matchOver && seated && handlers.record ? `<button type="button" class="btn ghost" id="act-record">${esc(t("round.download"))}</button>` : ""}
         ${seated ? button : `<span>${esc(t("match.waitNext"))}</span>`}
       </div></div>`;
     els.roundEnd.hidden = false;
@@ -829,9 +1023,31 @@ export function createTable(root, handlers) {
     if (!el || !root.contains(el)) return;
     if (el.classList.contains("hc")) {
       if (el.getAttribute("aria-disabled") === "true") return;
+      if (coarsePointer()) {
+        // touch: the first tap selects, a second tap (or Play) plays
+        const occ = Number(el.dataset.occ);
+        if (ui.armed && ui.armed.card === el.dataset.card && ui.armed.occ === occ) {
+          ui.armed = null;
+          playCard(el.dataset.card);
+        } else {
+          ui.armed = { card: el.dataset.card, occ };
+          render();
+        }
+        return;
+      }
       playCard(el.dataset.card);
       return;
     }
+    if (el.dataset.react) {
+      handlers.react?.(el.dataset.react);
+      return;
+    }
+    if (el.dataset.takeSeat !== undefined) return void handlers.takeSeat?.(Number(el.dataset.takeSeat));
+    if (el.dataset.handOver) {
+      const [seat, to] = el.dataset.handOver.split(":");
+      return void handlers.handOver?.(Number(seat), to);
+    }
+    if (el.id === "act-back") return void handlers.comeBack?.();
     if (el.dataset.catch !== undefined) return void catchSeat(Number(el.dataset.catch));
     if (el.dataset.choose !== undefined) {
       const key = el.dataset.choose;
@@ -861,15 +1077,43 @@ export function createTable(root, handlers) {
       case "act-sort":
         return void cycleSort();
       case "act-next":
+      case "act-next-bar":
         return void handlers.nextRound();
       case "act-newmatch":
+      case "act-newmatch-bar":
         return void handlers.newMatch();
-      case "round-hide": {
-        const o = obs();
-        ui.roundDismissed = `${state.info?.match ?? 1}:${o.round}:${o.phase}`;
+      case "act-results":
+        ui.roundDismissed = null;
+        els.roundEnd.dataset.key = "";
         render();
         return;
+      case "act-record":
+      case "act-record-bar":
+        return void handlers.record?.();
+      case "act-play": {
+        const a = ui.armed;
+        ui.armed = null;
+        if (a) playCard(a.card);
+        return;
       }
+      case "act-unarm":
+        ui.armed = null;
+        render();
+        return;
+      case "act-mute":
+        feed.setMuted(!feed.muted);
+        render();
+        root.querySelector("#act-mute")?.focus();
+        return;
+      case "rules-chip":
+        return void handlers.howto?.();
+      case "hint-dismiss":
+        dismissHint();
+        render();
+        return;
+      case "round-hide":
+        hideRoundEnd();
+        return;
       case "scores-close":
         ui.scoresOpen = false;
         render();
@@ -889,6 +1133,14 @@ export function createTable(root, handlers) {
     handlers.chat(text.slice(0, 200));
     els.chatInput.value = "";
   });
+
+  /** Close the round-over panel; the focus goes to the next step left on the table. */
+  function hideRoundEnd() {
+    const o = obs();
+    ui.roundDismissed = `${state.info?.match ?? 1}:${o.round}:${o.phase}`;
+    render();
+    els.nextStep.querySelector(".btn.primary, .btn")?.focus({ preventScroll: true });
+  }
 
   function cycleSort() {
     ui.sort = SORTS[(SORTS.indexOf(ui.sort) + 1) % SORTS.length];
@@ -951,7 +1203,11 @@ export function createTable(root, handlers) {
         return true;
       }
       if (!els.roundEnd.hidden) {
-        ui.roundDismissed = `${state.info?.match ?? 1}:${o.round}:${o.phase}`;
+        hideRoundEnd();
+        return true;
+      }
+      if (ui.armed) {
+        ui.armed = null;
         render();
         return true;
       }
@@ -1018,13 +1274,28 @@ export function createTable(root, handlers) {
 
   return {
     update(next) {
-      const prevRound = state?.observation?.round;
+      const prev = state?.observation ?? null;
+      const prevRound = prev?.round;
       state = next;
       if (obs() && prevRound !== undefined && prevRound !== obs().round) {
         ui.revealDismissed = null;
         ui.lastHand = [];
       }
       render();
+      if (prev && obs()) announce(prev, obs());
+    },
+    reaction(msg) {
+      const who = msg.seat === me() ? t("table.you") : (msg.name ?? nameOf(msg.seat));
+      feed.say(t("react.from", { who, emoji: msg.emoji }), { kind: "react", seat: msg.seat });
+      feed.sound("react");
+      const box = els.opponents.querySelector(`.opp[data-seat="${msg.seat}"]`) ?? els.me.querySelector(".me-info");
+      if (box) {
+        const bubble = document.createElement("span");
+        bubble.className = "react-bubble";
+        bubble.textContent = msg.emoji;
+        box.append(bubble);
+        setTimeout(() => bubble.remove(), 2500);
+      }
     },
     refresh() {
       if (state) {

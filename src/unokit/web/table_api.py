@@ -1,0 +1,82 @@
+"""Request bodies of the table's extra REST calls (docs/web.md): quick
+reactions, public rooms and quick play, quiet seats, game history and replay.
+
+Strict like :mod:`unokit.web.messages`: unknown fields and wrong types are
+errors, never coerced.
+
+>>> ReactBody.model_validate({"token": "t", "emoji": "👍"}).emoji
+'👍'
+>>> QuickPlayBody.model_validate({"name": "  Zoé  "}).name
+'Zoé'
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr
+
+from unokit.web.messages import clean_name
+
+__all__ = [
+    "TokenBody",
+    "ReactBody",
+    "PublicBody",
+    "SeatBody",
+    "QuickPlayBody",
+    "HistoryRoom",
+    "HistoryBody",
+    "RecordBody",
+    "ReplayBody",
+]
+
+Token = Annotated[StrictStr, Field(min_length=1, max_length=200)]
+Code = Annotated[StrictStr, Field(min_length=1, max_length=40)]
+Name = Annotated[StrictStr, Field(max_length=200), AfterValidator(clean_name)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TokenBody(_Body):
+    token: Token
+
+
+class ReactBody(_Body):
+    token: Token
+    emoji: Annotated[StrictStr, Field(min_length=1, max_length=16)]
+
+
+class PublicBody(_Body):
+    token: Token
+    public: StrictBool
+
+
+class SeatBody(_Body):
+    token: Token
+    to: Literal["bot", "open"]
+
+
+class QuickPlayBody(_Body):
+    name: Name
+    variant: Literal["classic", "flip", "flex"] | None = None
+
+
+class HistoryRoom(_Body):
+    room: Code
+    token: Token
+
+
+class HistoryBody(_Body):
+    rooms: Annotated[list[HistoryRoom], Field(max_length=20)]
+
+
+class RecordBody(_Body):
+    token: Token
+    match: Annotated[StrictInt, Field(ge=1, le=1_000_000)]
+
+
+class ReplayBody(_Body):
+    record: Annotated[StrictStr, Field(min_length=1, max_length=60_000)]
+    seat: Annotated[StrictInt, Field(ge=0, le=9)] | None = None
