@@ -5,6 +5,7 @@ replayed in the page and opened by ``unokit replay``."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -192,10 +193,19 @@ def test_a_finished_game_is_exported_replayed_and_opens_in_unokit_replay(
     page.wait_for_selector("#round-end:not([hidden]) #act-record")
     with page.expect_download() as dl:
         page.click("#act-record")
-    path = tmp_path / "game.txt"
+    path = tmp_path / "game.json"
     dl.value.save_as(str(path))
     text = path.read_text()
-    assert text.startswith("unokit-record 1") and "names Ann,Ben" in text
+    rec = json.loads(text)
+    assert rec["unokit_record"] == 2, rec
+    assert [s["name"] for s in rec["meta"]["seats"]] == ["Ann", "Ben"]
+    assert rec["meta"]["result"]["match_over"]
+    # the standard's validator accepts it (schema and full replay)
+    check = subprocess.run(
+        [sys.executable, "-m", "unokit", "record", "validate", str(path)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert check.returncode == 0, check.stdout + check.stderr
     # the same file in the terminal viewer
     out = subprocess.run(
         [sys.executable, "-m", "unokit", "replay", str(path), "--plain", "--at", "0"],

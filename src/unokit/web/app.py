@@ -713,17 +713,25 @@ def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: 
 
     @app.post("/api/rooms/{code}/record")
     async def match_record(code: str, body: RecordBody, request: Request) -> Response:
-        """A finished match of the room as a game record (docs/records.md)."""
+        """A finished match of the room as a game record (docs/record-format.md).
+
+        Only finished matches are offered: by then every round's deal is
+        revealed to every seat anyway (the deal commitments of
+        docs/record-format.md), so the full record tells no seat more than
+        its own view does, and it can be replayed step by step."""
         room = await room_or_404(code, request)
         if room.seat_of_token(body.token) is None:
             raise HTTPException(403, "this token is not a seat token of this room")
         for number, game in _finished(room):
             if number == body.match:
-                text = record_of(game, room.seat_names()).dumps()
-                name = f"unokit-{room.code}-{number}.txt"
+                text = record_of(
+                    game, room.seat_names(), producer="unokit web", ended="now",
+                    extra={"event": f"unokit room {room.code}, match {number}"},
+                ).dumps()  # fmt: skip
+                name = f"unokit-{room.code}-{number}.json"
                 return Response(
                     text,
-                    media_type="text/plain; charset=utf-8",
+                    media_type="application/json; charset=utf-8",
                     headers={"content-disposition": f'attachment; filename="{name}"'},
                 )
         raise HTTPException(404, f"no finished match {body.match} in this room")

@@ -78,5 +78,5 @@ class RecordBody(_Body):
 
 
 class ReplayBody(_Body):
-    record: Annotated[StrictStr, Field(min_length=1, max_length=60_000)]
+    record: Annotated[StrictStr, Field(min_length=1, max_length=1_000_000)]
     seat: Annotated[StrictInt, Field(ge=0, le=9)] | None = None

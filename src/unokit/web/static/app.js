@@ -258,8 +258,8 @@ async function downloadRecord(code, match) {
   const text = await fetchRecord(code, match);
   if (text === null) return;
   const a = document.createElement("a");
-  a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
-  a.download = `unokit-${code}-${match}.txt`;
+  a.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+  a.download = `unokit-${code}-${match}.json`;
   document.body.append(a);
   a.click();
   a.remove();

@@ -271,7 +271,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
           <section class="panel" id="public-rooms"><h2>${esc(t("public.title"))}</h2>${publicHtml}</section>
           <section class="panel"><h2>${esc(t("lobby.recent"))}</h2>${recentHtml}</section>
           <section class="panel" id="history"><h2>${esc(t("history.title"))}</h2>${historyHtml}
-            <label class="field file-field"><span>${esc(t("replay.open"))}</span><input type="file" id="replay-file" accept=".txt,text/plain" /></label></section>
+            <label class="field file-field"><span>${esc(t("replay.open"))}</span><input type="file" id="replay-file" accept=".json,.txt,application/json,text/plain" /></label></section>
         </div>
       </div>`;
     wire();
