@@ -901,23 +901,26 @@ class Game:
                 self._emit(ev.CardTurned(cs[c], "start"))
                 k = kinds[c]
                 break
-            if not any(self._first_card_ok(x) for x in self.draw):
+            if v.flex and o.flexFirstCardIgnored == "stay_in_discard":
+                # ignored cards stay in the discard pile; the next one is turned
+                # on top, while there is one (D29)
                 self.discard.append(c)
-                self._emit(ev.CardTurned(cs[c], "start"))
-                self.wild_top = True
-                k = _WILD
-                break
-            if v.flex:
-                self.discard.append(c)
-                self._emit(ev.CardTurned(cs[c], "ignored"))
-                if o.flexFirstCardIgnored == "return_to_deck":
-                    self.discard.pop()
-                    self.draw.append(c)
-                    self._shuffle(self.draw)
+                if self.draw:
+                    self._emit(ev.CardTurned(cs[c], "ignored"))
+                    continue
+            elif any(self._first_card_ok(x) for x in self.draw):
+                # returned into the draw pile, which is shuffled (D8, D29)
+                self._emit(ev.CardTurned(cs[c], "returned" if not v.flex else "ignored"))
+                self.draw.append(c)
+                self._shuffle(self.draw)
                 continue
-            self._emit(ev.CardTurned(cs[c], "returned"))
-            self.draw.append(c)
-            self._shuffle(self.draw)
+            else:
+                self.discard.append(c)
+            # nothing left to turn that may stay: this card stays (D59)
+            self._emit(ev.CardTurned(cs[c], "start"))
+            self.wild_top = True
+            k = _WILD
+            break
         self.phase = _T
         self.current = first
         self.color = -1 if self.wild_top else v.color[0][c]
@@ -1140,22 +1143,6 @@ class Game:
                     f"{card} draws fewer than the stacked card: only an equal or larger draw "
                     f"may be stacked"
                 ), False
-        acc = self._accept_mask()
-        if flex:
-            ok = v.flexmask[cid] & acc
-        else:
-            ok = v.mask[side][cid] & acc
-        if not ok and not jump:
-            topc = v.cards.cards[self.discard[-1]]
-            return (
-                f"P{seat} cannot play {card}{' (flex side)' if flex else ''} on "
-                f"{topc.face(side)}: colour {Color(self.color).name}"
-                + (
-                    f", number {v.number[side][self.discard[-1]]}"
-                    if v.number[side][self.discard[-1]] >= 0
-                    else ""
-                )
-            ), True
         if wild:
             colors = v.colors(side)
             if color < 0:
@@ -1194,6 +1181,24 @@ class Game:
                     f"flipcolor {Color(flip_color).name} is not a colour of the other side",
                     False,
                 )
+        # a card that does not match, checked after the command's form: a
+        # malformed command is rejected without the misplay penalty (D65)
+        acc = self._accept_mask()
+        if flex:
+            ok = v.flexmask[cid] & acc
+        else:
+            ok = v.mask[side][cid] & acc
+        if not ok and not jump:
+            topc = v.cards.cards[self.discard[-1]]
+            return (
+                f"P{seat} cannot play {card}{' (flex side)' if flex else ''} on "
+                f"{topc.face(side)}: colour {Color(self.color).name}"
+                + (
+                    f", number {v.number[side][self.discard[-1]]}"
+                    if v.number[side][self.discard[-1]] >= 0
+                    else ""
+                )
+            ), True
         if (
             o.noBluff
             and self._restricted_side(cid, flex)
