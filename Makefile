@@ -3,6 +3,7 @@
 #   make test    install everything (Python packages, Debian's chromium) and run all tests
 #   make sim     install and run a simulation
 #   make bench   engine and environment benchmarks against RLCard
+#   make fuzz    fuzz the rules engine (SECONDS=600 for ten minutes; SEED=n)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -11,7 +12,7 @@ STAMP  := $(VENV)/.installed-dev
 # The shared rules scenarios sit beside the checkout; a copy is kept in tests/scenarios.
 SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
 
-.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve clean
+.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve clean fuzz
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -65,6 +66,16 @@ sim: install-web
 
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
+
+# Seeded random matches over every variant, player count, option and valid
+# handSize, checked after every command (src/unokit/fuzz.py). Prints matches,
+# rounds, commands checked and every failure with the seed that replays it
+# (python -m unokit.fuzz --replay SEED). A bounded pass is part of `make test`
+# (tests/engine/test_fuzz.py).
+SECONDS ?= 120
+SEED ?= 0
+fuzz: install
+	$(BIN)/python -m unokit.fuzz --seconds $(SECONDS) --seed $(SEED)
 
 HOST ?= 127.0.0.1
 PORT ?= 8000
