@@ -7,8 +7,7 @@ import dataclasses
 
 import pytest
 
-from unokit import Game
-from unokit import fuzz
+from unokit import Game, fuzz
 from unokit.game import max_hand_size
 from unokit.options import Options
 
