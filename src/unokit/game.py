@@ -1637,7 +1637,7 @@ class Game:
         """Whether ``seat`` may legally play restricted wild draw ``cid`` now: no
         other card in hand "matches the current colour" (RULES.md §1.10). Under
         ``noBluff`` another restricted wild draw does not count as a match: it
-        could not be played instead (docs/decisions.md R3; without this a hand
+        could not be played instead (docs/decisions.md E15; without this a hand
         of two Wild Draw Fours under wildDrawWildsCountAsMatch could never be
         played and a round could last for ever, D60)."""
         return not self._holds_match(seat, self.color, cid, self.options.noBluff)
