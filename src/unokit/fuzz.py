@@ -326,8 +326,9 @@ def _candidates(g: Game, r: random.Random, seat: int) -> list[Action]:
     """Random commands of ``seat``, legal or not."""
     n = g.players
     colors = DARK if g.side else LIGHT
+    verbs: list[Action] = [Draw(seat), Pass(seat), Accept(seat), Challenge(seat)]
     out: list[Action] = [
-        r.choice([Draw(seat), Pass(seat), Accept(seat), Challenge(seat)]),
+        r.choice(verbs),
         ChooseColor(seat, r.choice(list(Color))),
         Catch(seat, seat),  # a catch of oneself is always rejected (D65)
     ]
@@ -469,6 +470,103 @@ def _differential(g: Game, seed: int) -> int:
     return n
 
 
+class _Recording(Game):
+    """An engine game that keeps the order each of its shuffles produced, for
+    the batched environment to replay (it shuffles with its own generator)."""
+
+    __slots__ = ()
+    orders: dict[int, list[list[int]]] = {}  # noqa: RUF012 - per-game queues, test hook
+
+    def _shuffle(self, cards: list[int]) -> None:
+        super()._shuffle(cards)
+        queue = _Recording.orders.get(id(self))
+        if queue is not None:
+            queue.append(list(cards))
+
+
+def _vector_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``options`` that the batched Classic environment plays."""
+    from unokit.envs.vector_classic import ROUND_NEUTRAL_OPTIONS
+
+    return {
+        k: v
+        for k, v in options.items()
+        if k in ROUND_NEUTRAL_OPTIONS or k.startswith(("flip", "flex"))
+    }
+
+
+def _vector_differential(players: int, options: dict[str, Any], seed: int) -> int:
+    """A Classic round (the options the batched environment supports, the
+    rest at their defaults) played by ``UnoClassicVectorEnv`` and by ``Game``
+    with the same random legal actions; after every decision both must show
+    the same position (``to_game``), the same seat to act and the same legal
+    moves. Catch windows (the environment offers other seats the catch before
+    the vulnerable seat acts again) map to ``Game.catch`` or to nothing."""
+    import numpy as np
+
+    from unokit.envs.vector_classic import UnoClassicVectorEnv
+
+    opts = _vector_options(options)
+    start = Game.new("classic", players, opts, seed=seed, events=False)
+    env = UnoClassicVectorEnv(1, players, seed=seed, **opts)
+    eng = start.copy()
+    eng.__class__ = _Recording
+    queue: list[list[int]] = []
+    _Recording.orders[id(eng)] = queue
+
+    def hook(i: int, cards: Any) -> list[int]:
+        if not queue and eng.phase >= int(Phase.ROUND_OVER):
+            return list(r.sample(cards.tolist(), len(cards)))  # the next round, env's own
+        _check(bool(queue), "the batched environment shuffled where Game did not")
+        order = queue.pop(0)
+        _check(sorted(order) == sorted(cards.tolist()), "the environment shuffled other cards")
+        return order
+
+    env.reshuffle_hook = hook
+    r = random.Random(seed)
+    table = env.table
+    steps = 0
+    try:
+        out = env.reset_from([start])
+        while steps < ROUND_LIMIT:
+            seat = int(out.current_player[0])
+            legal = np.flatnonzero(out.action_mask[0]).tolist()
+            window = seat != eng.current
+            if not window:
+                want = sorted(table.index(seat, m) for m in eng.legal_moves(seat))
+                if want != legal:
+                    names = table.names
+                    raise _Broken(
+                        f"vector env offers {[names[a] for a in legal]}, Game "
+                        f"{[names[a] for a in want]} (decision {steps})"
+                    )
+            a = r.choice(legal)
+            move = table.move(seat, a)
+            if window:
+                if move & 15 == 7:  # OP_CATCH: the window's catch is an engine command
+                    eng.apply_move(move, seat)
+            else:
+                eng.apply_move(move, seat)
+            out = env.step(np.array([a]))
+            steps += 1
+            over = eng.phase >= int(Phase.ROUND_OVER)
+            _check(bool(out.terminated[0]) == over, f"termination differs (decision {steps})")
+            if over:
+                return steps
+            got = env.to_game(0)
+            for name in ("hands", "draw", "color", "current", "direction", "phase", "drawn",
+                         "uno", "uno_pre", "empty_draws", "pending"):
+                x, y = getattr(got, name), getattr(eng, name)
+                if name == "hands":
+                    x, y = [sorted(h) for h in x], [sorted(h) for h in y]
+                _check(x == y, f"vector env {name} {x} != Game {y} (decision {steps})")
+            _check(got.discard[-1] == eng.discard[-1], f"top differs (decision {steps})")
+            _check(sorted(got.discard) == sorted(eng.discard), "discard pile differs")
+        raise _Broken(f"the vector round did not end in {ROUND_LIMIT} decisions")
+    finally:
+        _Recording.orders.pop(id(eng), None)
+
+
 def _turns(k: int) -> None:
     _check(k == 1, f"a fast path made {k} decisions where one was asked")
 
@@ -516,6 +614,8 @@ def fuzz_match(
             if differential and rounds == 1:
                 with _watchdog(command_seconds * 20):
                     stats.differential += _differential(g, seed)
+                    if cfg.variant == "classic":
+                        stats.differential += _vector_differential(cfg.players, cfg.options, seed)
             in_round = 0
             while g.state not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
                 _check(in_round < round_limit, f"the round did not end in {round_limit} commands")
