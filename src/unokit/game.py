@@ -120,9 +120,9 @@ def check_deal(variant: Variant, players: int, options: Options, seed: int = 0) 
     if not 1 <= size <= MAX_HAND_SIZE or players * size > deck - 1:
         best = min(MAX_HAND_SIZE, (deck - 1) // players)
         raise OptionError(
-            f"option handSize: {size} cards for {players} players cannot be dealt from the "
-            f"{deck}-card {variant.name} deck (one card must be left to turn up); the largest "
-            f"valid handSize for {players} players is {best}"
+            f"option handSize={size}: cannot deal {size} cards to each of {players} players "
+            f"from the {deck}-card {variant.name} deck (at most 20, and one card must be left "
+            f"to turn up); the largest valid handSize for {players} players is {best}"
         )
 
 
