@@ -457,7 +457,10 @@ class Game:
         if prior_color is None:
             before = v.color[side][self.discard[-2]] if len(self.discard) > 1 else -1
         else:
-            col = Color[prior_color] if isinstance(prior_color, str) else Color(prior_color)
+            try:
+                col = Color[prior_color] if isinstance(prior_color, str) else Color(prior_color)
+            except (KeyError, ValueError):
+                raise InvalidPositionError(f"prior_color {prior_color!r} is not a colour") from None
             if col not in v.colors(side):
                 raise InvalidPositionError(
                     f"prior_color {col.name} does not belong to the {('light', 'dark')[side]} side"
