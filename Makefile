@@ -5,6 +5,7 @@
 #   make bench   engine and environment benchmarks against RLCard
 #   make dataset write the sample dataset: 1,000 recorded matches per variant (dataset/)
 #   make screenshots  the web app's pictures in docs/img (Debian's chromium)
+#   make fuzz    fuzz the rules engine (SECONDS=600 for ten minutes; SEED=n)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -15,7 +16,7 @@ STAMP  := $(VENV)/.installed-dev
 SCENARIOS := $(firstword $(wildcard ../shared/rules/scenarios) tests/scenarios)
 DATASET ?= dataset
 
-.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean
+.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -86,6 +87,16 @@ dataset: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
+
+# Seeded random matches over every variant, player count, option and valid
+# handSize, checked after every command (src/unokit/fuzz.py). Prints matches,
+# rounds, commands checked and every failure with the seed that replays it
+# (python -m unokit.fuzz --replay SEED). A bounded pass is part of `make test`
+# (tests/engine/test_fuzz.py).
+SECONDS ?= 120
+SEED ?= 0
+fuzz: install
+	$(BIN)/python -m unokit.fuzz --seconds $(SECONDS) --seed $(SEED)
 
 HOST ?= 127.0.0.1
 PORT ?= 8000

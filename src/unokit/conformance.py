@@ -29,13 +29,13 @@ _TOP_KEYS = {"format", "id", "title", "variant", "players", "options", "given", 
 _REQUIRED = {"format", "variant", "players", "given", "steps"}
 _GIVEN_KEYS = {
     "hands", "draw", "discard", "color", "current", "dealer", "direction", "side",
-    "state", "drawn", "powers", "uno", "scores",
+    "state", "drawn", "powers", "uno", "scores", "pending_draw", "prior_color",
 }  # fmt: skip
 _STEP_KEYS = {"do", "expect", "reject"}
 _EXPECT_KEYS = {
     "state", "current", "direction", "side", "color", "powers", "drawn", "top", "top_face",
     "discard", "draw", "draw_count", "hands", "hands_include", "hands_exclude", "hand_counts",
-    "uno", "scores", "round_points", "winner", "match_winners", "total_cards",
+    "uno", "scores", "round_points", "winner", "match_winners", "total_cards", "pending_draw",
 }  # fmt: skip
 
 
@@ -102,6 +102,11 @@ def _build(doc: dict[str, Any]) -> Game:
     state = given.get("state", "AWAIT_TURN")
     if state not in ("AWAIT_TURN", "AWAIT_DRAWN", "AWAIT_COLOR", "AWAIT_CHALLENGE"):
         raise _Fail(f"unknown state {state!r}")
+    if state == "AWAIT_CHALLENGE" and "prior_color" not in given:
+        raise _Fail("given.prior_color is required with state AWAIT_CHALLENGE")
+    pending = given.get("pending_draw", 0)
+    if not isinstance(pending, int) or isinstance(pending, bool):
+        raise _Fail(f"pending_draw must be an integer, got {pending!r}")
     for key in ("hands", "draw", "discard"):
         if key in given and not isinstance(given[key], list):
             raise _Fail(f"given.{key} must be a list")
@@ -124,6 +129,8 @@ def _build(doc: dict[str, Any]) -> Game:
         powers=powers,
         uno=uno,
         scores=given.get("scores"),
+        pending_draw=pending,
+        prior_color=given.get("prior_color"),
     )
 
 
@@ -223,6 +230,8 @@ def _check_expect(game: Game, expect: dict[str, Any]) -> list[str]:
             differ(key, want, list(game.match_winners))
         elif key == "total_cards":
             differ(key, want, sum(game.all_cards().values()))
+        elif key == "pending_draw":
+            differ(key, want, game.pending)
         else:
             raise _Fail(f"unknown expect key {key!r}")
     return errors

@@ -43,14 +43,14 @@ from unokit.actions import (
     parse_action,
 )
 from unokit.cards import Card, Color, Kind
-from unokit.errors import IllegalActionError, InvalidPositionError, ParseError
+from unokit.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
 from unokit.options import Options
 from unokit.variants import WILD_BIT, Variant, get_variant
 
 if TYPE_CHECKING:
     from unokit.observation import Observation
 
-__all__ = ["Game", "Phase", "UnoState"]
+__all__ = ["Game", "Phase", "UnoState", "max_hand_size", "check_deal", "MAX_HAND_SIZE"]
 
 
 class Phase(IntEnum):
@@ -98,6 +98,38 @@ def _rng() -> random.Random:
     if r is None:
         r = _LOCAL.rng = random.Random()
     return r
+
+
+MAX_HAND_SIZE = 20  # docs/rules.md D59
+
+
+def max_hand_size(
+    variant: str | Variant, players: int, options: Options | dict[str, Any] | None = None
+) -> int:
+    """The largest valid ``handSize`` for ``players`` (docs/rules.md D59): every
+    player gets ``handSize`` cards and at least one card is left to turn up.
+
+    >>> max_hand_size("classic", 10), max_hand_size("flex", 8), max_hand_size("flip", 2)
+    (10, 12, 20)
+    """
+    v = get_variant(variant)
+    opts = options if isinstance(options, Options) else Options.from_dict(options)
+    deck = len(v.deck_ids(opts, 0))
+    return min(MAX_HAND_SIZE, (deck - 1) // players)
+
+
+def check_deal(variant: Variant, players: int, options: Options, seed: int = 0) -> None:
+    """Refuse a configuration whose deal is impossible (docs/rules.md D59) with an
+    :class:`~unokit.errors.OptionError` that names the largest valid ``handSize``."""
+    size = options.handSize
+    deck = len(variant.deck_ids(options, seed))
+    if not 1 <= size <= MAX_HAND_SIZE or players * size > deck - 1:
+        best = min(MAX_HAND_SIZE, (deck - 1) // players)
+        raise OptionError(
+            f"option handSize={size}: cannot deal {size} cards to each of {players} players "
+            f"from the {deck}-card {variant.name} deck (at most 20, and one card must be left "
+            f"to turn up); the largest valid handSize for {players} players is {best}"
+        )
 
 
 def encode_play(
@@ -157,6 +189,7 @@ class Game:
         "round_points",
         "match_winners",
         "empty_draws",
+        "wild_top",
         "reveal",
         "log",
         "commands",
@@ -192,6 +225,7 @@ class Game:
             )
         if not isinstance(seed, int) or isinstance(seed, bool):
             raise InvalidPositionError(f"seed must be an integer, got {seed!r}")
+        check_deal(v, players, opts, seed)
         self.variant = v
         self.options = opts
         self.n = players
@@ -226,7 +260,8 @@ class Game:
         self.winner = -1
         self.round_points = 0
         self.match_winners: tuple[int, ...] = ()
-        self.empty_draws = 0
+        self.empty_draws = 0  # consecutive turns without a play or a draw (D55, D60)
+        self.wild_top = False  # the top card counts as a plain Wild (first card, D59)
         self.reveal: tuple[int, int, tuple[int, ...]] | None = None
         self.log: list[ev.Event] | None = [] if events else None
         # accepted commands of the whole match, as text (the body of a record)
@@ -277,14 +312,22 @@ class Game:
         powers: Sequence[bool] | None = None,
         uno: dict[int, UnoState | str] | None = None,
         scores: Sequence[int] | None = None,
+        pending_draw: int = 0,
+        prior_color: Color | str | None = None,
         seed: int = 0,
         events: bool = True,
     ) -> Game:
         """Build an explicit position (``draw`` top first, ``discard`` bottom to top).
 
         An empty ``discard`` means the round waits for its first card
-        (:meth:`start`). Raises :class:`InvalidPositionError` when the position
-        breaks an invariant of docs/rules.md §8.
+        (:meth:`start`). ``pending_draw``: with ``stacking`` on, in
+        ``AWAIT_TURN``, the stacked penalty waiting for ``current`` (the top
+        card is the last stacked card). ``prior_color``: in
+        ``AWAIT_CHALLENGE`` (or with a restricted wild draw on top of a stack),
+        the colour in force before that card was played, from which its
+        legality is judged (default: the colour of the card under it). Raises
+        :class:`InvalidPositionError` when the position breaks an invariant of
+        docs/rules.md §8.
         """
         g = cls(variant, players, options, seed, events=events)
         v = g.variant
@@ -381,17 +424,58 @@ class Game:
         elif ph == Phase.AWAIT_CHALLENGE:
             if not v.restricted[side][top]:
                 raise InvalidPositionError("AWAIT_CHALLENGE needs a restricted wild draw on top")
-            off = (current - direction) % players
-            before = v.color[side][g.discard[-2]] if len(g.discard) > 1 else -1
-            g.ch_offender, g.ch_card = off, top
-            g.ch_legal = before < 0 or not g._holds_match(off, before, -1)
+            g._set_challenge(prior_color)
             g.ch_after, g.ch_after_success = g._next(current), current
         elif ph in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             raise InvalidPositionError(f"a position cannot be set up in state {ph.name}")
+        if not isinstance(pending_draw, int) or isinstance(pending_draw, bool) or pending_draw < 0:
+            raise InvalidPositionError(f"pending_draw must be an integer >= 0, not {pending_draw!r}")
+        if pending_draw:
+            if g.options.stacking == "off":
+                raise InvalidPositionError("pending_draw needs stacking on (docs/rules.md §6.1)")
+            if ph != Phase.AWAIT_TURN:
+                raise InvalidPositionError(f"pending_draw is given in state {ph.name}")
+            amount = v.draw_amount[side][top]
+            if not v.stack_class[side][top] or amount > pending_draw:
+                raise InvalidPositionError(
+                    f"pending_draw {pending_draw}: the top card {v.cards.cards[top]} is not a "
+                    f"stacked draw card of at most that amount"
+                )
+            g.pending = pending_draw
+            g.stack_class = v.stack_class[side][top]
+            g.stack_amount = amount
+            if v.restricted[side][top] and not g.options.noBluff:
+                g._set_challenge(prior_color)  # the last stacked card may be challenged
+                g.ch_after, g.ch_after_success = g._next(current), current
+        elif prior_color is not None and ph != Phase.AWAIT_CHALLENGE:
+            raise InvalidPositionError("prior_color is given outside AWAIT_CHALLENGE or a stack")
         if any(not h for h in g.hands):
             raise InvalidPositionError("a player with no cards: the round would be over")
         g._check_deck()
         return g
+
+    def _set_challenge(self, prior_color: Color | str | None) -> None:
+        """Challenge bookkeeping of a set-up position whose top card is a
+        restricted wild draw just played by the seat before ``current``."""
+        v = self.variant
+        side = self.side
+        top = self.discard[-1]
+        if prior_color is None:
+            before = v.color[side][self.discard[-2]] if len(self.discard) > 1 else -1
+        else:
+            try:
+                col = Color[prior_color] if isinstance(prior_color, str) else Color(prior_color)
+            except (KeyError, ValueError):
+                raise InvalidPositionError(f"prior_color {prior_color!r} is not a colour") from None
+            if col not in v.colors(side):
+                raise InvalidPositionError(
+                    f"prior_color {col.name} does not belong to the {('light', 'dark')[side]} side"
+                )
+            before = int(col)
+        off = (self.current - self.direction) % self.n
+        self.ch_offender, self.ch_card = off, top
+        # the card is on the discard pile already: no card of the hand is skipped
+        self.ch_legal = before < 0 or not self._holds_match(off, before, -1, self.options.noBluff)
 
     def _check_deck(self) -> None:
         """Every card of the position must exist in the deck in force, and no
@@ -637,14 +721,42 @@ class Game:
             self.vulnerable = -1
         self.reveal = None
 
+    def _turn_ended(self, drew: int) -> bool:
+        """A turn ended without a play, having drawn ``drew`` cards. A full cycle
+        of turns by all players without a play or a draw, whatever the reason,
+        blocks the round (docs/rules.md §1.8, D55, D60). Returns whether it did."""
+        if drew:
+            self.empty_draws = 0
+            return False
+        self.empty_draws += 1
+        if self.empty_draws >= self.n:
+            self._end_blocked()
+            return True
+        return False
+
     def _accept_mask(self) -> int:
+        """What the top card accepts: its colour (or the declared one), its
+        number or symbol class, and wilds (docs/rules.md §1.5)."""
+        if self.wild_top:
+            return (1 << self.color) | WILD_BIT
         top = self.discard[-1]
         return (1 << self.color) | self.variant.topkey[self.side][top] | WILD_BIT
 
-    def _holds_match(self, seat: int, color: int, skip_card: int) -> bool:
+    def _top_ident(self) -> int:
+        """Identity of the top card for jump-ins (docs/rules.md §6.2, D64); -1: none."""
+        if self.wild_top:
+            return -1
+        return self.variant.ident[self.side][self.discard[-1]]
+
+    def _holds_match(
+        self, seat: int, color: int, skip_card: int, skip_restricted: bool = False
+    ) -> bool:
         """Whether ``seat`` (without one copy of ``skip_card``) holds a card that
-        "matches the current colour" for restricted wild draws (docs/rules.md §1.10)."""
+        "matches the current colour" for restricted wild draws (docs/rules.md §1.10).
+        ``skip_restricted``: other restricted wild draws do not count (noBluff,
+        see :meth:`_restricted_legal`)."""
         v = self.variant
+        restricted = v.restricted[self.side]
         o = self.options
         colors = v.color[self.side]
         if v.flex:
@@ -657,6 +769,8 @@ class Game:
         for c in self.hands[seat]:
             if c == skip_card and not skipped:
                 skipped = True
+                continue
+            if skip_restricted and restricted[c]:
                 continue
             col = colors[c]
             if col == color:
@@ -718,18 +832,14 @@ class Game:
         deck = v.deck(o, self.seed)
         self._shuffle(deck)
         size = o.handSize
-        if size * n >= len(deck):
-            raise InvalidPositionError(
-                f"cannot deal {size} cards to {n} players from {len(deck)} cards"
-            )
-        # one card at a time, clockwise from the dealer's left, from the top
-        # (the end of the list): seat d+k gets the k-th, (k+n)-th, ... cards
+        check_deal(v, n, o, self.seed)  # Options are immutable: checked at creation too
+        # one card at a time, clockwise from the dealer's left, from the top of
+        # the pile (the end of the list)
         d = self.dealer
-        top = len(deck) - 1
         hands: list[list[int]] = [[] for _ in range(n)]
-        for k in range(1, n + 1):
-            hands[(d + k) % n] = deck[top - (k - 1) : top - (k - 1) - n * size : -n]
-        del deck[len(deck) - n * size :]
+        for _ in range(size):
+            for k in range(1, n + 1):
+                hands[(d + k) % n].append(deck.pop())
         self.hands = hands
         self.draw = deck
         self.discard = []
@@ -744,6 +854,7 @@ class Game:
         if v.flex:
             self.powers = [True] * n
         self.empty_draws = 0
+        self.wild_top = False
         self.winner = -1
         self.round_points = 0
         self.reveal = None
@@ -765,46 +876,63 @@ class Game:
         if self.commands is not None:
             self.commands.append("START")
 
+    def _first_card_ok(self, c: int) -> bool:
+        """Whether a card turned up first stays (docs/rules.md §2.4, §3.7, §4.8)."""
+        v = self.variant
+        o = self.options
+        k = v.kind[0][c]
+        if v.flex:
+            return k == _NUMBER
+        if k == _WD4 or k == _WD2:
+            return False
+        if v.two_sided and k == _WILD and o.flipFirstCardWild == "redraw":
+            return False
+        return not (v.two_sided and k == _FLIP and o.flipFirstCardFlip == "redraw")
+
     def _start(self) -> None:
         v = self.variant
         o = self.options
         n = self.n
         first = (self.dealer + 1) % n
         self.direction = 1
+        self.wild_top = False
         kinds = v.kind[0]
+        cs = v.cards.cards
+        # Turn cards until one may stay. The procedure only ever turns cards of
+        # the draw pile (no reshuffle): when no card left there may stay, the
+        # last card turned stays and counts as a plain Wild (docs/rules.md D59).
         while True:
-            c = self._draw_one()
-            if c < 0:
+            if not self.draw:
                 raise IllegalActionError("the draw pile is empty: no first card to turn")
-            k = kinds[c]
-            if v.flex:
+            c = self.draw.pop()
+            if self._first_card_ok(c):
                 self.discard.append(c)
-                if k == _NUMBER:
-                    self._emit(ev.CardTurned(v.cards.cards[c], "start"))
-                    break
-                self._emit(ev.CardTurned(v.cards.cards[c], "ignored"))
-                if o.flexFirstCardIgnored == "return_to_deck":
-                    self.discard.pop()
-                    self.draw.append(c)
-                    self._shuffle(self.draw)
-                continue
-            redraw = k == _WD4 or k == _WD2
-            if v.two_sided and k == _WILD and o.flipFirstCardWild == "redraw":
-                redraw = True
-            if v.two_sided and k == _FLIP and o.flipFirstCardFlip == "redraw":
-                redraw = True
-            if redraw:
-                self._emit(ev.CardTurned(v.cards.cards[c], "returned"))
+                self._emit(ev.CardTurned(cs[c], "start"))
+                k = kinds[c]
+                break
+            if v.flex and o.flexFirstCardIgnored == "stay_in_discard":
+                # ignored cards stay in the discard pile; the next one is turned
+                # on top, while there is one (D29)
+                self.discard.append(c)
+                if self.draw:
+                    self._emit(ev.CardTurned(cs[c], "ignored"))
+                    continue
+            elif any(self._first_card_ok(x) for x in self.draw):
+                # returned into the draw pile, which is shuffled (D8, D29)
+                self._emit(ev.CardTurned(cs[c], "returned" if not v.flex else "ignored"))
                 self.draw.append(c)
                 self._shuffle(self.draw)
                 continue
-            self.discard.append(c)
-            self._emit(ev.CardTurned(v.cards.cards[c], "start"))
+            else:
+                self.discard.append(c)
+            # nothing left to turn that may stay: this card stays (D59)
+            self._emit(ev.CardTurned(cs[c], "start"))
+            self.wild_top = True
+            k = _WILD
             break
         self.phase = _T
         self.current = first
-        col = v.color[0][c]
-        self.color = col
+        self.color = -1 if self.wild_top else v.color[0][c]
         if k == _SKIP:
             self._emit(ev.Skipped(first))
             self.current = self._next(first)
@@ -856,6 +984,7 @@ class Game:
         if self.options.flipReverseDrawPile:
             self.draw.reverse()
         self.side ^= 1
+        self.wild_top = False
         if self.log is not None:
             self._emit(ev.Flipped(self.side, self.variant.cards.cards[self.discard[-1]]))
 
@@ -877,12 +1006,14 @@ class Game:
         self._after_round(values)
 
     def _end_blocked(self) -> None:
-        """No card can be drawn or played any more (docs/rules.md §1.8, D55)."""
+        """No card can be drawn or played any more (docs/rules.md §1.8, D55, D60).
+        ``lowest_hand_wins``: the lowest hand value wins, a tie is broken by
+        fewer cards, a remaining tie leaves the round without a winner (D62)."""
         n = self.n
         values = [self.hand_value(s) for s in range(n)]
         if self.options.blockedRound == "lowest_hand_wins":
-            low = min(values)
-            lows = [s for s in range(n) if values[s] == low]
+            best = min((values[s], len(self.hands[s])) for s in range(n))
+            lows = [s for s in range(n) if (values[s], len(self.hands[s])) == best]
             if len(lows) == 1:
                 self._end_round(lows[0])
                 return
@@ -905,8 +1036,14 @@ class Game:
                 )
             )
         sc = self.scores
-        over = o.matchMode == "single_round" or max(sc) >= o.targetScore
-        if not over:
+        if o.matchMode == "single_round":
+            # the player who went out wins the match, whatever the round was
+            # worth; a round without a winner ends it without one (D61)
+            self.match_winners = () if w < 0 else (w,)
+            self.phase = _MO
+            self._emit(ev.MatchEnded(self.match_winners, tuple(sc)))
+            return
+        if max(sc) < o.targetScore:
             return
         if o.scoringMode == "highest":
             best = max(sc)
@@ -914,7 +1051,7 @@ class Game:
         else:
             low = min(sc)
             winners = tuple(s for s in range(self.n) if sc[s] == low)
-            if len(winners) > 1 and o.lowestModeTie == "play_on" and o.matchMode == "points":
+            if len(winners) > 1 and o.lowestModeTie == "play_on":
                 return
         self.match_winners = winners
         self.phase = _MO
@@ -974,7 +1111,7 @@ class Game:
                 return f"P{seat} cannot jump in now: {self._waiting_for()}", False
             top = self.discard[-1]
             ident = v.ident[side][cid]
-            if ident < 0 or ident != v.ident[side][top] or flex:
+            if ident < 0 or ident != self._top_ident() or flex:
                 return (
                     f"P{seat} cannot jump in with {card}: it is P{self.current}'s turn and "
                     f"only a card identical to {v.cards.cards[top]} may jump in"
@@ -1015,22 +1152,6 @@ class Game:
                     f"{card} draws fewer than the stacked card: only an equal or larger draw "
                     f"may be stacked"
                 ), False
-        acc = self._accept_mask()
-        if flex:
-            ok = v.flexmask[cid] & acc
-        else:
-            ok = v.mask[side][cid] & acc
-        if not ok and not jump:
-            topc = v.cards.cards[self.discard[-1]]
-            return (
-                f"P{seat} cannot play {card}{' (flex side)' if flex else ''} on "
-                f"{topc.face(side)}: colour {Color(self.color).name}"
-                + (
-                    f", number {v.number[side][self.discard[-1]]}"
-                    if v.number[side][self.discard[-1]] >= 0
-                    else ""
-                )
-            ), True
         if wild:
             colors = v.colors(side)
             if color < 0:
@@ -1069,12 +1190,29 @@ class Game:
                     f"flipcolor {Color(flip_color).name} is not a colour of the other side",
                     False,
                 )
-        restricted = v.restricted[side][cid] and not (flex and not o.flexFlexSideWD4Restricted)
+        # a card that does not match, checked after the command's form: a
+        # malformed command is rejected without the misplay penalty (D65)
+        acc = self._accept_mask()
+        if flex:
+            ok = v.flexmask[cid] & acc
+        else:
+            ok = v.mask[side][cid] & acc
+        if not ok and not jump:
+            topc = v.cards.cards[self.discard[-1]]
+            return (
+                f"P{seat} cannot play {card}{' (flex side)' if flex else ''} on "
+                f"{topc.face(side)}: colour {Color(self.color).name}"
+                + (
+                    f", number {v.number[side][self.discard[-1]]}"
+                    if v.number[side][self.discard[-1]] >= 0
+                    else ""
+                )
+            ), True
         if (
-            restricted
-            and o.noBluff
+            o.noBluff
+            and self._restricted_side(cid, flex)
             and self.color >= 0
-            and self._holds_match(seat, self.color, cid)
+            and not self._restricted_legal(seat, cid)
         ):
             return (
                 f"P{seat} holds a card of colour {Color(self.color).name}: {card} may not be "
@@ -1115,9 +1253,11 @@ class Game:
         elif isinstance(action, Challenge):
             self.challenge(action.seat)
         elif isinstance(action, CallUno):
-            self.call_uno(action.seat)
+            if not self.call_uno(action.seat):
+                return []  # accepted, changes nothing, is not recorded (D65)
         elif isinstance(action, Catch):
-            self.catch(action.seat, action.target)
+            if not self.catch(action.seat, action.target):
+                return []
         elif isinstance(action, NextRound):
             return self.next_round()
         else:  # pragma: no cover - typing guards this
@@ -1162,9 +1302,10 @@ class Game:
     def _misplay(self, seat: int, cid: int) -> None:
         self._turn_action()
         self._emit(ev.Misplayed(seat, self.cards[cid]))
-        self._give(seat, 2, "misplay")
+        got = self._give(seat, 2, "misplay")
         self.uno_pre = -1
-        self.current = self._next(seat)
+        if not self._turn_ended(got):
+            self.current = self._next(seat)
 
     def _do_play(
         self,
@@ -1184,13 +1325,12 @@ class Game:
             self._turn_action()
         kind = v.kind[side][cid]
         legal = True
-        restricted = v.restricted[side][cid] and (
-            not flex or self.options.flexFlexSideWD4Restricted
-        )
+        restricted = self._restricted_side(cid, flex)
         if restricted:
-            legal = not self._holds_match(seat, self.color, cid)
+            legal = self._restricted_legal(seat, cid)
         hand.remove(cid)
         self.discard.append(cid)
+        self.wild_top = False
         self.drawn = -1
         self.empty_draws = 0
         log = self.log is not None
@@ -1435,7 +1575,8 @@ class Game:
             total = self.pending
             self.pending = self.stack_class = self.stack_amount = 0
             self._clear_challenge()
-            self._give(seat, total, "stack")
+            if self._turn_ended(self._give(seat, total, "stack")):
+                return
             if self.log is not None:
                 self._emit(ev.Skipped(seat))
             self.current = self._next(seat)
@@ -1448,17 +1589,14 @@ class Game:
         c = self._draw_one()
         if c < 0:
             self._emit(ev.Drew(seat, 0, (), () if self.variant.two_sided else None, "draw"))
-            self.empty_draws += 1
-            if self.empty_draws >= self.n:
-                self._end_blocked()
-                return
-            self.current = self._next(seat)
+            if not self._turn_ended(0):
+                self.current = self._next(seat)
             return
         self.empty_draws = 0
         got = [c]
         hand.append(c)
         if o.drawUntilPlayable:
-            while not self._can_play_card(seat, c):
+            while not self.playable(seat, c):
                 c = self._draw_one()
                 if c < 0:
                     break
@@ -1469,7 +1607,7 @@ class Game:
             self._uno_off(seat)
         if self.log is not None:
             self._log_draw(seat, got, "draw")
-        if self._can_play_card(seat, c):
+        if self.playable(seat, c):
             self.phase = _D
             self.drawn = c
         else:
@@ -1495,49 +1633,59 @@ class Game:
         else:
             self.current = (seat + self.direction) % self.n
 
-    def _can_play_card(self, seat: int, cid: int) -> bool:
-        """Whether ``seat`` could play ``cid`` now (either side); restricted cards
-        count only when legal if ``noBluff`` is on."""
+    # ---- playability: docs/rules.md D58, written once ------------------------------
+
+    def _restricted_side(self, cid: int, flex: bool) -> bool:
+        """Whether ``cid`` played on that side is a restricted wild draw (§1.10):
+        WD4, WD2, WDC, FW4 regular; FW4 flex only with flexFlexSideWD4Restricted."""
+        if not self.variant.restricted[self.side][cid]:
+            return False
+        return not flex or self.options.flexFlexSideWD4Restricted
+
+    def _restricted_legal(self, seat: int, cid: int) -> bool:
+        """Whether ``seat`` may legally play restricted wild draw ``cid`` now: no
+        other card in hand "matches the current colour" (docs/rules.md §1.10). Under
+        ``noBluff`` another restricted wild draw does not count as a match: it
+        could not be played instead (docs/decisions.md E15; without this a hand
+        of two Wild Draw Fours under wildDrawWildsCountAsMatch could never be
+        played and a round could last for ever, D60)."""
+        return not self._holds_match(seat, self.color, cid, self.options.noBluff)
+
+    def _side_playable(self, seat: int, cid: int, flex: bool, acc: int, strict: bool) -> bool:
+        """One side of the D58 test (``acc``: the accept mask of the top)."""
         v = self.variant
+        if flex:
+            if not (v.flex and self.powers[seat] and v.flexmask[cid] & acc):
+                return False
+        elif not v.mask[self.side][cid] & acc:
+            return False
+        if (strict or self.options.noBluff) and self._restricted_side(cid, flex):
+            return self._restricted_legal(seat, cid)
+        return True
+
+    def playable(self, seat: int, cid: int, *, strict: bool = False) -> bool:
+        """docs/rules.md D58: whether ``seat`` could play card id ``cid`` now on at
+        least one of its sides -- the regular side by §1.5 matching, a Flex flex
+        side only with a green Power Card (§4.4), a restricted wild-draw side only
+        when legal under ``noBluff``. ``strict`` (the ``forcedPlay`` test, §6.5):
+        a restricted side counts only when legal, whatever ``noBluff``.
+
+        The one definition behind the legal moves, ``forcedPlay``,
+        ``drawUntilPlayable`` and the PLAY_DRAWN / PASS choice. Stacking (a
+        pending draw) is not judged here: only stackable cards answer a stack.
+        """
         acc = self._accept_mask()
-        side = self.side
-        if v.mask[side][cid] & acc:
-            if v.restricted[side][cid] and self.options.noBluff:
-                if self._holds_match(seat, self.color, cid):
-                    return bool(v.flex and self.powers[seat] and v.flexmask[cid])
-            return True
-        return bool(v.flex and self.powers[seat] and v.flexmask[cid] & acc)
+        return self._side_playable(seat, cid, False, acc, strict) or self._side_playable(
+            seat, cid, True, acc, strict
+        )
 
     def _has_forced_play(self, seat: int) -> bool:
-        """forcedPlay: a playable card, restricted ones only if legal (docs/rules.md §6.5)."""
-        v = self.variant
-        acc = self._accept_mask()
-        side = self.side
-        for c in set(self.hands[seat]):
-            if v.mask[side][c] & acc:
-                if v.restricted[side][c] and self._holds_match(seat, self.color, c):
-                    continue
-                return True
-            if v.flex and self.powers[seat] and v.flexmask[c] & acc:
-                return True
-        return False
+        """forcedPlay: ``seat`` holds a card it must play (docs/rules.md §6.5, D58)."""
+        return any(self.playable(seat, c, strict=True) for c in set(self.hands[seat]))
 
     def _must_play_drawn(self, seat: int) -> bool:
-        """forcedPlay: a playable drawn card must be played, but a restricted
-        wild draw counts as playable only if it is legal (docs/rules.md §6.5)."""
-        if not self.options.forcedPlay:
-            return False
-        v = self.variant
-        c = self.drawn
-        side = self.side
-        acc = self._accept_mask()
-        if v.flex and self.powers[seat] and v.flexmask[c] & acc:
-            restricted_flex = v.restricted[side][c] and self.options.flexFlexSideWD4Restricted
-            if not restricted_flex or not self._holds_match(seat, self.color, c):
-                return True
-        if v.mask[side][c] & acc:
-            return not (v.restricted[side][c] and self._holds_match(seat, self.color, c))
-        return False
+        """forcedPlay: the drawn card is playable, so PASS is not allowed (§6.5)."""
+        return self.options.forcedPlay and self.playable(seat, self.drawn, strict=True)
 
     def keep(self, seat: int) -> None:
         """PASS: keep the playable card just drawn."""
@@ -1587,8 +1735,13 @@ class Game:
         self._turn_action()
         kind = self.variant.kind[self.side][self.ch_card]
         self._emit(ev.Accepted(seat))
+        size = len(self.hands[seat])
         self._penalty(seat, kind, 0)
         after = self.ch_after
+        loses_turn = after != self.ch_after_success  # not a flex-side FW4
+        if loses_turn and self._turn_ended(len(self.hands[seat]) - size):
+            self._clear_challenge()
+            return
         if after != seat:
             self._emit(ev.Skipped(seat))
         self._clear_challenge()
@@ -1617,8 +1770,13 @@ class Game:
         # both outcomes draw with reason "challenge": the failed challenger's
         # penalty, or the guilty offender's
         if self.ch_legal:
+            size = len(self.hands[seat])
             self._penalty(seat, kind, 2, "challenge")
             self.current = self.ch_after
+            loses_turn = self.ch_after != self.ch_after_success  # not a flex-side FW4
+            if loses_turn and self._turn_ended(len(self.hands[seat]) - size):
+                self._clear_challenge()
+                return
         else:
             self._penalty(off, kind, 0, "challenge")
             self.current = self.ch_after_success
@@ -1636,7 +1794,10 @@ class Game:
             self._emit(ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed)))
         self.pending = self.stack_class = self.stack_amount = 0
         if self.ch_legal:
-            self._give(seat, total + 2, "challenge")
+            drew = self._give(seat, total + 2, "challenge")
+            self._clear_challenge()
+            if self._turn_ended(drew):
+                return
             self.current = self._next(seat)
         else:
             self._give(off, total, "challenge")
@@ -1647,26 +1808,31 @@ class Game:
         self.ch_offender = self.ch_card = self.ch_after = self.ch_after_success = -1
         self.ch_legal = False
 
-    def call_uno(self, seat: int) -> None:
+    def call_uno(self, seat: int) -> bool:
         """CALL_UNO: safe with one card; with two on one's own turn, a
-        pre-announcement for the next play; otherwise no effect."""
+        pre-announcement for the next play; otherwise accepted with no effect
+        at all (no event, not recorded; docs/rules.md D65). Returns whether it had
+        an effect."""
         self._seat_ok(seat)
         if self.phase in (_RO, _MO, _DEAL):
             raise IllegalActionError("UNO can be called only during a round")
         size = len(self.hands[seat])
-        if size == 1:
-            if self.uno[seat] != _SAFE:
-                self.uno[seat] = _SAFE
-                if self.vulnerable == seat:
-                    self.vulnerable = -1
-        elif size == 2 and seat == self.current and self.phase in (_T, _D):
+        if size == 1 and self.uno[seat] != _SAFE:
+            self.uno[seat] = _SAFE
+            if self.vulnerable == seat:
+                self.vulnerable = -1
+        elif size == 2 and seat == self.current and self.phase in (_T, _D) and self.uno_pre != seat:
             self.uno_pre = seat
         else:
-            return
+            return False
         self._emit(ev.UnoCalled(seat))
+        return True
 
-    def catch(self, seat: int, target: int) -> None:
-        """CATCH ``target`` for not calling UNO (no effect if not vulnerable)."""
+    def catch(self, seat: int, target: int) -> bool:
+        """CATCH ``target`` for not calling UNO. A catch of oneself is rejected;
+        a catch of a seat that is not vulnerable costs ``falseCatchPenalty``
+        cards, and with 0 is accepted with no effect at all (no event, not
+        recorded; docs/rules.md D65). Returns whether it had an effect."""
         self._seat_ok(seat)
         self._seat_ok(target)
         if self.phase in (_RO, _MO, _DEAL):
@@ -1678,10 +1844,12 @@ class Game:
             self.vulnerable = -1
             self._emit(ev.Caught(seat, target, True))
             self._give(target, self.options.unoPenalty, "catch")
-        else:
-            self._emit(ev.Caught(seat, target, False))
-            if self.options.falseCatchPenalty:
-                self._give(seat, self.options.falseCatchPenalty, "false_catch")
+            return True
+        if not self.options.falseCatchPenalty:
+            return False
+        self._emit(ev.Caught(seat, target, False))
+        self._give(seat, self.options.falseCatchPenalty, "false_catch")
+        return True
 
     def catch_window(self) -> list[int]:
         """The seats that may catch the vulnerable seat but would otherwise get
@@ -1736,7 +1904,7 @@ class Game:
     def _jump_moves(self, seat: int) -> list[int]:
         v = self.variant
         side = self.side
-        ident = v.ident[side][self.discard[-1]]
+        ident = self._top_ident()
         if ident < 0:
             return []
         out = []
@@ -1792,7 +1960,7 @@ class Game:
                 if flex and fmask[c] & acc:
                     moves += self._play_codes(p, c, True, last)
                     playable = True
-            if not (self.options.forcedPlay and playable and self._has_forced_play(p)):
+            if not (playable and self.options.forcedPlay and self._has_forced_play(p)):
                 moves.append(OP_DRAW)
             return moves
         if ph == _D:
@@ -1820,13 +1988,8 @@ class Game:
         base = (c << 4) | (_FLEX_BIT if flex else 0)
         o = self.options
         if v.mask[side][c] & WILD_BIT:
-            if (
-                v.restricted[side][c]
-                and o.noBluff
-                and not (flex and not o.flexFlexSideWD4Restricted)
-            ):
-                if self._holds_match(seat, self.color, c):
-                    return []
+            if o.noBluff and self._restricted_side(c, flex) and not self._restricted_legal(seat, c):
+                return []
             cols = (4, 5, 6, 7) if side else (0, 1, 2, 3)
             if flex and (kind == _WTD or kind == _FW4):
                 return [
@@ -2005,6 +2168,7 @@ class Game:
             self.round_points,
             self.match_winners,
             self.empty_draws,
+            self.wild_top,
             self.reveal,
         )
 

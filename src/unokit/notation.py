@@ -30,8 +30,9 @@ _KEYS = (
     "variant", "players", "options", "seed", "shuffles", "round", "dealer", "phase", "current",
     "direction", "side", "color", "drawn", "color_next", "hands", "draw",
     "discard", "uno", "uno_pre", "vulnerable", "powers", "scores", "pending", "challenge",
-    "empty_draws", "winner", "round_points", "match_winners", "reveal",
+    "empty_draws", "winner", "round_points", "match_winners", "reveal", "wild_top",
 )  # fmt: skip
+_OPTIONAL = {"wild_top"}  # written only when not at its default
 
 
 def _seat(x: int) -> str:
@@ -92,6 +93,8 @@ def dumps(game: Game) -> str:
         lines.append(f"reveal P{a} P{b} {cards(hand)}")
     else:
         lines.append("reveal -")
+    if game.wild_top:
+        lines.append("wild_top true")  # a first card that counts as a plain Wild (D59)
     return "\n".join(lines) + "\n"
 
 
@@ -116,7 +119,7 @@ class _Reader:
             if key in self.values:
                 raise ParseError(f"line {n}: {key} given twice")
             self.values[key] = rest.split() if key != "options" else [rest]
-        missing = [k for k in _KEYS if k not in self.values and k != "hands"]
+        missing = [k for k in _KEYS if k not in self.values and k not in ("hands", *_OPTIONAL)]
         if missing:
             raise ParseError(f"missing key(s): {', '.join(missing)}")
 
@@ -204,6 +207,7 @@ def loads(text: str) -> Game:
             g.ch_after = _Reader.seat(ch[3])
             g.ch_after_success = _Reader.seat(ch[4])
         g.empty_draws = r.int("empty_draws")
+        g.wild_top = r.values.get("wild_top", ["false"]) == ["true"]
         g.winner = _Reader.seat(r.one("winner"))
         g.round_points = r.int("round_points")
         mw = r.values["match_winners"]

@@ -143,6 +143,14 @@ _BOOLS = {
     "forcedPlay",
     "noBluff",
 }
+# Values the engine cannot honour: refused, never accepted and ignored (docs/rules.md D66).
+_REFUSED: dict[str, tuple[object, str]] = {
+    "flexActionCardsHaveFlexColor": (
+        True,
+        "not supported -- no Flex deck defines flex colours for action cards "
+        "(docs/rules.md D32, D66); only false is accepted",
+    ),
+}
 _INTS = {"targetScore", "handSize", "unoPenalty", "falseCatchPenalty"}
 
 
@@ -174,6 +182,8 @@ def _check(name: str, value: Any) -> None:
     if name in _BOOLS:
         if not isinstance(value, bool):
             raise OptionError(f"option {name}: {value!r} is not a boolean (true/false)")
+        if name in _REFUSED and value == _REFUSED[name][0]:
+            raise OptionError(f"option {name}={str(value).lower()}: {_REFUSED[name][1]}")
         return
     if name in _INTS:
         if not isinstance(value, int) or isinstance(value, bool):

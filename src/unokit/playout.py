@@ -71,7 +71,7 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
         if fast and game.phase == _T and not game.pending:
             side = game.side
             mask = v.mask[side]
-            acc = (1 << game.color) | v.topkey[side][game.discard[-1]] | WILD_BIT
+            acc = game._accept_mask()
             cur = game.current
             hand = game.hands[cur]
             flexok = flexv and game.powers[cur]
@@ -98,6 +98,7 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
             ):
                 hand.remove(c)
                 game.discard.append(c)
+                game.wild_top = False
                 game.empty_draws = 0
                 game.uno_pre = -1
                 game.color = v.color[side][c]

@@ -73,6 +73,14 @@ _STACK_CLASS = {
 }
 
 
+# The regular side of a Flex action shows the classic symbol (docs/rules.md D38, D64).
+_SAME_SYMBOL = {
+    Kind.FLEX_SKIP: Kind.SKIP,
+    Kind.FLEX_REVERSE: Kind.REVERSE,
+    Kind.FLEX_DRAW_TWO: Kind.DRAW_TWO,
+}
+
+
 @dataclass(eq=False)
 class Variant:
     """One game of the family: its cards, deck, player limits and card tables."""
@@ -123,7 +131,10 @@ class Variant:
                 self.restricted[side][cid] = k in _RESTRICTED
                 self.stack_class[side][cid] = _STACK_CLASS.get(k, 0)
                 if not f.is_wild:
-                    self.ident[side][cid] = col * 1000 + int(k) * 20 + num + 1
+                    # identity for jump-ins: colour and number or symbol of the face
+                    # (Flex: its regular side, so a Flex Skip is identical to a Skip, D64)
+                    ik = _SAME_SYMBOL.get(k, k)
+                    self.ident[side][cid] = col * 1000 + int(ik) * 20 + num + 1
             f = card.light
             self.cut_value[cid] = f.number or 0
             self.flip_icon[cid] = f.flip_icon

@@ -100,3 +100,40 @@ def test_a_rejected_step_must_leave_the_state_unchanged() -> None:
 def test_missing_path_is_a_failure() -> None:
     (result,) = run_paths(["/nonexistent/scenarios"])
     assert not result.passed and "no such file" in result.message
+
+
+def _challenge_doc(**given: object) -> dict[str, object]:
+    base: dict[str, object] = {
+        "hands": [["B7"], ["B5", "B6"], ["Y5", "Y6"]],
+        "draw": ["B1", "B2", "B3", "B4", "R1", "R2"],
+        "discard": ["G3", "W4"], "color": "Y", "current": 1, "state": "AWAIT_CHALLENGE",
+    }
+    return {"format": 1, "id": "T-PC", "variant": "classic", "players": 3, "options": {},
+            "given": base | given, "steps": [{"do": "P1 CHALLENGE", "expect": {"current": 1}}]}
+
+
+def test_prior_color_is_required_with_await_challenge_and_decides_legality() -> None:
+    missing = run_scenario(_challenge_doc())
+    assert not missing.passed and "prior_color is required" in missing.message
+    assert run_scenario(_challenge_doc(prior_color="B")).passed  # P0 held blue: guilty
+    legal = run_scenario(_challenge_doc(prior_color="R"))  # nothing red: the challenge fails
+    assert not legal.passed and "current: expected 1, got 2" in legal.message
+    bad = run_scenario(_challenge_doc(prior_color="Pk"))
+    assert not bad.passed and "prior_color" in bad.message
+
+
+def _stack_doc(pending: object, options: dict[str, object]) -> dict[str, object]:
+    return {"format": 1, "id": "T-PD", "variant": "classic", "players": 3, "options": options,
+            "given": {"hands": [["G1"], ["GD2", "B5"], ["Y5"]],
+                      "draw": ["B1", "B2", "B3", "B4", "B6"], "discard": ["R3", "RD2"],
+                      "current": 1, "pending_draw": pending},
+            "steps": [{"do": "P1 PLAY GD2", "expect": {"pending_draw": 4, "current": 2}}]}
+
+
+def test_pending_draw_given_and_expected() -> None:
+    assert run_scenario(_stack_doc(2, {"stacking": "same_symbol"})).passed
+    off = run_scenario(_stack_doc(2, {}))
+    assert not off.passed and "stacking" in off.message
+    assert not run_scenario(_stack_doc("2", {"stacking": "same_symbol"})).passed
+    too_small = run_scenario(_stack_doc(1, {"stacking": "same_symbol"}))
+    assert not too_small.passed and "pending_draw 1" in too_small.message

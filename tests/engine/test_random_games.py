@@ -90,7 +90,7 @@ VARIANT_OPTIONS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
         "flexWildAllFlipResetCheck": st.sampled_from(["immediate", "skip_after_wild_all_flip"]),
         "flexFlexSideWD4Restricted": st.booleans(),
         "flexFirstCardIgnored": st.sampled_from(["stay_in_discard", "return_to_deck"]),
-        "flexActionCardsHaveFlexColor": st.booleans(),
+        "flexActionCardsHaveFlexColor": st.just(False),  # true is refused (D66)
     },
 }
 

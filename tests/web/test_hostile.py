@@ -1,6 +1,6 @@
 """Hostile input of issue 13: every case is a clear 4xx or protocol error, no
 5xx, no traceback in the log, the connection kept and the room unchanged; and
-commands that change nothing (RULES.md D65) are neither stored nor broadcast."""
+commands that change nothing (docs/rules.md D65) are neither stored nor broadcast."""
 
 from __future__ import annotations
 

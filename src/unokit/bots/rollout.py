@@ -104,7 +104,7 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
         if fast and ph == _T and not game.pending:
             side = game.side
             mask = v.mask[side]
-            acc = (1 << game.color) | v.topkey[side][game.discard[-1]] | WILD_BIT
+            acc = game._accept_mask()
             cur = game.current
             hand = game.hands[cur]
             ok = [c for c in hand if mask[c] & acc]
@@ -287,7 +287,7 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
         if ph == _T:
             side = game.side
             mask = v.mask[side]
-            acc = (1 << game.color) | v.topkey[side][game.discard[-1]] | WILD_BIT
+            acc = game._accept_mask()
             cur = game.current
             hand = game.hands[cur]
             ok = [c for c in hand if mask[c] & acc]
@@ -376,7 +376,7 @@ def _flex_turn(game: Game, ph: int) -> None:
     cur = game.current
     hand = game.hands[cur]
     green = game.powers[cur]
-    acc = (1 << game.color) | v.topkey[0][game.discard[-1]] | WILD_BIT
+    acc = game._accept_mask()
     if ph == _D:
         c = game.drawn
         if mask[c] & WILD_BIT and len(hand) > 3:

@@ -907,14 +907,28 @@ class UnoClassicVectorEnv:
         self._cur[envs] = self._color_next[envs]
         self._color_next[envs] = -1
 
+    def _turn_ended(self, envs: IntArray, drew: IntArray, done: Array) -> None:
+        """A turn of ``envs`` ended without a play, its player having drawn
+        ``drew`` cards: n such turns in a row without a card block the round
+        (``Game._turn_ended``, docs/rules.md D60)."""
+        got = drew > 0
+        self._empty[envs[got]] = 0
+        idle = envs[~got]
+        if idle.size:
+            self._empty[idle] += 1
+            done[idle[self._empty[idle] >= self.players]] = True
+
     def _accept(self, envs: IntArray, a: IntArray, done: Array, winner: Array) -> None:
         """ACCEPT a Wild Draw Four: draw 4, lose the turn (``Game.accept``)."""
         self._turn_action(envs)
         s = self._cur[envs]
+        rows = envs * self.players + s
+        before = self._sizes[rows].copy()
         self._give(envs, s, 4)
         self._ch_legal[envs] = False
         self._phase[envs] = _T
         self._cur[envs] = (s + self._dir[envs]) % self.players
+        self._turn_ended(envs, self._sizes[rows] - before, done)
 
     def _challenge(self, envs: IntArray, a: IntArray, done: Array, winner: Array) -> None:
         """CHALLENGE a Wild Draw Four (``Game.challenge``): a legal card costs the
@@ -927,8 +941,11 @@ class UnoClassicVectorEnv:
         legal = self._ch_legal[envs]
         if legal.any():
             el, sl = envs[legal], s[legal]
+            rows = el * n + sl
+            before = self._sizes[rows].copy()
             self._give(el, sl, 6)
             self._cur[el] = (sl + d[legal]) % n
+            self._turn_ended(el, self._sizes[rows] - before, done)
         guilty = ~legal
         if guilty.any():
             self._give(envs[guilty], (s[guilty] - d[guilty]) % n, 4)

@@ -773,7 +773,7 @@ class Room:
             line = str(action)
             if changes_nothing(action, game, g):
                 raise ProtocolError(
-                    "no_effect", f"{line} changes nothing now; not stored (RULES.md D65)"
+                    "no_effect", f"{line} changes nothing now; not stored (docs/rules.md D65)"
                 )
             await self._commit(
                 [line], g, last={"seat": seat, "text": line, "by": "human"}, ack=(conn, msg_id)
@@ -961,7 +961,7 @@ class Room:
                         return
                     g2.apply(action)
                     if changes_nothing(action, g, g2):
-                        raise IllegalActionError(f"{action} changes nothing (RULES.md D65)")
+                        raise IllegalActionError(f"{action} changes nothing (docs/rules.md D65)")
                 except Exception:
                     log.exception(
                         "bot %s of room %s failed; playing a legal action", seat, self.code
@@ -1229,7 +1229,7 @@ def _is_match_line(text: str) -> bool:
 
 
 def changes_nothing(action: Action, before: Game, after: Game) -> bool:
-    """A command the engine accepted without any effect (RULES.md D65: UNO with
+    """A command the engine accepted without any effect (docs/rules.md D65: UNO with
     no UNO to call, a catch of nobody under ``falseCatchPenalty=0``): it must not
     be stored, bump the version or be broadcast. Only these two commands can be
     accepted without effect, so only they pay for the comparison."""

@@ -1,0 +1,732 @@
+"""A rules fuzzer: seeded random matches over every variant, player count,
+option of docs/rules.md Appendix C and valid ``handSize``, played through the public
+API and checked after every command.
+
+Each match is reproducible from one integer seed (``python -m unokit.fuzz
+--replay SEED``): the seed chooses the configuration (variant, players, a
+random combination of options, a random valid ``handSize``), the game's own
+seed and every random choice of the players.
+
+Checked (a failed check is a :class:`Failure` naming the seed):
+
+* after every accepted command, the engine invariants of docs/rules.md §8 through
+  ``Game.check_invariants`` (card conservation first) *and* again through the
+  public API: UNO states, colours, empty hands, Power Cards, scores that change
+  only at round end, a legal turn action for the seat to act;
+* at every round start (D59, §8.11): the whole deck is in play and each hand
+  was dealt exactly ``handSize`` cards (cards drawn by a first-card Draw Two
+  aside);
+* every listed legal action (all of them, or a sample on long lists) is
+  accepted on a copy of the game and keeps the invariants; sampled commands
+  that are not legal (wrong seat, card not held, bad colour, side, target...)
+  are rejected and leave the state exactly as it was;
+* rounds end (§8.10, D60): a round longer than ``round_limit`` commands fails;
+* a watchdog: a command, a deal or ``Game.new`` that takes longer than
+  ``command_seconds`` is a hang and fails (``SIGALRM`` interrupts it);
+* differential checks: the fast paths that re-implement rules agree with
+  ``Game`` command by command -- the random playout (:mod:`unokit.playout`),
+  the sensible rollout (:mod:`unokit.bots.rollout`; the greedy one draws its
+  random numbers in its own order, so it is only checked for legality) and, for
+  Classic under options it supports, the batched environment
+  (:mod:`unokit.envs.vector_classic`).
+
+>>> stats = run(matches=2, seed=1)
+>>> stats.matches, stats.failures
+(2, [])
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import signal
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from unokit import events as ev
+from unokit.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    NextRound,
+    Pass,
+    Play,
+)
+from unokit.cards import Color
+from unokit.errors import UnoError
+from unokit.game import Game, Phase, max_hand_size
+from unokit.options import OPTION_CHOICES, Options
+from unokit.variants import get_variant
+
+__all__ = [
+    "FuzzConfig",
+    "Failure",
+    "FuzzStats",
+    "Hang",
+    "random_config",
+    "fuzz_match",
+    "run",
+    "main",
+]
+
+VARIANTS = ("classic", "flip", "flex")
+LIGHT = (Color.R, Color.Y, Color.G, Color.B)
+DARK = (Color.Pk, Color.Tl, Color.Or, Color.Pu)
+#: a round with the fuzzing policy ends far sooner (D60); more is a failure
+ROUND_LIMIT = 5000
+#: a command (or a deal) that takes longer is a hang
+COMMAND_SECONDS = 5.0
+
+
+class Hang(Exception):
+    """Raised by the watchdog inside a command that ran too long."""
+
+
+@dataclass(frozen=True)
+class FuzzConfig:
+    """What one match plays: everything follows from ``seed``."""
+
+    seed: int
+    variant: str
+    players: int
+    options: dict[str, Any]
+
+    def describe(self) -> str:
+        opts = " ".join(f"{k}={v}" for k, v in sorted(self.options.items()))
+        return f"{self.variant} {self.players}p {opts}".strip()
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A broken check, with everything needed to reproduce it."""
+
+    seed: int
+    config: str
+    round: int
+    command: int
+    message: str
+
+    def line(self) -> str:
+        return (
+            f"FAIL seed={self.seed} round={self.round} command={self.command}: {self.message}\n"
+            f"     config: {self.config}\n"
+            f"     replay: python -m unokit.fuzz --replay {self.seed}"
+        )
+
+
+@dataclass
+class FuzzStats:
+    """Totals of a fuzzing run."""
+
+    matches: int = 0
+    rounds: int = 0
+    commands: int = 0  # commands played in the matches (each checked after)
+    legal_checked: int = 0  # listed legal actions tried on a copy
+    illegal_checked: int = 0  # commands that had to be rejected
+    differential: int = 0  # commands compared against a fast path
+    seconds: float = 0.0
+    variants: Counter[str] = field(default_factory=Counter)
+    options_seen: Counter[str] = field(default_factory=Counter)
+    failures: list[Failure] = field(default_factory=list)
+
+    def add(self, other: FuzzStats) -> None:
+        self.matches += other.matches
+        self.rounds += other.rounds
+        self.commands += other.commands
+        self.legal_checked += other.legal_checked
+        self.illegal_checked += other.illegal_checked
+        self.differential += other.differential
+        self.variants.update(other.variants)
+        self.options_seen.update(other.options_seen)
+        self.failures += other.failures
+
+    def summary(self) -> str:
+        rate = self.commands / self.seconds if self.seconds else 0.0
+        return (
+            f"{self.matches} matches, {self.rounds} rounds, {self.commands} commands checked "
+            f"({self.legal_checked} legal actions tried, {self.illegal_checked} illegal "
+            f"commands rejected, {self.differential} compared with the fast paths) in "
+            f"{self.seconds:.1f} s ({rate:.0f} commands/s); "
+            f"variants {dict(sorted(self.variants.items()))}; "
+            f"{len(self.failures)} failure(s)"
+        )
+
+
+# ---------------------------------------------------------------------------- configurations
+
+
+def _option_values(variant: str, players: int) -> dict[str, list[Any]]:
+    """Every option of Appendix C with values worth trying (all of a choice)."""
+    values: dict[str, list[Any]] = {name: list(choices) for name, choices in OPTION_CHOICES.items()}
+    values |= {
+        "targetScore": [1, 30, 200, 500],
+        "dealerSelection": ["cut", "random", "fixed", f"fixed:{players - 1}"],
+        "unoPenalty": [0, 1, 2, 4],
+        "falseCatchPenalty": [0, 1, 2],
+        "flipDrawColorCap": [None, 1, 3, 6],
+        "flexDeck": ["default_v1"],
+        "flexActionCardsHaveFlexColor": [False],  # true is refused (D66)
+    }
+    for f in dataclasses.fields(Options):
+        if f.name not in values and f.name != "handSize":
+            values[f.name] = [False, True]
+    return values
+
+
+def random_config(seed: int) -> FuzzConfig:
+    """The configuration of match ``seed``: a variant, a player count, a random
+    combination of options (each option of Appendix C present with probability
+    1/2, at a random value; options of the other variants included) and a
+    random valid ``handSize``."""
+    r = random.Random(seed * 7919 + 17)
+    variant = r.choice(VARIANTS)
+    v = get_variant(variant)
+    players = r.randint(v.min_players, v.max_players)
+    options: dict[str, Any] = {}
+    for name, choices in _option_values(variant, players).items():
+        if r.random() < 0.5:
+            options[name] = r.choice(choices)
+    top = max_hand_size(variant, players, options)
+    x = r.random()
+    if x < 0.4:
+        hand = min(7, top)
+    elif x < 0.6:
+        hand = top  # the largest deal: first-card and reshuffle corner cases
+    else:
+        hand = r.randint(1, top)
+    options["handSize"] = hand
+    return FuzzConfig(seed, variant, players, options)
+
+
+# ---------------------------------------------------------------------------- the watchdog
+
+
+@contextmanager
+def _watchdog(seconds: float) -> Iterator[None]:
+    """Raise :class:`Hang` in the block if it runs longer than ``seconds``
+    (SIGALRM; a no-op where signals are not available, e.g. off the main thread)."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable or seconds <= 0:
+        yield
+        return
+
+    def alarm(signum: int, frame: object) -> None:
+        raise Hang(f"no answer within {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+# ---------------------------------------------------------------------------- checks
+
+
+class _Broken(Exception):
+    pass
+
+
+def _check(cond: bool, message: str) -> None:
+    if not cond:
+        raise _Broken(message)
+
+
+def _deck_size(g: Game) -> int:
+    return len(g.variant.deck_ids(g.options, g.seed))
+
+
+def _check_deal(g: Game) -> None:
+    """docs/rules.md D59, §8.1, §8.11 at a round start (``g`` keeps its event log)."""
+    size = g.options.handSize
+    _check(sum(g.all_cards().values()) == _deck_size(g), "the round does not start with the whole deck")
+    assert g.log is not None
+    started = [e for e in g.log if isinstance(e, ev.RoundStarted)]
+    _check(len(started) == 1, "no RoundStarted event at the round start")
+    _check(
+        all(k == size for k in started[0].hand_sizes),
+        f"dealt {started[0].hand_sizes}, not {size} cards each",
+    )
+    extra = [0] * g.n
+    for e in g.log:
+        if isinstance(e, ev.Drew):
+            extra[e.seat] += e.count
+    dealt = [len(g.hand(s)) - extra[s] for s in range(g.n)]
+    _check(dealt == [size] * g.n, f"hands hold {dealt} dealt cards, not {size} each")
+    if g.variant.flex:
+        _check(all(g.powers), "a Power Card is red at the round start")
+
+
+def _check_public(g: Game, initial: Counter[int], scores: list[int]) -> None:
+    """docs/rules.md §8 through the public API (not trusting ``check_invariants``)."""
+    n = g.players
+    _check(g.all_cards() == initial, "card conservation broken")
+    for s in range(n):
+        if g.uno_state(s).name != "NONE":
+            _check(len(g.hand(s)) == 1, f"P{s} has a UNO state with {len(g.hand(s))} cards")
+    _check(bool(g.discard_pile), "empty discard pile")
+    if g.state in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+        empty = [s for s in range(n) if not g.hand(s)]
+        if g.winner >= 0 and not (g.options.blockedRound == "lowest_hand_wins" and not empty):
+            _check(empty == [g.winner], f"round won by P{g.winner} but empty hands {empty}")
+        if g.state == Phase.MATCH_OVER and g.options.matchMode == "single_round":
+            want = () if g.winner < 0 else (g.winner,)
+            _check(g.match_winners == want, f"single_round match won by {g.match_winners}")
+        return
+    _check(g.scores == scores, "scores changed during a round")
+    _check(all(g.hand(s) for s in range(n)), "an empty hand while the round goes on")
+    if g.state == Phase.AWAIT_TURN:
+        colors = DARK if g.side else LIGHT
+        _check(g.current_color in colors, f"current colour {g.current_color} on side {g.side}")
+    turn = [a for a in g.legal_actions() if not isinstance(a, (CallUno, Catch))]
+    _check(bool(turn), f"no legal turn action for P{g.current}")
+    plays = [a for a in turn if isinstance(a, Play)]
+    if g.state == Phase.AWAIT_DRAWN:
+        # D58: the drawn card is offered only if it can be played on some side
+        _check(bool(plays), f"AWAIT_DRAWN with the unplayable {g.cards[g.drawn]}")
+    if g.options.forcedPlay and g.state == Phase.AWAIT_TURN and not g.pending:
+        if any(isinstance(a, Draw) for a in turn):
+            # D58, §6.5: DRAW is refused while a card must be played; only a
+            # restricted side (legal or bluffed) may be listed beside it
+            free = [a for a in plays if not _restricted_side(g, a)]
+            if free:
+                raise _Broken(f"forcedPlay lets P{g.current} draw while {free[0]} is playable")
+
+
+_RESTRICTED = frozenset({"WILD_DRAW_FOUR", "WILD_DRAW_TWO", "WILD_DRAW_COLOR", "FLEX_WILD_DRAW_FOUR"})
+
+
+def _restricted_side(g: Game, a: Play) -> bool:
+    """Whether play ``a`` is of a restricted wild-draw side (docs/rules.md §1.10, D58)."""
+    if a.card.face(g.side).kind.name not in _RESTRICTED:
+        return False
+    return not a.flex or g.options.flexFlexSideWD4Restricted
+
+
+def _norm(action: Action) -> Action:
+    if isinstance(action, Play):
+        return dataclasses.replace(action, uno=False, flip_color=None)
+    return action
+
+
+def _candidates(g: Game, r: random.Random, seat: int) -> list[Action]:
+    """Random commands of ``seat``, legal or not."""
+    n = g.players
+    colors = DARK if g.side else LIGHT
+    verbs: list[Action] = [Draw(seat), Pass(seat), Accept(seat), Challenge(seat)]
+    out: list[Action] = [
+        r.choice(verbs),
+        ChooseColor(seat, r.choice(list(Color))),
+        Catch(seat, seat),  # a catch of oneself is always rejected (D65)
+    ]
+    hand = g.hand(seat)
+    pool = list(hand) + [r.choice(g.cards)]
+    for card in r.sample(pool, min(3, len(pool))):
+        face = card.face(g.side)
+        color: Color | None
+        if face.is_wild:
+            color = r.choice(colors) if r.random() < 0.8 else r.choice(list(Color))
+        else:
+            color = r.choice(list(Color)) if r.random() < 0.1 else None
+        flex = g.variant.flex and r.random() < 0.4
+        target = r.randrange(n + 1) if r.random() < (0.8 if flex else 0.05) else None
+        swap = r.randrange(n + 1) if r.random() < 0.2 else None
+        out.append(Play(seat, card, color=color, flex=flex, target=target, swap=swap))
+    return out
+
+
+def _may_be_accepted(g: Game, action: Action) -> bool:
+    """Commands the rules accept although ``legal_actions`` does not list them."""
+    if isinstance(action, (CallUno, Catch)):
+        return not (isinstance(action, Catch) and action.seat == action.target)
+    if isinstance(action, Play) and action.seat == g.current:
+        if action.color is None and len(g.hand(action.seat)) == 1:
+            return True  # a going-out wild needs no colour (§1.12)
+        if g.options.misplayPenalty == "on" and g.state == Phase.AWAIT_TURN:
+            return True  # a penalised misplay (§2.7, D65)
+    return False
+
+
+def _check_illegal(g: Game, r: random.Random, seat: int, listed: set[Action]) -> int:
+    """Sampled commands that are not legal are rejected and change nothing."""
+    checked = 0
+    for a in _candidates(g, r, seat):
+        if _norm(a) in listed or _may_be_accepted(g, a):
+            continue
+        before = g.state_tuple()
+        try:
+            g.apply(a)
+        except UnoError:
+            _check(g.state_tuple() == before, f"rejected {a} changed the state")
+            checked += 1
+            continue
+        raise _Broken(f"{a} was accepted but is not legal")
+    return checked
+
+
+def _check_legal(g: Game, r: random.Random, initial: Counter[int], limit: int) -> int:
+    """Listed legal actions of the seat to act and of another seat are accepted
+    (on copies) and keep the invariants."""
+    tried = 0
+    for seat in {g.current, r.randrange(g.players)}:
+        actions = g.legal_actions(seat)
+        if len(actions) > limit:
+            actions = r.sample(actions, limit)
+        for a in actions:
+            c = g.copy()
+            try:
+                c.apply(a)
+            except UnoError as e:
+                raise _Broken(f"listed legal action {a} was rejected: {e}") from None
+            try:
+                c.check_invariants(initial)
+            except AssertionError as e:
+                raise _Broken(f"after the legal action {a}: {e}") from None
+            tried += 1
+    return tried
+
+
+def _choose(g: Game, r: random.Random) -> Action:
+    """The fuzzing policy: mostly a random play, sometimes a draw, an answer
+    by another seat (UNO, catch, jump-in), a play with or without UNO."""
+    n = g.players
+    if r.random() < 0.12:
+        other = r.randrange(n)
+        extra = [
+            a
+            for a in g.legal_actions(other)
+            if other != g.current or isinstance(a, (CallUno, Catch))
+        ]
+        if extra:
+            return r.choice(extra)
+    actions = [a for a in g.legal_actions() if not isinstance(a, (CallUno, Catch))]
+    plays = [a for a in actions if isinstance(a, Play)]
+    pool = plays if plays and r.random() < 0.85 else actions
+    a = r.choice(pool)
+    if isinstance(a, Play) and r.random() < 0.6:
+        a = dataclasses.replace(a, uno=True)
+    return a
+
+
+# ---------------------------------------------------------------------------- differential
+
+
+def _lockstep(
+    name: str,
+    start: Game,
+    fast_one: Callable[[Game], None],
+    slow_one: Callable[[Game], None],
+    limit: int,
+) -> int:
+    """Play the round of ``start`` with a fast path and with the checked API,
+    one decision at a time; the states must agree after every decision."""
+    fast = start.copy()
+    slow = start.copy(events=True)
+    steps = 0
+    while slow.phase < int(Phase.ROUND_OVER) and steps < limit:
+        fast_one(fast)
+        slow_one(slow)
+        steps += 1
+        if fast.state_tuple() != slow.state_tuple():
+            raise _Broken(f"{name} differs from Game after decision {steps}: {fast!r} != {slow!r}")
+    _check(fast.phase >= int(Phase.ROUND_OVER) or steps >= limit, f"{name} did not end the round")
+    return steps
+
+
+def _differential(g: Game, seed: int) -> int:
+    """Compare the fast paths with ``Game`` on the round of ``g`` (a round start)."""
+    from unokit.bots.rollout import sensible_move, sensible_rollout
+    from unokit.playout import playout, random_move
+
+    start = g.copy()
+    ra, rb = random.Random(seed).random, random.Random(seed).random
+    n = _lockstep(
+        "playout",
+        start,
+        lambda x: _turns(playout(x, ra, max_turns=1)),
+        lambda x: x.apply_move(random_move(x, rb), uno=True),
+        ROUND_LIMIT,
+    )
+    n += _lockstep(
+        "sensible rollout",
+        start,
+        lambda x: _turns(sensible_rollout(x, max_turns=1)),
+        lambda x: x.apply_move(sensible_move(x), uno=True),
+        ROUND_LIMIT,
+    )
+    return n
+
+
+class _Recording(Game):
+    """An engine game that keeps the order each of its shuffles produced, for
+    the batched environment to replay (it shuffles with its own generator)."""
+
+    __slots__ = ()
+    orders: dict[int, list[list[int]]] = {}  # noqa: RUF012 - per-game queues, test hook
+
+    def _shuffle(self, cards: list[int]) -> None:
+        super()._shuffle(cards)
+        queue = _Recording.orders.get(id(self))
+        if queue is not None:
+            queue.append(list(cards))
+
+
+def _vector_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options of ``options`` that the batched Classic environment plays."""
+    from unokit.envs.vector_classic import ROUND_NEUTRAL_OPTIONS
+
+    return {
+        k: v
+        for k, v in options.items()
+        if k in ROUND_NEUTRAL_OPTIONS or k.startswith(("flip", "flex"))
+    }
+
+
+def _vector_differential(players: int, options: dict[str, Any], seed: int) -> int:
+    """A Classic round (the options the batched environment supports, the
+    rest at their defaults) played by ``UnoClassicVectorEnv`` and by ``Game``
+    with the same random legal actions; after every decision both must show
+    the same position (``to_game``), the same seat to act and the same legal
+    moves. Catch windows (the environment offers other seats the catch before
+    the vulnerable seat acts again) map to ``Game.catch`` or to nothing."""
+    import numpy as np
+
+    from unokit.envs.vector_classic import UnoClassicVectorEnv
+
+    opts = _vector_options(options)
+    start = Game.new("classic", players, opts, seed=seed, events=False)
+    env = UnoClassicVectorEnv(1, players, seed=seed, **opts)
+    eng = start.copy()
+    eng.__class__ = _Recording
+    queue: list[list[int]] = []
+    _Recording.orders[id(eng)] = queue
+
+    def hook(i: int, cards: Any) -> list[int]:
+        if not queue and eng.phase >= int(Phase.ROUND_OVER):
+            return list(r.sample(cards.tolist(), len(cards)))  # the next round, env's own
+        _check(bool(queue), "the batched environment shuffled where Game did not")
+        order = queue.pop(0)
+        _check(sorted(order) == sorted(cards.tolist()), "the environment shuffled other cards")
+        return order
+
+    env.reshuffle_hook = hook
+    r = random.Random(seed)
+    table = env.table
+    steps = 0
+    try:
+        out = env.reset_from([start])
+        while steps < ROUND_LIMIT:
+            seat = int(out.current_player[0])
+            legal = np.flatnonzero(out.action_mask[0]).tolist()
+            window = seat != eng.current
+            if not window:
+                want = sorted(table.index(seat, m) for m in eng.legal_moves(seat))
+                if want != legal:
+                    names = table.names
+                    raise _Broken(
+                        f"vector env offers {[names[a] for a in legal]}, Game "
+                        f"{[names[a] for a in want]} (decision {steps})"
+                    )
+            # uniform over the mask, but mostly not a voluntary DRAW: a policy
+            # that draws at will makes rounds of thousands of decisions
+            others = [x for x in legal if table.move(seat, x) & 15 != 1]  # not OP_DRAW
+            a = r.choice(others if others and r.random() < 0.8 else legal)
+            move = table.move(seat, a)
+            if window:
+                if move & 15 == 7:  # OP_CATCH: the window's catch is an engine command
+                    eng.apply_move(move, seat)
+            else:
+                eng.apply_move(move, seat)
+            out = env.step(np.array([a]))
+            steps += 1
+            over = eng.phase >= int(Phase.ROUND_OVER)
+            _check(bool(out.terminated[0]) == over, f"termination differs (decision {steps})")
+            if over:
+                return steps
+            got = env.to_game(0)
+            for name in ("hands", "draw", "color", "current", "direction", "phase", "drawn",
+                         "uno", "uno_pre", "empty_draws", "pending"):
+                x, y = getattr(got, name), getattr(eng, name)
+                if name == "hands":
+                    x, y = [sorted(h) for h in x], [sorted(h) for h in y]
+                _check(x == y, f"vector env {name} {x} != Game {y} (decision {steps})")
+            _check(got.discard[-1] == eng.discard[-1], f"top differs (decision {steps})")
+            _check(sorted(got.discard) == sorted(eng.discard), "discard pile differs")
+        return steps  # compared for ROUND_LIMIT decisions (the round's end is fuzzed above)
+    finally:
+        _Recording.orders.pop(id(eng), None)
+
+
+def _turns(k: int) -> None:
+    _check(k == 1, f"a fast path made {k} decisions where one was asked")
+
+
+# ---------------------------------------------------------------------------- a match
+
+
+def fuzz_match(
+    seed: int,
+    *,
+    max_rounds: int = 3,
+    round_limit: int = ROUND_LIMIT,
+    command_seconds: float = COMMAND_SECONDS,
+    legal_limit: int = 6,
+    differential: bool = True,
+) -> FuzzStats:
+    """Play and check match ``seed`` (see the module documentation)."""
+    stats = FuzzStats(matches=1)
+    cfg = random_config(seed)
+    stats.variants[cfg.variant] += 1
+    stats.options_seen.update(f"{k}={v}" for k, v in cfg.options.items())
+    r = random.Random(seed)
+    rounds = commands = 0
+
+    def fail(message: str) -> None:
+        stats.failures.append(Failure(seed, cfg.describe(), rounds, commands, message))
+
+    try:
+        with _watchdog(command_seconds):
+            g = Game.new(cfg.variant, cfg.players, cfg.options, seed=seed)
+    except Hang as e:
+        fail(f"Game.new hung: {e}")
+        return stats
+    except UnoError as e:
+        fail(f"Game.new refused a valid configuration: {e}")
+        return stats
+    try:
+        while True:
+            rounds += 1
+            stats.rounds += 1
+            _check_deal(g)
+            initial = g.all_cards()
+            scores = list(g.scores)
+            g.check_invariants(initial)
+            if differential and rounds == 1:
+                with _watchdog(command_seconds * 20):
+                    stats.differential += _differential(g, seed)
+                    if cfg.variant == "classic":
+                        stats.differential += _vector_differential(cfg.players, cfg.options, seed)
+            in_round = 0
+            while g.state not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+                _check(in_round < round_limit, f"the round did not end in {round_limit} commands")
+                with _watchdog(command_seconds):
+                    if r.random() < 0.5:
+                        stats.legal_checked += _check_legal(g, r, initial, legal_limit)
+                    if r.random() < 0.5:
+                        seat = g.current if r.random() < 0.7 else r.randrange(g.players)
+                        listed = {_norm(a) for a in g.legal_actions(seat)}
+                        stats.illegal_checked += _check_illegal(g, r, seat, listed)
+                    action = _choose(g, r)
+                    try:
+                        g.apply(action)
+                    except UnoError as e:
+                        raise _Broken(f"the legal action {action} was rejected: {e}") from None
+                commands += 1
+                in_round += 1
+                stats.commands += 1
+                try:
+                    g.check_invariants(initial)
+                except AssertionError as e:
+                    raise _Broken(f"after {action}: {e}") from None
+                _check_public(g, initial, scores)
+            if g.state == Phase.MATCH_OVER or rounds >= max_rounds:
+                return stats
+            with _watchdog(command_seconds):
+                g.apply(NextRound())
+            commands += 1
+            stats.commands += 1
+    except _Broken as e:
+        fail(str(e))
+    except Hang as e:
+        fail(f"hang: {e}")
+    except Exception as e:  # a crash of the engine is a failure of this seed
+        fail(f"crash {type(e).__name__}: {e}")
+    return stats
+
+
+def run(
+    *,
+    seconds: float | None = None,
+    matches: int | None = None,
+    commands: int | None = None,
+    seed: int = 0,
+    differential: bool = True,
+    progress: Callable[[FuzzStats], None] | None = None,
+) -> FuzzStats:
+    """Fuzz matches ``seed``, ``seed + 1``, ... until ``seconds`` have passed,
+    ``matches`` were played or ``commands`` checked (whichever comes first; at
+    least one bound is needed)."""
+    if seconds is None and matches is None and commands is None:
+        raise ValueError("give seconds, matches or commands")
+    total = FuzzStats()
+    t0 = time.perf_counter()
+    last = t0
+    s = seed
+    while True:
+        total.add(fuzz_match(s, differential=differential))
+        s += 1
+        now = time.perf_counter()
+        total.seconds = now - t0
+        if progress is not None and now - last >= 10:
+            progress(total)
+            last = now
+        if matches is not None and total.matches >= matches:
+            break
+        if commands is not None and total.commands >= commands:
+            break
+        if seconds is not None and total.seconds >= seconds:
+            break
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m unokit.fuzz --seconds 600``: fuzz, print every failure with
+    its seed and the totals; exit status 1 if anything failed."""
+    p = argparse.ArgumentParser(prog="python -m unokit.fuzz", description=__doc__.split("\n")[0])
+    p.add_argument("--seconds", type=float, default=None, help="fuzz for this long")
+    p.add_argument("--matches", type=int, default=None, help="fuzz this many matches")
+    p.add_argument("--commands", type=int, default=None, help="stop after this many commands")
+    p.add_argument("--seed", type=int, default=0, help="first match seed")
+    p.add_argument("--replay", type=int, default=None, help="replay one match seed, verbosely")
+    p.add_argument("--no-differential", action="store_true", help="skip the fast-path checks")
+    a = p.parse_args(argv)
+    if a.replay is not None:
+        cfg = random_config(a.replay)
+        print(f"seed {a.replay}: {cfg.describe()}")
+        stats = fuzz_match(a.replay, differential=not a.no_differential)
+    else:
+        if a.seconds is None and a.matches is None and a.commands is None:
+            a.seconds = 60.0
+
+        def progress(s: FuzzStats) -> None:
+            print(f"... {s.summary()}", flush=True)
+
+        stats = run(
+            seconds=a.seconds,
+            matches=a.matches,
+            commands=a.commands,
+            seed=a.seed,
+            differential=not a.no_differential,
+            progress=progress,
+        )
+    for f in stats.failures:
+        print(f.line())
+    print(stats.summary())
+    return 1 if stats.failures else 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
