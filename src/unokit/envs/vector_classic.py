@@ -193,9 +193,10 @@ from unokit.game import (
 from unokit.options import Options
 from unokit.variants import WILD_BIT, get_variant
 
-from ._base import REWARDS, check_max_steps
+from ._base import MAX_STEPS, check_max_steps
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
+from .rewards import RewardSpec
 
 __all__ = ["UnoClassicVectorEnv", "VectorStep", "ROUND_NEUTRAL_OPTIONS"]
 
@@ -282,7 +283,9 @@ class UnoClassicVectorEnv:
         *,
         reward: str = "points",
         seed: int | None = None,
-        max_steps: int | None = 20_000,
+        max_steps: int | None = MAX_STEPS,
+        stall_reward: str = "loss",
+        step_cost: float = 0.0,
         **options: Any,
     ) -> None:
         if not isinstance(num_envs, int | np.integer) or isinstance(num_envs, bool):
@@ -296,14 +299,15 @@ class UnoClassicVectorEnv:
             raise OptionError(
                 f"classic is played by {v.min_players} to {v.max_players} players, not {players}"
             )
-        if reward not in REWARDS:
-            raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.rewards_spec = RewardSpec(reward, stall_reward, step_cost)
         check_max_steps(max_steps)
         self.options = Options.from_dict(options)
         _check_options(self.options)
         self.num_envs = B = int(num_envs)
         self.players = n = int(players)
         self.reward_mode = reward
+        self.stall_reward = stall_reward
+        self.step_cost = self.rewards_spec.step_cost
         self.max_steps = max_steps
         self.table: ActionTable = action_table(v, n, self.options)
         self.encoder = ObservationEncoder(v, n, self.options)
@@ -511,18 +515,17 @@ class UnoClassicVectorEnv:
         # an engine move that leaves the vulnerable seat to act opens a window
         opens = ~win & ~done & (self._vuln >= 0) & (self._vuln == self._cur)
         self._win[opens] = 1
-        rewards = np.zeros((B, n), dtype=np.float32)
+        rewards = np.zeros((B, n), dtype=np.float64)
+        cost = self.rewards_spec.step_cost
+        if cost:
+            rewards[self._ar, self._actor] = -cost
         self._steps += 1
         truncated = np.zeros(B, dtype=bool)
         if self.max_steps is not None:
             truncated = (self._steps >= self.max_steps) & ~done
-        ended = np.flatnonzero(done)
-        if ended.size:
-            won = ended[winner[ended] >= 0]
-            if won.size:
-                rewards[won] = self._round_rewards(won, winner[won])
         over = np.flatnonzero(done | truncated)
-        if over.size:
+        if over.size:  # won, blocked (winner -1) or cut (winner -1) rounds
+            rewards[over] += self._round_rewards(over, winner[over])
             self._deal(over)
         return self._output(rewards, done, truncated)
 
@@ -975,20 +978,13 @@ class UnoClassicVectorEnv:
 
     # ------------------------------------------------------------------ output
 
-    def _round_rewards(self, envs: IntArray, winner: IntArray) -> npt.NDArray[np.float32]:
-        """:func:`unokit.envs._base.round_rewards` of rounds won by ``winner``."""
+    def _round_rewards(self, envs: IntArray, winner: IntArray) -> npt.NDArray[np.float64]:
+        """The rewards (:class:`unokit.envs.rewards.RewardSpec`) of the rounds of
+        ``envs`` that ended with ``winner`` (-1: blocked or cut)."""
         n = self.players
-        k = envs.size
         hands = self._hands.reshape(self.num_envs, n, self._ncards)[envs]
         values = hands.astype(np.int64) @ self._points  # (k, n)
-        at = (np.arange(k), winner)
-        if self.reward_mode == "win":
-            out = np.full((k, n), -1.0 / (n - 1))
-            out[at] = 1.0
-        else:
-            out = -values.astype(np.float64)
-            out[at] = values.sum(axis=1) - values[at]
-        return out.astype(np.float32)
+        return self.rewards_spec.outcome(values, winner)
 
     def _output(self, rewards: Array, terminated: Array, truncated: Array) -> VectorStep:
         B, n, nc = self.num_envs, self.players, self._ncards
