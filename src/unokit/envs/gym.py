@@ -20,12 +20,20 @@ choices as :class:`unokit.bots.random.RandomBot` from the same seed).
   vulnerable seat would act again before anyone else, the other seats are
   offered the catch first (``CATCH`` or ``PASS``, as in the AEC environments;
   a bot catches when its answer is a catch, see :func:`unokit.sim.offer_catch`).
-* Reward: 0 until the round ends, then ``reward="points"``: the round's
-  points if the agent won, else minus the value of its hand; ``"win"``: +1 or
-  -1/(players-1) (see :func:`unokit.envs._base.round_rewards`).
-* ``max_steps`` (default 10,000) agent decisions end the episode with
+* Reward (:mod:`unokit.envs.rewards`): 0 until the round ends, then
+  ``reward="points"``: the round's points if the agent won, else minus the
+  value of its hand (``"norm_points"``: the same / 100); ``"win"``: +1 or
+  -1/(players-1). A round without a winner (blocked, or cut at ``max_steps``)
+  is worth a loss (``stall_reward="loss"``, default) or 0 (``"zero"``);
+  ``step_cost`` is taken from every step's reward.
+* ``max_steps`` (default 500) agent decisions end the episode with
   ``truncated=True`` (a policy that never tries to win can make a round
-  endless).
+  endless; a uniformly random agent against ``random`` needs under 220).
+* ``info["action_mask"]`` holds the mask after ``reset`` and every ``step``:
+  Gymnasium's wrappers (``gymnasium.make``) do not pass ``action_masks()`` on,
+  so reach it there, or with ``env.unwrapped.action_masks()``.
+* Render modes ``"ansi"`` (text), ``"human"`` (printed) and ``"rgb_array"``
+  (the text as an image; Stable-Baselines3's ``make_vec_env`` asks for it).
 * An action outside the mask ends the episode with ``illegal_reward`` (the
   game is not changed; ``info["illegal_action"]`` holds it).
 * ``reset(seed=s)`` deals ``Game.new(variant, players, options, seed=s)`` and

@@ -34,8 +34,10 @@ Usage::
 
 Arguments
     ``UnoClassicVectorEnv(num_envs, players=2, *, reward="points", seed=None,
-    max_steps=20_000, **options)``. ``reward`` is ``"points"`` or ``"win"`` as in
-    the AEC environment; ``seed`` seeds the batch's own
+    max_steps=3_000, stall_reward="loss", step_cost=0.0, **options)``.
+    ``reward``, ``stall_reward`` and ``step_cost`` are the reward options of
+    the AEC environment (:mod:`unokit.envs.rewards`, computed by the same
+    code); ``seed`` seeds the batch's own
     :class:`numpy.random.Generator` (``None``: fresh entropy); ``max_steps``
     truncates a round after that many decisions (``None``: never), like the AEC
     environment's. ``options`` are game options by their spec names: only the
@@ -64,11 +66,11 @@ What a step returns
     * ``current_player`` ``int64 (num_envs,)``: the seat to act (in a catch
       window, the seat offered the catch: below);
     * ``rewards`` ``float32 (num_envs, players)``, by absolute seat: the round's
-      rewards (:func:`unokit.envs._base.round_rewards`) in the step that ends a
-      round, else 0;
+      rewards (:class:`unokit.envs.rewards.RewardSpec`) in the step that ends a
+      round, else 0 (less ``step_cost`` for the seat that acted);
     * ``terminated`` / ``truncated`` ``bool (num_envs,)``: the round ended in
       this step (won, or blocked: nothing left to draw), or it reached
-      ``max_steps`` (rewards 0).
+      ``max_steps`` (worth ``stall_reward``, as a blocked round).
 
 Catch windows
     As in ``uno_classic_v0``: any other player may catch a seat that played down
@@ -86,7 +88,7 @@ Catch windows
     vulnerable seat acts (it may still call UNO). A window opens only right
     after a move applied to the game, never again for the same vulnerability,
     never on ``reset_from``. Window decisions are decisions like any other:
-    reward 0, counted by ``max_steps``.
+    reward 0 (less ``step_cost``), counted by ``max_steps``.
 
 Automatic reset
     A game whose round ends is dealt a new round **in the same step** (the
