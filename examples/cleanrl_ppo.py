@@ -180,6 +180,9 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--ent-coef", type=float, default=0.01)
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--eval-games", type=int, default=500)
+    p.add_argument("--checkpoint-games", type=int, default=200)
+    p.add_argument("--checkpoints", default="60,120,240,360,480",
+                   help="seconds at which to save (and later evaluate) checkpoints")
     p.add_argument("--eval-seed", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("artifacts/cleanrl"))
@@ -199,6 +202,8 @@ def main(argv: list[str] | None = None) -> dict:
     T, B = args.num_steps, args.num_envs
     start = time.monotonic()
     steps = updates = rounds = finished = 0
+    pending = sorted(float(t) for t in args.checkpoints.split(",") if t)
+    saved: list[tuple[float, int, Path]] = []
     while time.monotonic() - start < args.budget_seconds and steps < args.steps:
         obs = np.zeros((T, B, len(high)), np.float32)
         masks = np.zeros((T, B, out.action_mask.shape[1]), np.int8)
@@ -248,6 +253,12 @@ def main(argv: list[str] | None = None) -> dict:
                 optimizer.step()
         steps += T * B
         updates += 1
+        elapsed = time.monotonic() - start
+        while pending and elapsed >= pending[0] and elapsed < args.budget_seconds:
+            pending.pop(0)
+            ckpt = args.out / f"checkpoint_{int(elapsed)}s.pt"
+            torch.save(agent.state_dict(), ckpt)
+            saved.append((elapsed, steps, ckpt))
         if updates % 10 == 0:
             print(f"update {updates}: {steps} decisions, {time.monotonic() - start:.0f} s, "
                   f"rounds {rounds}, with a winner {finished / max(rounds, 1):.1%}",
@@ -257,17 +268,29 @@ def main(argv: list[str] | None = None) -> dict:
     torch.save(agent.state_dict(), path)
     print(f"trained {args.variant}: {steps} decisions ({rounds} rounds, {finished} with a winner) "
           f"in {train_seconds:.0f} s; saved {path}", flush=True)  # fmt: skip
-    fresh = Agent(high, out.action_mask.shape[1])
-    fresh.load_state_dict(torch.load(path))
-    policy = greedy(fresh)
+    def evaluate_file(file: Path, games: int) -> dict[str, Any]:
+        fresh = Agent(high, out.action_mask.shape[1])
+        fresh.load_state_dict(torch.load(file))
+        policy = greedy(fresh)
+        rates = {}
+        for opp in ("random", "heuristic"):
+            r = evaluate(policy, args.variant, opp, games=games, seed=args.eval_seed)
+            rates[opp] = r.as_dict()
+            print(f"  {r}", flush=True)
+        return rates
+
+    curve = []
+    for elapsed, at, ckpt in saved:
+        print(f"checkpoint at {elapsed:.0f} s ({at} decisions):", flush=True)
+        curve.append({"seconds": elapsed, "steps": at,
+                      **evaluate_file(ckpt, args.checkpoint_games)})  # fmt: skip
     print(f"reloaded from {path}, {args.eval_games} games each:", flush=True)
-    final: dict[str, Any] = {"seconds": train_seconds, "steps": steps}
-    for opp in ("random", "heuristic"):
-        r = evaluate(policy, args.variant, opp, games=args.eval_games, seed=args.eval_seed)
-        final[opp] = r.as_dict()
-        print(f"  {r}", flush=True)
+    final: dict[str, Any] = {"seconds": train_seconds, "steps": steps,
+                             **evaluate_file(path, args.eval_games)}  # fmt: skip
+    curve.append(final)
     results = {"library": "CleanRL-style PPO (self-play)", "variant": args.variant,
-               "args": {k: str(v) for k, v in vars(args).items()}, "final": final}  # fmt: skip
+               "args": {k: str(v) for k, v in vars(args).items()}, "final": final,
+               "curve": curve}  # fmt: skip
     (args.out / "results.json").write_text(json.dumps(results, indent=1))
     return results
 

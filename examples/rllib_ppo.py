@@ -109,7 +109,8 @@ def config(args: argparse.Namespace) -> PPOConfig:
         .env_runners(num_env_runners=0, num_envs_per_env_runner=1,
                      rollout_fragment_length="auto")  # fmt: skip
         .learners(num_learners=0)
-        .training(train_batch_size_per_learner=args.batch, minibatch_size=256, num_epochs=4,
+        .training(train_batch_size_per_learner=args.batch,
+                  minibatch_size=min(256, args.batch), num_epochs=4,
                   lr=3e-4, gamma=0.99, entropy_coeff=0.01)  # fmt: skip
         .multi_agent(policies={"main"}, policy_mapping_fn=lambda agent, episode, **kw: "main")
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": module}))
