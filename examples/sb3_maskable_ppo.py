@@ -4,7 +4,8 @@
     python examples/sb3_maskable_ppo.py --variant classic --budget-seconds 600
 
 The learner plays seat 0 of ``unokit/Uno<Variant>-v0`` (two players) against
-``random`` in half of its environments and ``heuristic`` in the other half,
+``random`` in half of its environments and ``heuristic`` in the other half
+(``--opponent``),
 with ``norm_points`` rewards and ``stall_reward="loss"`` (a round cut at
 ``max_steps`` is worth a loss, so stalling never pays). Observations are
 divided by the Box's upper bound (all in 0..1). Training stops at
@@ -119,6 +120,8 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--n-envs", type=int, default=8)
     p.add_argument("--reward", default="norm_points")
     p.add_argument("--stall-reward", default="loss")
+    p.add_argument("--opponent", choices=["mixed", "random", "heuristic"], default="mixed",
+                   help="training opponents: half random and half heuristic, or one of them")
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--n-epochs", type=int, default=4)
     p.add_argument("--eval-games", type=int, default=500)
@@ -131,7 +134,10 @@ def main(argv: list[str] | None = None) -> dict:
     args = p.parse_args(argv)
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
-    opponents = ["random", "heuristic"] * (args.n_envs // 2) + ["random"] * (args.n_envs % 2)
+    if args.opponent == "mixed":
+        opponents = ["random", "heuristic"] * (args.n_envs // 2) + ["random"] * (args.n_envs % 2)
+    else:
+        opponents = [args.opponent] * args.n_envs
     env = DummyVecEnv([make_env(args.variant, o, args.reward, args.stall_reward)
                        for o in opponents])  # fmt: skip
     env.seed(args.seed)
