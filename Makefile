@@ -22,8 +22,11 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
+# torch on its own first (the CPU build), so that the RL recipes' libraries
+# (extra rl-recipes: SB3, sb3-contrib, Tianshou, RLlib) never pull a CUDA torch.
 $(STAMP): pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install -q -e ".[dev]"
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e ".[dev,rl-recipes]"
 	touch $@
 
 $(VENV)/.installed-web: pyproject.toml | $(VENV)/bin/python
@@ -61,7 +64,7 @@ conformance: install
 
 # Each area runs in its own process: browser sessions and event loops of one
 # area must not leak into another's tests.
-TEST_GROUPS := "tests/engine src/unokit tests/cli" "tests/bots tests/envs" tests/agents tests/tui tests/web "tests/web_static tests/e2e"
+TEST_GROUPS := "tests/engine src/unokit tests/cli" "tests/bots tests/envs" tests/agents tests/recipes tests/tui tests/web "tests/web_static tests/e2e"
 
 unit: install system-deps
 	@status=0; for group in $(TEST_GROUPS); do \

@@ -130,7 +130,7 @@ def test_window_in_order_of_play_at_three_players() -> None:
 
 def test_windows_pass_the_pettingzoo_checks_in_random_play() -> None:
     # agents that forget UNO half the time: windows open, and every mask stays legal
-    env = uno_classic_v0.raw_env(players=2)
+    env = uno_classic_v0.raw_env(players=2, max_steps=None)
     rng = np.random.default_rng(0)
     t = env.table
     uno = t.index_of("UNO")

@@ -35,6 +35,8 @@ def _episode(env: UnoGymEnv, seed: int, rnd: random.Random) -> tuple[list, float
         obs, reward, terminated, truncated, info = env.step(int(legal[rnd.randrange(len(legal))]))
         trace.append(obs["observation"].copy())
         assert not truncated
+        # the mask also travels in info, where Gymnasium's wrappers pass it on
+        np.testing.assert_array_equal(info.pop("action_mask"), obs["action_mask"])
         if terminated:
             return trace, reward, info
         assert reward == 0.0
@@ -72,6 +74,8 @@ def test_seeds_make_episodes_reproducible() -> None:
     assert _episode(a, 42, random.Random(0))[1:] == _episode(b, 42, random.Random(0))[1:]
     oa, info_a = a.reset()
     ob, info_b = b.reset()
+    np.testing.assert_array_equal(info_a.pop("action_mask"), oa["action_mask"])
+    np.testing.assert_array_equal(info_b.pop("action_mask"), ob["action_mask"])
     assert info_a == info_b
     np.testing.assert_array_equal(oa["observation"], ob["observation"])
 
@@ -82,6 +86,7 @@ def test_illegal_action_ends_the_episode_without_changing_the_game() -> None:
     before = env.game.state_tuple()
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     obs, reward, terminated, _, info = env.step(illegal)
+    assert not info.pop("action_mask").any()
     assert (reward, terminated, info) == (-3.0, True, {"illegal_action": illegal})
     assert env.game.state_tuple() == before
     with pytest.raises(OptionError, match="call reset"):
@@ -99,14 +104,23 @@ def test_bad_arguments_are_rejected() -> None:
         UnoGymEnv("classic", 2, colour="R")
 
 
-def test_max_steps_truncates() -> None:
-    env = UnoGymEnv("flip", 2, max_steps=3)
+@pytest.mark.parametrize(
+    ("stall_reward", "reward_mode"), [("loss", "points"), ("zero", "points"), ("loss", "win")]
+)
+def test_max_steps_truncates(stall_reward: str, reward_mode: str) -> None:
+    env = UnoGymEnv("flip", 2, max_steps=3, stall_reward=stall_reward, reward=reward_mode)
     obs, _ = env.reset(seed=0)
     for i in range(3):
         legal = np.flatnonzero(obs["action_mask"])
-        obs, reward, terminated, truncated, _ = env.step(int(legal[0]))
-        assert reward == 0.0 and not terminated and truncated == (i == 2)
+        obs, reward, terminated, truncated, info = env.step(int(legal[0]))
+        assert not terminated and truncated == (i == 2)
+        if i < 2:
+            assert reward == 0.0
     assert env.game.phase < 4 and not env.action_masks().any()
+    assert info["winner"] is None
+    # a cut round is worth a loss (minus the agent's hand, or -1), or 0
+    expected = {"zero": 0.0, "loss": -1.0 if reward_mode == "win" else -env.game.hand_value(0)}
+    assert reward == expected[stall_reward] and (stall_reward == "zero" or reward < 0)
     with pytest.raises(OptionError, match="call reset"):
         env.step(0)
     with pytest.raises(OptionError, match="max_steps"):

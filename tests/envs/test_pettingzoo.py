@@ -228,7 +228,7 @@ def test_bad_arguments_are_rejected() -> None:
     with pytest.raises(OptionError, match="unknown option"):
         uno_classic_v0.raw_env(stackin="same_symbol")
     with pytest.raises(OptionError, match="render_mode"):
-        uno_classic_v0.raw_env(render_mode="human")
+        uno_classic_v0.raw_env(render_mode="rgb_array_list")
     with pytest.raises(OptionError, match="cannot deal"):
         uno_classic_v0.raw_env(players=10, handSize=20)
     env = uno_classic_v0.raw_env(players=2)

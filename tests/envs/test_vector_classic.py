@@ -57,7 +57,9 @@ class Reference:
     end. Its engine game records its shuffles (:class:`_Recording`)."""
 
     def __init__(self, game: Game, reward: str, options: dict[str, Any]) -> None:
-        self.env = uno_classic_v0.raw_env(players=game.n, reward=reward, **options)
+        self.env = uno_classic_v0.raw_env(
+            players=game.n, reward=reward, max_steps=None, **options
+        )
         self.env.reset_to(game)
         self.game = self.env.game  # a copy of ``game``
         self.game.__class__ = _Recording
@@ -101,7 +103,9 @@ def lockstep(
     played. Returns counts of what happened (actions, reshuffles, challenges,
     first cards, catch windows, ...)."""
     n = games[0].n
-    env = UnoClassicVectorEnv(len(games), n, reward=reward, seed=seed, **(options or {}))
+    env = UnoClassicVectorEnv(
+        len(games), n, reward=reward, seed=seed, max_steps=None, **(options or {})
+    )
     table = env.table
     names = table.names
     count: Counter[str] = Counter()
@@ -249,9 +253,16 @@ FIRST_CARDS = ("R3", "YS", "GR", "BD2", "W", "W4")
 
 
 @pytest.mark.parametrize(
-    ("players", "games", "reward"), [(2, 110, "points"), (3, 90, "win"), (4, 90, "points")]
+    ("players", "games", "reward", "spec"),
+    [
+        (2, 110, "points", {}),
+        (3, 90, "win", {"step_cost": 0.25}),
+        (4, 90, "norm_points", {"stall_reward": "zero", "step_cost": 0.5}),
+    ],
 )
-def test_plays_exactly_like_the_engine(players: int, games: int, reward: str) -> None:
+def test_plays_exactly_like_the_engine(
+    players: int, games: int, reward: str, spec: dict[str, Any]
+) -> None:
     batch = [
         Game.new("classic", players, seed=1000 * players + s, events=False) for s in range(games)
     ]
@@ -260,7 +271,10 @@ def test_plays_exactly_like_the_engine(players: int, games: int, reward: str) ->
     ]
     # a third of the games uniform over the mask (long rounds: reshuffles), the
     # others drawing voluntarily less often
-    count = lockstep(batch, random_chooser([1.0, 0.2, 0.05]), reward=reward, seed=players)
+    # the reward options (RewardSpec) go to both environments with the game options
+    count = lockstep(
+        batch, random_chooser([1.0, 0.2, 0.05]), reward=reward, seed=players, options=spec
+    )
     assert count["won"] + count["blocked"] == len(batch)
     for what in (
         "reshuffle",
@@ -602,16 +616,28 @@ def test_automatic_reset_returns_the_new_round() -> None:
     assert seen >= 5
 
 
-def test_truncation_after_max_steps() -> None:
-    env = UnoClassicVectorEnv(8, 2, seed=1, max_steps=5)
+@pytest.mark.parametrize("stall_reward", ["loss", "zero"])
+def test_truncation_after_max_steps(stall_reward: str) -> None:
+    env = UnoClassicVectorEnv(8, 2, seed=1, max_steps=5, stall_reward=stall_reward)
     out = env.reset()
     rng = np.random.default_rng(0)
     truncated = 0
     for k in range(1, 11):
+        before = [env.to_game(i) for i in range(env.num_envs)]
         out = env.step(_random_actions(out, rng))
         truncated += int(out.truncated.sum())
         assert not (out.truncated & out.terminated).any()
-        assert not out.rewards[out.truncated].any()
+        for i in np.flatnonzero(out.truncated):
+            # a cut round: every seat loses its hand's value (as far as one
+            # decision can change it), or gets 0
+            if stall_reward == "zero":
+                assert not out.rewards[i].any()
+            else:
+                assert (out.rewards[i] < 0).all()
+                values = [before[i].hand_value(s) for s in range(2)]
+                assert all(
+                    abs(-r - v) <= 50 for r, v in zip(out.rewards[i], values, strict=True)
+                )
         if k < 5:
             assert not out.truncated.any()
     assert truncated > 0

@@ -26,6 +26,7 @@ from unokit.variants import get_variant
 
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
+from .rewards import REWARDS, STALL_REWARDS, RewardSpec
 
 __all__ = [
     "UnoEnv",
@@ -33,13 +34,20 @@ __all__ = [
     "render_game",
     "env_metadata",
     "REWARDS",
+    "STALL_REWARDS",
+    "RENDER_MODES",
     "EPISODES",
     "ILLEGAL",
 ]
 
-REWARDS = ("points", "win")
 EPISODES = ("round", "match")
 ILLEGAL = ("terminate", "raise")
+#: ``ansi`` returns the table as text, ``human`` prints it, ``rgb_array`` draws it
+#: as an image (NumPy ``uint8 (H, W, 3)``; what video recorders and
+#: Stable-Baselines3's ``make_vec_env``, which asks for it, expect).
+RENDER_MODES = ("ansi", "human", "rgb_array")
+#: Decisions after which an AEC / batched episode is truncated by default.
+MAX_STEPS = 3_000
 
 _ROUND_OVER = int(Phase.ROUND_OVER)
 _MATCH_OVER = int(Phase.MATCH_OVER)
@@ -63,27 +71,62 @@ def check_playable(variant: str, players: int, options: Options) -> None:
         raise OptionError(str(e)) from None
 
 
-def round_rewards(game: Game, reward: str) -> list[float]:
-    """Rewards of the round that just ended, by seat.
+def round_rewards(game: Game, reward: str = "points", stall_reward: str = "loss") -> list[float]:
+    """Rewards by seat of ``game``'s round, which has just ended (or been cut):
+    :meth:`unokit.envs.rewards.RewardSpec.round_end`. ``points``: the winner
+    gets the round's points (the sum of the other hands' values) and every
+    other seat loses its own hand's value, so the rewards sum to zero and
+    follow docs/rules.md scoring in both scoring modes. ``win``: +1 to the winner,
+    -1/(players-1) to the others. A round without a winner is worth a loss to
+    every seat (``stall_reward="loss"``) or 0 (``"zero"``)."""
+    return RewardSpec(reward, stall_reward).round_end(game)
 
-    ``points``: the winner gets the round's points (the sum of the other hands'
-    values) and every other seat loses its own hand's value, so the rewards sum
-    to zero and follow docs/rules.md scoring in both scoring modes. ``win``: +1 to the
-    winner, -1/(players-1) to the others. A round without a winner (blocked,
-    ``blockedRound=no_score``) gives 0 to everyone."""
-    n = game.n
-    w = game.winner
-    if w < 0:
-        return [0.0] * n
-    if reward == "win":
-        return [1.0 if s == w else -1.0 / (n - 1) for s in range(n)]
-    values = [game.hand_value(s) for s in range(n)]
-    return [float(sum(values) - values[w]) if s == w else float(-values[s]) for s in range(n)]
+
+def check_render_mode(render_mode: object) -> None:
+    """``render_mode`` must be None or one of :data:`RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise OptionError(
+            f"render_mode must be None or one of {', '.join(RENDER_MODES)}, not {render_mode!r}"
+        )
+
+
+def render_output(text: str, render_mode: str | None) -> str | npt.NDArray[np.uint8] | None:
+    """What ``render()`` returns in ``render_mode`` for the table ``text``."""
+    if render_mode is None:
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    if render_mode == "human":
+        print(text, end="")
+        return None
+    if render_mode == "rgb_array":
+        return text_image(text)
+    return text
+
+
+def text_image(text: str) -> npt.NDArray[np.uint8]:
+    """``text`` drawn in a monospace font on a white image, ``uint8 (H, W, 3)``
+    (Matplotlib's Agg canvas, no display needed)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    lines = text.rstrip("\n").split("\n")
+    width = max(len(line) for line in lines)
+    fig = Figure(figsize=(0.09 * width + 0.4, 0.2 * len(lines) + 0.3), dpi=80)
+    canvas = FigureCanvasAgg(fig)
+    fig.text(0.02, 0.98, "\n".join(lines), family="monospace", fontsize=10, va="top")
+    canvas.draw()  # type: ignore[no-untyped-call]
+    rgba = np.asarray(canvas.buffer_rgba())  # type: ignore[no-untyped-call]
+    return rgba[:, :, :3].copy()
 
 
 def env_metadata(name: str) -> dict[str, Any]:
     """PettingZoo's ``metadata`` of the environment ``name``."""
-    return {"render_modes": ["ansi"], "name": name, "is_parallelizable": False, "render_fps": 1}
+    return {
+        "render_modes": list(RENDER_MODES),
+        "name": name,
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
 
 class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
@@ -101,7 +144,9 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         episode: str = "round",
         illegal: str = "terminate",
         illegal_reward: float = -1.0,
-        max_steps: int | None = 20_000,
+        max_steps: int | None = MAX_STEPS,
+        stall_reward: str = "loss",
+        step_cost: float = 0.0,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -112,15 +157,14 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             raise OptionError(
                 f"{v.name} is played by {v.min_players} to {v.max_players} players, not {players}"
             )
+        self.rewards_spec = RewardSpec(reward, stall_reward, step_cost)
         for name, value, allowed in (
-            ("reward", reward, REWARDS),
             ("episode", episode, EPISODES),
             ("illegal", illegal, ILLEGAL),
         ):
             if value not in allowed:
                 raise OptionError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        check_render_mode(render_mode)
         check_max_steps(max_steps)
         self.max_steps = max_steps
         self.options = Options.from_dict(options)
@@ -128,6 +172,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.players = players
         self.render_mode = render_mode
         self.reward_mode = reward
+        self.stall_reward = stall_reward
+        self.step_cost = self.rewards_spec.step_cost
         self.episode = episode
         self.illegal = illegal
         self.illegal_reward = float(illegal_reward)
@@ -143,7 +189,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.table.size,), dtype=np.int8),
             }
         )
-        act_space = spaces.Discrete(self.table.size)
+        act_space: spaces.Space[Any] = spaces.Discrete(self.table.size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
         self.game: Game = Game(v, players, self.options, events=False)
@@ -320,11 +366,22 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             # seat (the seat to act): the trusted step skips re-checking it
             game._step(move, False)
             self._open_window()
+        cost = self.rewards_spec.step_cost
+        if cost:
+            self.rewards[agent] = -cost
         if game.phase >= _ROUND_OVER:
             self._round_over()
         elif self.max_steps is not None and self._steps >= self.max_steps:
-            for a in self.agents:
+            # the round is cut: it is worth what a round without a winner is
+            values = self.rewards_spec.round_end(game)
+            for a, r in zip(self.possible_agents, values, strict=True):
+                self.rewards[a] += r
                 self.truncations[a] = True
+            self._accumulate_rewards()
+            self._dirty_rewards = True
+        elif cost:
+            self._accumulate_rewards()
+            self._dirty_rewards = True
         self.agent_selection = self.possible_agents[
             self._window[0] if self._window else game.current
         ]
@@ -358,10 +415,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def _round_over(self) -> None:
         game = self.game
         match_over = game.phase == _MATCH_OVER
-        if self.reward_mode == "points":
-            values = round_rewards(game, "points")
-        elif self.episode == "round":
-            values = round_rewards(game, "win")
+        if self.reward_mode != "win" or self.episode == "round":
+            values = self.rewards_spec.round_end(game)
         elif match_over:
             winners = set(game.match_winners)
             k, n = len(winners), self.players
@@ -369,7 +424,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         else:
             values = [0.0] * self.players
         for a, r in zip(self.possible_agents, values, strict=True):
-            self.rewards[a] = r
+            self.rewards[a] += r
         self._accumulate_rewards()
         self._dirty_rewards = True
         if self.episode == "match" and not match_over:
@@ -380,15 +435,14 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
 
     # ------------------------------------------------------------------ display
 
-    def render(self) -> str | None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The table from the view of the agent to act: text (``ansi``), printed
+        (``human``) or an image (``rgb_array``)."""
         if not self._has_reset:
             raise IllegalActionError("call reset() first")
         if self.render_mode is None:
-            gymnasium.logger.warn(
-                "You are calling render method without specifying any render mode."
-            )
-            return None
-        return self.render_text()
+            return render_output("", None)
+        return render_output(self.render_text(), self.render_mode)
 
     def render_text(self) -> str:
         """The table as text, from the view of the agent to act (its hand is

@@ -20,12 +20,20 @@ choices as :class:`unokit.bots.random.RandomBot` from the same seed).
   vulnerable seat would act again before anyone else, the other seats are
   offered the catch first (``CATCH`` or ``PASS``, as in the AEC environments;
   a bot catches when its answer is a catch, see :func:`unokit.sim.offer_catch`).
-* Reward: 0 until the round ends, then ``reward="points"``: the round's
-  points if the agent won, else minus the value of its hand; ``"win"``: +1 or
-  -1/(players-1) (see :func:`unokit.envs._base.round_rewards`).
-* ``max_steps`` (default 10,000) agent decisions end the episode with
+* Reward (:mod:`unokit.envs.rewards`): 0 until the round ends, then
+  ``reward="points"``: the round's points if the agent won, else minus the
+  value of its hand (``"norm_points"``: the same / 100); ``"win"``: +1 or
+  -1/(players-1). A round without a winner (blocked, or cut at ``max_steps``)
+  is worth a loss (``stall_reward="loss"``, default) or 0 (``"zero"``);
+  ``step_cost`` is taken from every step's reward.
+* ``max_steps`` (default 500) agent decisions end the episode with
   ``truncated=True`` (a policy that never tries to win can make a round
-  endless).
+  endless; a uniformly random agent against ``random`` needs under 220).
+* ``info["action_mask"]`` holds the mask after ``reset`` and every ``step``:
+  Gymnasium's wrappers (``gymnasium.make``) do not pass ``action_masks()`` on,
+  so reach it there, or with ``env.unwrapped.action_masks()``.
+* Render modes ``"ansi"`` (text), ``"human"`` (printed) and ``"rgb_array"``
+  (the text as an image; Stable-Baselines3's ``make_vec_env`` asks for it).
 * An action outside the mask ends the episode with ``illegal_reward`` (the
   game is not changed; ``info["illegal_action"]`` holds it).
 * ``reset(seed=s)`` deals ``Game.new(variant, players, options, seed=s)`` and
@@ -61,15 +69,17 @@ from unokit.playout import random_move
 from unokit.variants import get_variant
 
 from ._base import (
-    REWARDS,
+    RENDER_MODES,
     action_index,
     check_max_steps,
     check_playable,
+    check_render_mode,
     render_game,
-    round_rewards,
+    render_output,
 )
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
+from .rewards import RewardSpec
 
 __all__ = ["UnoGymEnv", "GYM_IDS"]
 
@@ -78,6 +88,8 @@ GYM_IDS = {"classic": "unokit/UnoClassic-v0", "flip": "unokit/UnoFlip-v0",
            "flex": "unokit/UnoFlex-v0"}  # fmt: skip
 
 _ROUND_OVER = int(Phase.ROUND_OVER)
+#: The agent's decisions after which an episode is truncated by default.
+MAX_AGENT_STEPS = 500
 
 Obs = dict[str, npt.NDArray[Any]]
 BotFactory = Callable[[int, int], Bot]
@@ -86,7 +98,7 @@ BotFactory = Callable[[int, int], Bot]
 class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     """One round of UNO for one learning seat against bots (see the module doc)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(
         self,
@@ -97,8 +109,10 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         opponent: str | BotFactory = "random",
         reward: str = "points",
         illegal_reward: float = -1.0,
-        max_steps: int | None = 10_000,
+        max_steps: int | None = MAX_AGENT_STEPS,
         render_mode: str | None = None,
+        stall_reward: str = "loss",
+        step_cost: float = 0.0,
         **options: Any,
     ) -> None:
         v = get_variant(variant)
@@ -108,10 +122,8 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             )
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise OptionError(f"seat must be one of 0..{players - 1}, not {seat!r}")
-        if reward not in REWARDS:
-            raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise OptionError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.rewards_spec = RewardSpec(reward, stall_reward, step_cost)
+        check_render_mode(render_mode)
         if isinstance(opponent, str):
             make_bot(opponent, seed=0)  # unknown names fail here, with the known ones
         elif not callable(opponent):
@@ -123,6 +135,8 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.seat = seat
         self.opponent = opponent
         self.reward_mode = reward
+        self.stall_reward = stall_reward
+        self.step_cost = self.rewards_spec.step_cost
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
         self.options = Options.from_dict(options)
@@ -166,7 +180,8 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._done = False
         self._steps = 0
         self._legal = self._legal_moves()
-        return self._observe(), {"seed": game_seed}
+        obs = self._observe()
+        return obs, {"seed": game_seed, "action_mask": obs["action_mask"]}
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         if self._done:
@@ -176,7 +191,9 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if move is None:
             self._done = True
             self._legal = {}
-            return self._observe(), self.illegal_reward, True, False, {"illegal_action": index}
+            obs = self._observe()
+            bad = {"illegal_action": index, "action_mask": obs["action_mask"]}
+            return obs, self.illegal_reward, True, False, bad
         game = self.game
         if self._window:  # the agent was offered a catch
             if move == OP_PASS:
@@ -188,30 +205,34 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             game.apply_move(move, self.seat)
             self._open_window()
         self._play_bots()
-        if game.phase >= _ROUND_OVER:
-            self._done = True
-            self._legal = {}
-            reward = round_rewards(game, self.reward_mode)[self.seat]
-            winner = None if game.winner < 0 else game.winner
-            info = {"winner": winner, "round_points": game.round_points}
-            return self._observe(), reward, True, False, info
+        reward = -self.rewards_spec.step_cost
         self._steps += 1
-        if self.max_steps is not None and self._steps >= self.max_steps:
+        terminated = game.phase >= _ROUND_OVER
+        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        info: dict[str, Any] = {}
+        if terminated or truncated:
             self._done = True
             self._legal = {}
-            return self._observe(), 0.0, False, True, {}
-        self._legal = self._legal_moves()
-        return self._observe(), 0.0, False, False, {}
+            reward += self.rewards_spec.round_end(game)[self.seat]
+            info["winner"] = None if game.winner < 0 else game.winner
+            info["round_points"] = game.round_points
+        else:
+            self._legal = self._legal_moves()
+        obs = self._observe()
+        info["action_mask"] = obs["action_mask"]
+        return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal-action mask of the agent's current decision."""
         return self.table.mask(self._legal)
 
-    def render(self) -> str | None:
+    def render(self) -> Any:  # str | NDArray[uint8] | None, by render mode
+        """The table from the agent's view: text (``ansi``), printed (``human``)
+        or an image (``rgb_array``)."""
         if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        return render_game(self.game, self.table, sorted(self._legal), self.seat)
+            return render_output("", None)
+        text = render_game(self.game, self.table, sorted(self._legal), self.seat)
+        return render_output(text, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -113,10 +113,19 @@ class ObservationEncoder:
         )
         self.faces: tuple[Face, ...] = flip_faces(v) if v.two_sided else ()
         nf = len(self.faces)
-        segs: list[tuple[str, int, float]] = [
-            ("hand", u, deck),
+        # copies of each card of the universe in the deck: the most a hand or
+        # the discard pile can hold (a randomly paired Flip deck differs by seed)
+        per_card: list[float] | float = deck
+        if not (v.two_sided and opts.flipPairing == "random_seeded"):
+            at = {c: i for i, c in enumerate(self.cards)}
+            copies = [0.0] * u
+            for c in cards:
+                copies[at[c]] += 1.0
+            per_card = copies
+        segs: list[tuple[str, int, float | list[float]]] = [
+            ("hand", u, per_card),
             ("top", u, 1.0),
-            ("discard", u, deck),
+            ("discard", u, per_card),
             ("color", 8 if v.two_sided else 4, 1.0),
             ("phase", len(PHASES), 1.0),
             ("uno", 2 * n, 1.0),
@@ -135,7 +144,7 @@ class ObservationEncoder:
         off = 0
         for name, length, hi in segs:
             self.segments[name] = (off, length)
-            high += [hi] * length
+            high += hi if isinstance(hi, list) else [hi] * length
             off += length
         self.size = off
         self.high: Vector = np.array(high, dtype=np.float32)

@@ -28,7 +28,8 @@ Usage::
 
 Arguments
     ``env(players=2, render_mode=None, *, reward="points", episode="round",
-    illegal="terminate", illegal_reward=-1.0, max_steps=20_000, **options)`` as in
+    illegal="terminate", illegal_reward=-1.0, max_steps=3_000, stall_reward="loss",
+    step_cost=0.0, **options)`` as in
     :mod:`unokit.envs.uno_classic_v0`; ``options`` are the game options of
     docs/rules.md (Options) (``flipDrawColorCap=6``, ``flipExposedWildChooser=...``).
 
@@ -54,7 +55,8 @@ Rewards, episodes, truncation, seeds, illegal actions, render
     As in :mod:`unokit.envs.uno_classic_v0`: round points (docs/rules.md §3.11, the
     face that is up scores) or win/loss; one round or one match per episode;
     ``reset(seed=s)`` deals ``Game.new("flip", N, options, seed=s)``; actions
-    outside the mask end the episode (or raise); ``render_mode="ansi"``.
+    outside the mask end the episode (or raise); ``render_mode`` ``"ansi"``,
+    ``"human"`` or ``"rgb_array"``.
 
 Version history
     v0: first version.

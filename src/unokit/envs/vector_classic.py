@@ -34,8 +34,10 @@ Usage::
 
 Arguments
     ``UnoClassicVectorEnv(num_envs, players=2, *, reward="points", seed=None,
-    max_steps=20_000, **options)``. ``reward`` is ``"points"`` or ``"win"`` as in
-    the AEC environment; ``seed`` seeds the batch's own
+    max_steps=3_000, stall_reward="loss", step_cost=0.0, **options)``.
+    ``reward``, ``stall_reward`` and ``step_cost`` are the reward options of
+    the AEC environment (:mod:`unokit.envs.rewards`, computed by the same
+    code); ``seed`` seeds the batch's own
     :class:`numpy.random.Generator` (``None``: fresh entropy); ``max_steps``
     truncates a round after that many decisions (``None``: never), like the AEC
     environment's. ``options`` are game options by their spec names: only the
@@ -64,11 +66,11 @@ What a step returns
     * ``current_player`` ``int64 (num_envs,)``: the seat to act (in a catch
       window, the seat offered the catch: below);
     * ``rewards`` ``float32 (num_envs, players)``, by absolute seat: the round's
-      rewards (:func:`unokit.envs._base.round_rewards`) in the step that ends a
-      round, else 0;
+      rewards (:class:`unokit.envs.rewards.RewardSpec`) in the step that ends a
+      round, else 0 (less ``step_cost`` for the seat that acted);
     * ``terminated`` / ``truncated`` ``bool (num_envs,)``: the round ended in
       this step (won, or blocked: nothing left to draw), or it reached
-      ``max_steps`` (rewards 0).
+      ``max_steps`` (worth ``stall_reward``, as a blocked round).
 
 Catch windows
     As in ``uno_classic_v0``: any other player may catch a seat that played down
@@ -86,7 +88,7 @@ Catch windows
     vulnerable seat acts (it may still call UNO). A window opens only right
     after a move applied to the game, never again for the same vulnerability,
     never on ``reset_from``. Window decisions are decisions like any other:
-    reward 0, counted by ``max_steps``.
+    reward 0 (less ``step_cost``), counted by ``max_steps``.
 
 Automatic reset
     A game whose round ends is dealt a new round **in the same step** (the
@@ -193,9 +195,10 @@ from unokit.game import (
 from unokit.options import Options
 from unokit.variants import WILD_BIT, get_variant
 
-from ._base import REWARDS, check_max_steps
+from ._base import MAX_STEPS, check_max_steps
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
+from .rewards import RewardSpec
 
 __all__ = ["UnoClassicVectorEnv", "VectorStep", "ROUND_NEUTRAL_OPTIONS"]
 
@@ -282,7 +285,9 @@ class UnoClassicVectorEnv:
         *,
         reward: str = "points",
         seed: int | None = None,
-        max_steps: int | None = 20_000,
+        max_steps: int | None = MAX_STEPS,
+        stall_reward: str = "loss",
+        step_cost: float = 0.0,
         **options: Any,
     ) -> None:
         if not isinstance(num_envs, int | np.integer) or isinstance(num_envs, bool):
@@ -296,14 +301,15 @@ class UnoClassicVectorEnv:
             raise OptionError(
                 f"classic is played by {v.min_players} to {v.max_players} players, not {players}"
             )
-        if reward not in REWARDS:
-            raise OptionError(f"reward must be one of {', '.join(REWARDS)}, not {reward!r}")
+        self.rewards_spec = RewardSpec(reward, stall_reward, step_cost)
         check_max_steps(max_steps)
         self.options = Options.from_dict(options)
         _check_options(self.options)
         self.num_envs = B = int(num_envs)
         self.players = n = int(players)
         self.reward_mode = reward
+        self.stall_reward = stall_reward
+        self.step_cost = self.rewards_spec.step_cost
         self.max_steps = max_steps
         self.table: ActionTable = action_table(v, n, self.options)
         self.encoder = ObservationEncoder(v, n, self.options)
@@ -511,18 +517,17 @@ class UnoClassicVectorEnv:
         # an engine move that leaves the vulnerable seat to act opens a window
         opens = ~win & ~done & (self._vuln >= 0) & (self._vuln == self._cur)
         self._win[opens] = 1
-        rewards = np.zeros((B, n), dtype=np.float32)
+        rewards = np.zeros((B, n), dtype=np.float64)
+        cost = self.rewards_spec.step_cost
+        if cost:
+            rewards[self._ar, self._actor] = -cost
         self._steps += 1
         truncated = np.zeros(B, dtype=bool)
         if self.max_steps is not None:
             truncated = (self._steps >= self.max_steps) & ~done
-        ended = np.flatnonzero(done)
-        if ended.size:
-            won = ended[winner[ended] >= 0]
-            if won.size:
-                rewards[won] = self._round_rewards(won, winner[won])
         over = np.flatnonzero(done | truncated)
-        if over.size:
+        if over.size:  # won, blocked (winner -1) or cut (winner -1) rounds
+            rewards[over] += self._round_rewards(over, winner[over])
             self._deal(over)
         return self._output(rewards, done, truncated)
 
@@ -992,20 +997,13 @@ class UnoClassicVectorEnv:
 
     # ------------------------------------------------------------------ output
 
-    def _round_rewards(self, envs: IntArray, winner: IntArray) -> npt.NDArray[np.float32]:
-        """:func:`unokit.envs._base.round_rewards` of rounds won by ``winner``."""
+    def _round_rewards(self, envs: IntArray, winner: IntArray) -> npt.NDArray[np.float64]:
+        """The rewards (:class:`unokit.envs.rewards.RewardSpec`) of the rounds of
+        ``envs`` that ended with ``winner`` (-1: blocked or cut)."""
         n = self.players
-        k = envs.size
         hands = self._hands.reshape(self.num_envs, n, self._ncards)[envs]
         values = hands.astype(np.int64) @ self._points  # (k, n)
-        at = (np.arange(k), winner)
-        if self.reward_mode == "win":
-            out = np.full((k, n), -1.0 / (n - 1))
-            out[at] = 1.0
-        else:
-            out = -values.astype(np.float64)
-            out[at] = values.sum(axis=1) - values[at]
-        return out.astype(np.float32)
+        return self.rewards_spec.outcome(values, winner)
 
     def _output(self, rewards: Array, terminated: Array, truncated: Array) -> VectorStep:
         B, n, nc = self.num_envs, self.players, self._ncards
