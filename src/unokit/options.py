@@ -189,7 +189,9 @@ def _check(name: str, value: Any) -> None:
         if not isinstance(value, int) or isinstance(value, bool):
             raise OptionError(f"option {name}: {value!r} is not an integer")
         low = {"targetScore": 1, "handSize": 1, "unoPenalty": 0, "falseCatchPenalty": 0}[name]
-        high = {"targetScore": 10**9, "handSize": 20, "unoPenalty": 20, "falseCatchPenalty": 20}
+        # handSize: its upper limit depends on the players and the deck (D59),
+        # checked when a game is created (unokit.game.check_deal)
+        high = {"targetScore": 10**9, "handSize": 10**9, "unoPenalty": 20, "falseCatchPenalty": 20}
         if not low <= value <= high[name]:
             raise OptionError(f"option {name}: {value} is outside {low}..{high[name]}")
         return
