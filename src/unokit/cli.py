@@ -105,6 +105,11 @@ def sim(
     think_ms: Annotated[
         int | None, typer.Option("--think-ms", help="Thinking budget of search bots (ms).")
     ] = None,
+    sims: Annotated[
+        int | None,
+        typer.Option("--sims", help="Search budget by count: rollouts per decision "
+                     "(reproducible whatever the load; overrides --think-ms)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Bots play rounds or matches; prints speed, turns and results by seat."""
@@ -113,7 +118,11 @@ def sim(
     if games < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--games")
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    bot_options = {} if think_ms is None else {"think_ms": think_ms}
+    if sims is not None and sims < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--sims")
+    bot_options: dict[str, int] = {} if think_ms is None else {"think_ms": think_ms}
+    if sims is not None:
+        bot_options = {"sims": sims}
     try:
         opts = parse_options(option)
         result = with_progress(

@@ -33,6 +33,11 @@ def tournament(
     think_ms: Annotated[
         int | None, typer.Option("--think-ms", help="Thinking budget of search bots (ms).")
     ] = None,
+    sims: Annotated[
+        int | None,
+        typer.Option("--sims", help="Search budget by count: rollouts per decision "
+                     "(reproducible whatever the load; overrides --think-ms)."),
+    ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
     ] = None,
@@ -51,10 +56,12 @@ def tournament(
         raise typer.BadParameter("must be at least 1", param_hint="--workers")
     if think_ms is not None and think_ms < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--think-ms")
+    if sims is not None and sims < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--sims")
     if plot is not None and plot.suffix.lower() != ".png":
         raise typer.BadParameter("the chart is a PNG file: name it *.png", param_hint="--plot")
     try:
-        specs = parse_bots(bots, think_ms)
+        specs = parse_bots(bots, think_ms, sims)
         opts = parse_options(option)
         result = with_progress(
             games,

@@ -45,6 +45,11 @@ def play(
     think_ms: Annotated[
         int | None, typer.Option("--think-ms", help="Thinking budget of search bots (ms).")
     ] = None,
+    sims: Annotated[
+        int | None,
+        typer.Option("--sims", help="Search budget by count: rollouts per decision "
+                     "(reproducible whatever the load; overrides --think-ms)."),
+    ] = None,
     delay: Annotated[
         float, typer.Option(help="Seconds between bot moves in the Textual game.")
     ] = 0.8,
@@ -60,7 +65,11 @@ def play(
         raise typer.BadParameter("must be 0 or more", param_hint="--delay")
     if save is not None and save.exists() and save.is_dir():
         raise typer.BadParameter(f"{save} is a directory", param_hint="--save")
-    bot_options = {} if think_ms is None else {"think_ms": think_ms}
+    if sims is not None and sims < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--sims")
+    bot_options: dict[str, int] = {} if think_ms is None else {"think_ms": think_ms}
+    if sims is not None:
+        bot_options = {"sims": sims}
     try:
         session = Session(
             variant,
