@@ -17,7 +17,9 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
+# torch: the CPU build, pinned, before the extras (so pip never pulls a CUDA build)
 $(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e ".[dev]"
 	touch $@
 

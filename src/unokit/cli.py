@@ -156,7 +156,9 @@ def sim(
 
 # Adapters add their commands from their own modules (``@app.command()`` on
 # import); heavy optional dependencies are imported inside the commands.
-_COMMAND_MODULES = ("unokit.web.cli", "unokit.tui.cli", "unokit.bots.cli", "unokit.envs.cli")
+_COMMAND_MODULES = (
+    "unokit.web.cli", "unokit.tui.cli", "unokit.bots.cli", "unokit.envs.cli", "unokit.train.cli"
+)
 
 
 def _load_command_modules() -> None:

@@ -32,6 +32,7 @@ LEVELS: dict[str, dict[str, Any]] = {
     "easy": {},
     "normal": {},
     "hard": {"sims": 40},
+    "expert": {"sims": 40},
     "rlcard-rule": {},
 }
 HOUSE = {"stacking": "escalate", "sevenZero": True, "jumpIn": True, "drawUntilPlayable": True}

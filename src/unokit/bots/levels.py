@@ -5,7 +5,10 @@
   forgets to call UNO half of the time (then it can be caught).
 * ``normal``: the ``heuristic`` bot.
 * ``hard``: information-set Monte Carlo search (flat, paired samples)
-  (:class:`~unokit.bots.ismcts.ISMCTSBot`), budget ``think_ms``.
+  (:class:`~unokit.bots.ismcts.ISMCTSBot`), budget ``sims`` or ``think_ms``.
+* ``expert``: the same search, with a learned value network at the leaves
+  instead of playing every sample out (:class:`~unokit.bots.expert.ExpertBot`;
+  needs NumPy).
 
 Every level sees only its observation.
 
@@ -29,7 +32,7 @@ from unokit.observation import Observation
 __all__ = ["EasyBot", "NormalBot", "LEVELS", "bot_variants"]
 
 #: the levels offered to players, weakest first
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "expert")
 
 
 def bot_variants(name: str) -> tuple[str, ...] | None:

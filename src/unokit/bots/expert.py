@@ -1,0 +1,182 @@
+"""``expert``: ``hard``'s search with a learned value at the leaves.
+
+The search is ``hard``'s (:class:`~unokit.bots.ismcts.ISMCTSBot`): full games
+sampled from the seat's own observation, every candidate move tried on the same
+samples, sequential halving. What changes is how a (sample, move) pair is
+scored: instead of playing the round out to the end with the ``sensible``
+policy (one noisy 0/1 outcome), the other seats answer with that policy until
+the seat is to decide again (``depth`` more of its own decisions with the
+policy too, if asked), and the learned value network
+(:mod:`unokit.bots.net`, trained on self-play of the same policy by
+:mod:`unokit.train`) estimates the winning chance of that sampled state. A
+round that ends on the way scores 1 or 0. ``leaf="mix"`` averages the
+network's estimate with one rollout from the leaf.
+
+The network is evaluated with NumPy, in one batch per sample. When the package
+has no network for the variant and player count (or the rule options change
+the card set), ``expert`` searches exactly as ``hard`` does.
+
+The bot sees only its observation (the value network is applied to the games
+it samples itself); same seed and ``sims``: same decisions.
+
+>>> from unokit import Game
+>>> g = Game.new("classic", 2, seed=3)
+>>> bot = ExpertBot(seed=1, sims=200)
+>>> g.is_legal(bot.act(g.observe(g.current)))
+True
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from unokit.bots.determinize import Determinizer
+from unokit.bots.ismcts import DEFAULT_THINK_MS, ISMCTSBot
+from unokit.bots.net import StateFeatures, ValueNet, load_value_net
+from unokit.bots.rollout import sensible_move, sensible_rollout
+from unokit.errors import OptionError
+from unokit.game import _RO, Game
+from unokit.observation import Observation
+
+__all__ = ["ExpertBot"]
+
+
+class ExpertBot(ISMCTSBot):
+    """See the module docstring. Options: those of ``hard`` (``sims``,
+    ``think_ms``, ``iterations``, ``infer``, ``max_wall_ms``), and
+
+    * ``leaf``: ``value`` (default: the network's estimate) or ``mix`` (the
+      mean of the estimate and one rollout);
+    * ``depth``: own decisions played by the policy before the leaf (default 0);
+    * ``net``: a weights file to use instead of the shipped one.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        think_ms: float | None = DEFAULT_THINK_MS,
+        iterations: int | None = None,
+        sims: int | None = None,
+        leaf: str = "value",
+        depth: int = 0,
+        net: str | None = None,
+        infer: bool = True,
+        max_wall_ms: float | None = None,
+        name: str | None = None,
+        **_: Any,
+    ) -> None:
+        super().__init__(seed=seed, think_ms=think_ms, iterations=iterations, sims=sims,
+                         search="flat", rollout="sensible", infer=infer,
+                         max_wall_ms=max_wall_ms, name=name)
+        if leaf not in ("value", "mix"):
+            raise OptionError(f"leaf must be value or mix, got {leaf!r}")
+        try:
+            self.depth = int(depth)
+        except (TypeError, ValueError):
+            raise OptionError(f"depth must be a whole number, got {depth!r}") from None
+        if self.depth < 0:
+            raise OptionError(f"depth must be 0 or more, got {depth!r}")
+        self.leaf = leaf
+        self._own: ValueNet | None = None if net is None else ValueNet.load(str(net))
+        self._features: dict[tuple[str, int, Any], StateFeatures] = {}
+        #: whether the last search used the network (False: ``hard``'s rollouts)
+        self.used_net = False
+
+    def _net_for(self, obs: Observation) -> tuple[ValueNet, StateFeatures] | None:
+        net = self._own if self._own is not None else load_value_net(obs.variant, obs.players)
+        if net is None or net.meta.get("players") != obs.players:
+            return None
+        if net.meta.get("variant") != obs.variant:
+            return None
+        key = (obs.variant, obs.players, obs.options)
+        feats = self._features.get(key)
+        if feats is None:
+            feats = self._features[key] = StateFeatures(obs.variant, obs.players, obs.options)
+        if feats.size != net.inputs:
+            return None
+        return net, feats
+
+    def _search(self, obs: Observation, choices: list[Any], default: Any) -> Any:
+        self._model = self._net_for(obs)
+        self.used_net = self._model is not None
+        return super()._search(obs, choices, default)
+
+    def _flat(self, det: Determinizer, codes: list[int], default: int, me: int) -> int:
+        model = self._model
+        if model is None:
+            return super()._flat(det, codes, default, me)
+        net, feats = model
+        rng = self._rng
+        rnd = rng.random
+        clock = self._clock
+        mix = self.leaf == "mix"
+        k = len(codes)
+        wins = [0.0] * k
+        tried = [0] * k
+        alive = list(range(k))
+        rounds = max(1, math.ceil(math.log2(k)))
+        cap = self.iterations
+        done = 0
+        for r in range(rounds):
+            slice_end = clock.slice(r, rounds)
+            quota = None if cap is None else max(len(alive), (cap - done) // (rounds - r))
+            spent = 0
+            while True:
+                g0 = det.sample(rng)
+                rows: list[Any] = []
+                at: list[int] = []
+                for i in alive:
+                    g = g0.copy()
+                    g._step(codes[i])
+                    self._advance(g, me)
+                    tried[i] += 1
+                    if g.phase >= _RO:
+                        wins[i] += _result(g, me)
+                        continue
+                    rows.append(feats.vector(g, me))
+                    at.append(i)
+                    if mix:
+                        sensible_rollout(g, rnd)
+                        wins[i] += 0.5 * _result(g, me)
+                if rows:
+                    values = net.predict(np.stack(rows))
+                    share = 0.5 if mix else 1.0
+                    for i, v in zip(at, values.tolist(), strict=True):
+                        wins[i] += share * v
+                spent += len(alive)
+                if quota is not None and spent >= quota:
+                    break
+                if clock.over(slice_end):
+                    break
+            done += spent
+            self.stats.iterations += spent // len(alive)
+            self.stats.rollouts += spent
+            if len(alive) > 1 and r < rounds - 1:
+                alive.sort(key=lambda i: (-wins[i] / tried[i], i != default))
+                alive = alive[: (len(alive) + 1) // 2]
+        self.stats.values = {i: wins[i] / tried[i] for i in range(k) if tried[i]}
+        return max(alive, key=lambda i: (wins[i] / tried[i], i == default))
+
+    def _advance(self, g: Game, me: int) -> None:
+        """Play the policy for the other seats (and ``depth`` own decisions)
+        until ``me`` has a real decision to make or the round ends."""
+        own = self.depth
+        steps = 0
+        while g.phase < _RO and steps < 400:
+            steps += 1
+            moves = g.turn_moves()
+            if g.current == me and len(moves) > 1:
+                if own <= 0:
+                    return
+                own -= 1
+            g._step(moves[0] if len(moves) == 1 else sensible_move(g))
+
+
+def _result(g: Game, me: int) -> float:
+    w = g.winner
+    return 1.0 if w == me else (1.0 / g.n if w < 0 else 0.0)
