@@ -14,7 +14,7 @@ from unokit import Game
 from unokit.actions import Play
 from unokit.bots import make_bot
 from unokit.bots.expert import ExpertBot
-from unokit.bots.net import StateFeatures, ValueNet
+from unokit.bots.net import FEATURES_VERSION, StateFeatures, ValueNet, load_value_net
 from unokit.cli import app
 from unokit.errors import OptionError
 
@@ -46,6 +46,30 @@ def test_features_see_the_sampled_state_from_one_seat() -> None:
     a, b = f.vector(g, 0), f.vector(g, 1)
     assert a.shape == b.shape == (f.size,) and not np.array_equal(a, b)
     assert float(a.max()) <= 1.0
+
+
+@pytest.mark.parametrize("variant", ["classic"])
+def test_shipped_networks(variant: str) -> None:
+    """A network per variant ships in the package (2 players), small, for the
+    current feature layout, and the expert uses it."""
+    path = DATA / f"value-{variant}-2p.npz"
+    assert path.is_file() and path.stat().st_size <= 5_000_000
+    net = load_value_net(variant, 2)
+    assert net is not None and net.meta["features"] == FEATURES_VERSION
+    g = Game.new(variant, 2, {"matchMode": "single_round"}, seed=4)
+    bot = ExpertBot(seed=1, sims=60)
+    moves = 0
+    while g.phase < 4 and moves < 40:
+        obs = g.observe(g.current)
+        a = bot.act(obs)
+        assert g.is_legal(a)
+        g.apply(a)
+        moves += 1
+    assert bot.used_net or moves < 3
+
+
+def test_total_data_shipped_is_small() -> None:
+    assert sum(p.stat().st_size for p in DATA.glob("*.npz")) <= 5_000_000
 
 
 def test_expert_without_a_network_searches_like_hard() -> None:

@@ -109,3 +109,50 @@ def tournament(
         console.print(grid)
     if plot is not None:
         console.print(f"chart written to {plot}")
+
+
+@app.command()
+def analyse(
+    record_file: Annotated[Path, typer.Argument(metavar="RECORD", help="A match record file.")],
+    seat: Annotated[int, typer.Option(help="The seat whose decisions are analysed (0-based).")],
+    samples: Annotated[
+        int, typer.Option(help="Games sampled from the seat's view per decision.")
+    ] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Winning chances of one seat before and after each of its moves (from its
+    own view only), with the moves that lost the most and the better move."""
+    from unokit import record as records
+    from unokit.bots.analysis import analyse as run
+
+    if samples < 1:
+        raise typer.BadParameter("must be at least 1", param_hint="--samples")
+    try:
+        rec = records.load(record_file)
+        rows = run(rec, seat, samples, seed)
+    except OSError as e:
+        err_console.print(f"[red]error:[/red] cannot read {record_file}: {e.strerror or e}")
+        raise typer.Exit(2) from None
+    except UnoError as e:
+        err_console.print(f"[red]error:[/red] {e}")
+        raise typer.Exit(2) from None
+    worst = sorted((r for r in rows if r.label), key=lambda r: -r.loss)
+    if as_json:
+        print(json.dumps({"seat": seat, "decisions": [r.to_dict() for r in rows],
+                          "worst": [r.command for r in worst]}))
+        return
+    table = Table("#", "round", "played", "before", "after", "loss", "", "better move")
+    for r in rows:
+        table.add_row(
+            str(r.command), str(r.round), r.played, f"{r.before:.0%}", f"{r.after:.0%}",
+            f"-{r.loss:.0%}" if r.loss >= 0.005 else "0", r.label, r.best if r.label else "",
+        )
+    console.print(table)
+    if worst:
+        console.print("[bold]Moves that lost the most:[/bold]")
+        for r in worst[:5]:
+            console.print(f"  #{r.command} {r.played}: {r.label}, -{r.loss:.0%} "
+                          f"(better: {r.best}, {r.before:.0%} instead of {r.after:.0%})")
+    else:
+        console.print(f"No move of P{seat} lost 5 points or more.")

@@ -29,6 +29,7 @@ True
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 import numpy as np
@@ -112,9 +113,7 @@ class ExpertBot(ISMCTSBot):
             return super()._flat(det, codes, default, me)
         net, feats = model
         rng = self._rng
-        rnd = rng.random
         clock = self._clock
-        mix = self.leaf == "mix"
         k = len(codes)
         wins = [0.0] * k
         tried = [0] * k
@@ -128,26 +127,10 @@ class ExpertBot(ISMCTSBot):
             spent = 0
             while True:
                 g0 = det.sample(rng)
-                rows: list[Any] = []
-                at: list[int] = []
-                for i in alive:
-                    g = g0.copy()
-                    g._step(codes[i])
-                    self._advance(g, me)
+                values = self._leaf_values(g0, [codes[i] for i in alive], me, net, feats)
+                for i, v in zip(alive, values, strict=True):
+                    wins[i] += v
                     tried[i] += 1
-                    if g.phase >= _RO:
-                        wins[i] += _result(g, me)
-                        continue
-                    rows.append(feats.vector(g, me))
-                    at.append(i)
-                    if mix:
-                        sensible_rollout(g, rnd)
-                        wins[i] += 0.5 * _result(g, me)
-                if rows:
-                    values = net.predict(np.stack(rows))
-                    share = 0.5 if mix else 1.0
-                    for i, v in zip(at, values.tolist(), strict=True):
-                        wins[i] += share * v
                 spent += len(alive)
                 if quota is not None and spent >= quota:
                     break
@@ -161,6 +144,70 @@ class ExpertBot(ISMCTSBot):
                 alive = alive[: (len(alive) + 1) // 2]
         self.stats.values = {i: wins[i] / tried[i] for i in range(k) if tried[i]}
         return max(alive, key=lambda i: (wins[i] / tried[i], i == default))
+
+    def _leaf_values(
+        self, g0: Game, codes: list[int], me: int, net: ValueNet, feats: StateFeatures
+    ) -> list[float]:
+        """The score of each move ``codes`` on the sampled game ``g0`` (unchanged)."""
+        mix = self.leaf == "mix"
+        out = [0.0] * len(codes)
+        rows: list[Any] = []
+        at: list[int] = []
+        for j, code in enumerate(codes):
+            g = g0.copy()
+            g._step(code)
+            self._advance(g, me)
+            if g.phase >= _RO:
+                out[j] = _result(g, me)
+                continue
+            rows.append(feats.vector(g, me))
+            at.append(j)
+            if mix:
+                sensible_rollout(g)
+                out[j] = 0.5 * _result(g, me)
+        if rows:
+            share = 0.5 if mix else 1.0
+            for j, v in zip(at, net.predict(np.stack(rows)).tolist(), strict=True):
+                out[j] += share * v
+        return out
+
+    def score(
+        self, det: Determinizer, codes: list[int], me: int, samples: int, rng: random.Random
+    ) -> list[float]:
+        """The mean score of every move ``codes`` over ``samples`` games sampled by
+        ``det`` (the same games for every move): the network's, or with no
+        network, ``hard``'s rollouts. For analysis (:mod:`unokit.bots.analysis`)."""
+        model = self._net_for(det.obs)
+        total = [0.0] * len(codes)
+        for _ in range(samples):
+            g0 = det.sample(rng)
+            if model is not None:
+                values = self._leaf_values(g0, codes, me, *model)
+            else:
+                values = []
+                for code in codes:
+                    g = g0.copy()
+                    g._step(code)
+                    if g.phase < _RO:
+                        sensible_rollout(g)
+                    values.append(_result(g, me))
+            for j, v in enumerate(values):
+                total[j] += v
+        return [t / samples for t in total]
+
+    def state_value(self, det: Determinizer, me: int, samples: int, rng: random.Random) -> float:
+        """The seat's mean winning chance over ``samples`` games sampled by ``det``."""
+        model = self._net_for(det.obs)
+        if model is not None:
+            net, feats = model
+            rows = [feats.vector(det.sample(rng), me) for _ in range(samples)]
+            return float(net.predict(np.stack(rows)).mean())
+        total = 0.0
+        for _ in range(samples):
+            g = det.sample(rng)
+            sensible_rollout(g)
+            total += _result(g, me)
+        return total / samples
 
     def _advance(self, g: Game, me: int) -> None:
         """Play the policy for the other seats (and ``depth`` own decisions)
