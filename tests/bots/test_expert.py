@@ -48,7 +48,7 @@ def test_features_see_the_sampled_state_from_one_seat() -> None:
     assert float(a.max()) <= 1.0
 
 
-@pytest.mark.parametrize("variant", ["classic"])
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
 def test_shipped_networks(variant: str) -> None:
     """A network per variant ships in the package (2 players), small, for the
     current feature layout, and the expert uses it."""
@@ -120,9 +120,13 @@ def test_training_smoke_run(tmp_path: Path) -> None:
     assert (out / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     summary = json.loads((out / "summary.json").read_text())
     assert summary["rounds"] == 400 and summary["positions"] > 1000
+    # the exported weights are those of the epoch with the lowest validation loss
+    best = min(log, key=lambda row: row["val_loss"])
+    assert summary["best_epoch"] == best["epoch"]
     weights = out / "value-classic-2p.npz"
     net = ValueNet.load(weights)
     assert net.meta["variant"] == "classic" and net.meta["players"] == 2
+    assert net.meta["val_loss"] == pytest.approx(best["val_loss"], abs=1e-4)
     bot = ExpertBot(seed=0, sims=40, net=str(weights))
     g = Game.new("classic", 2, seed=8)
     while not bot.used_net and g.phase < 4:

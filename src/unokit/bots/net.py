@@ -127,8 +127,18 @@ class ValueNet:
         return out
 
     def predict(self, x: Matrix) -> Matrix:
-        """Winning chances (rows of ``x``: :class:`StateFeatures` vectors)."""
-        z = np.clip(self.logits(np.asarray(x, dtype=np.float32)), -30.0, 30.0)
+        """Winning chances (rows of ``x``: :class:`StateFeatures` vectors).
+
+        With ``meta["calibration"] = [a, b]`` (fitted by
+        ``benchmarks/calibration.py --fit`` on games of the bots, after
+        training) the logit ``z`` becomes ``a z + b`` (Platt scaling): self-play
+        with random moves makes outcomes noisier than real play, so the raw
+        chances are too timid."""
+        z = self.logits(np.asarray(x, dtype=np.float32))
+        cal = self.meta.get("calibration")
+        if cal is not None:
+            z = z * np.float32(cal[0]) + np.float32(cal[1])
+        z = np.clip(z, -30.0, 30.0)
         out: Matrix = (1.0 / (1.0 + np.exp(-z))).astype(np.float32)
         return out
 

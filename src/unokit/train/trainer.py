@@ -5,7 +5,8 @@ a share of the *rounds* for validation (positions of one round are never on
 both sides), fits a multilayer perceptron by binary cross-entropy with Adam,
 and writes to the output directory:
 
-* ``value-<variant>-<players>p.npz``: the weights for NumPy inference
+* ``value-<variant>-<players>p.npz``: the weights of the epoch with the
+  lowest validation loss, for NumPy inference
   (:class:`unokit.bots.net.ValueNet`; copy it to ``src/unokit/data/`` to ship);
 * ``log.jsonl``: one line per epoch (losses, Brier score, accuracy, seconds);
 * ``curve.png``: the learning curve (training and validation loss by epoch);
@@ -150,6 +151,9 @@ def train(
     log_path = out / "log.jsonl"
     log: list[dict[str, Any]] = []
     gen = torch.Generator().manual_seed(seed)
+    best_val = float("inf")
+    best_state: dict[str, Any] = {}
+    best_epoch = 0
     t1 = time.perf_counter()
     with log_path.open("w") as fh:
         for epoch in range(1, config.epochs + 1):
@@ -173,6 +177,9 @@ def train(
             row = {"epoch": epoch, "train_loss": round(total / len(y_tr), 5),
                    "val_loss": round(val, 5), "val_brier": round(brier, 5),
                    "val_accuracy": round(acc, 4), "seconds": round(time.perf_counter() - t0, 1)}
+            if val < best_val:  # early stopping: the exported weights are the best epoch's
+                best_val, best_epoch = val, epoch
+                best_state = {k: v.clone() for k, v in model.state_dict().items()}
             log.append(row)
             fh.write(json.dumps(row) + "\n")
             fh.flush()
@@ -181,6 +188,7 @@ def train(
             if time.perf_counter() - t1 > config.train_seconds:
                 say("  training time limit reached")
                 break
+    model.load_state_dict(best_state)
     weights = [
         (m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy())
         for m in model
@@ -195,7 +203,8 @@ def train(
         "seed": seed,
         "rounds": data.games,
         "positions": int(len(data.y)),
-        "val_loss": log[-1]["val_loss"],
+        "val_loss": round(best_val, 5),
+        "epoch": best_epoch,
     }
     net = ValueNet(weights, meta)
     path = out / net_path(name, config.players)
@@ -222,6 +231,7 @@ def train(
         "selfplay_seconds": round(data.seconds, 1),
         "wall_seconds": round(time.perf_counter() - t0, 1),
         "epochs": log,
+        "best_epoch": best_epoch,
         "calibration": calib,
         "weights": path.name,
         "weights_bytes": path.stat().st_size,
