@@ -79,7 +79,7 @@ def fit(path: str, variant: str, positions: int, samples: int, seed: int) -> lis
 
     net = ValueNet.load(path)
     net.meta.pop("calibration", None)
-    feats = StateFeatures(variant, 2)
+    feats = StateFeatures(variant, 2, version=int(net.meta.get("features", 1)))
     rng = random.Random(seed)
     zs: list[np.ndarray] = []
     ys: list[float] = []

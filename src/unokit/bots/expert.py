@@ -84,7 +84,7 @@ class ExpertBot(ISMCTSBot):
             raise OptionError(f"depth must be 0 or more, got {depth!r}")
         self.leaf = leaf
         self._own: ValueNet | None = None if net is None else ValueNet.load(str(net))
-        self._features: dict[tuple[str, int, Any], StateFeatures] = {}
+        self._features: dict[tuple[str, int, Any, int], StateFeatures] = {}
         #: whether the last search used the network (False: ``hard``'s rollouts)
         self.used_net = False
 
@@ -94,10 +94,13 @@ class ExpertBot(ISMCTSBot):
             return None
         if net.meta.get("variant") != obs.variant:
             return None
-        key = (obs.variant, obs.players, obs.options)
+        version = int(net.meta.get("features", 1))
+        key = (obs.variant, obs.players, obs.options, version)
         feats = self._features.get(key)
         if feats is None:
-            feats = self._features[key] = StateFeatures(obs.variant, obs.players, obs.options)
+            feats = self._features[key] = StateFeatures(
+                obs.variant, obs.players, obs.options, version
+            )
         if feats.size != net.inputs:
             return None
         return net, feats

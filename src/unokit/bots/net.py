@@ -23,8 +23,8 @@ Weights ship in the package as ``unokit/data/value-<variant>-<players>p.npz``
 >>> f = StateFeatures("classic", 2)
 >>> g = Game.new("classic", 2, seed=1)
 >>> x = f.vector(g, 0)
->>> x.shape == (f.size,), float(x.min()) >= 0.0
-(True, True)
+>>> x.shape == (f.size,), float(x.min()) >= 0.0, float(x[0:f.size].max()) <= 2.0
+(True, True, True)
 >>> net = ValueNet.random(f.size, (8,), seed=0, meta={"variant": "classic", "players": 2})
 >>> p = net.predict(np.stack([x, f.vector(g, 1)]))
 >>> p.shape, bool(((p > 0) & (p < 1)).all())
@@ -52,8 +52,13 @@ if TYPE_CHECKING:
 
 __all__ = ["StateFeatures", "ValueNet", "load_value_net", "net_path", "FEATURES_VERSION"]
 
-#: the layout of :class:`StateFeatures`; a weights file names the version it was trained on
-FEATURES_VERSION = 1
+#: the layout of :class:`StateFeatures`; a weights file names the version it was
+#: trained on (1: every segment of the observation vector divided by its bound,
+#: which makes one card of the own hand 1/108; 2: card counts by 2 or 4, hand
+#: sizes by 10, the draw pile by 50, so that each card weighs as much as in
+#: the other hands' segment)
+FEATURES_VERSION = 2
+_SCALES_V2 = {"hand": 2.0, "discard": 4.0, "hand_sizes": 10.0, "draw_size": 50.0, "backs": 4.0}
 
 Matrix = npt.NDArray[np.float32]
 
@@ -62,13 +67,25 @@ class StateFeatures:
     """The input vector of the value network (see the module docstring)."""
 
     def __init__(
-        self, variant: str, players: int, options: Options | dict[str, Any] | None = None
+        self,
+        variant: str,
+        players: int,
+        options: Options | dict[str, Any] | None = None,
+        version: int = FEATURES_VERSION,
     ) -> None:
+        if version not in (1, 2):
+            raise OptionError(f"unknown feature layout {version}")
         self.encoder = enc = ObservationEncoder(variant, players, options)
         self.variant = enc.variant.name
         self.players = n = players
+        self.version = version
         u = len(enc.cards)
-        self._scale: Matrix = (1.0 / np.maximum(enc.high, 1.0)).astype(np.float32)
+        high = np.maximum(enc.high, 1.0)
+        if version >= 2:
+            for name, bound in _SCALES_V2.items():
+                if name in enc.segments:
+                    high[enc.slice(name)] = bound
+        self._scale: Matrix = (1.0 / high).astype(np.float32)
         self._base = enc.size
         self._cur_at = enc.size
         self._hands_at = enc.size + n
@@ -184,6 +201,6 @@ def load_value_net(variant: str, players: int) -> ValueNet | None:
         return None
     with ref.open("rb") as fh:
         net = ValueNet.load(fh)
-    if net.meta.get("features") != FEATURES_VERSION:
+    if net.meta.get("features") not in (1, 2):
         return None
     return net
