@@ -9,7 +9,8 @@ the seat is to decide again (``depth`` more of its own decisions with the
 policy too, if asked), and the learned value network
 (:mod:`unokit.bots.net`, trained on self-play of the same policy by
 :mod:`unokit.train`) estimates the winning chance of that sampled state. A
-round that ends on the way scores 1 or 0. ``leaf="mix"`` averages the
+round that ends on the way scores 1 or 0, and so does a leaf where the seat
+can play its last card at once. ``leaf="mix"`` averages the
 network's estimate with one rollout from the leaf.
 
 The network is evaluated with NumPy, in one batch per sample. When the package
@@ -39,7 +40,7 @@ from unokit.bots.ismcts import DEFAULT_THINK_MS, ISMCTSBot
 from unokit.bots.net import StateFeatures, ValueNet, load_value_net
 from unokit.bots.rollout import sensible_move, sensible_rollout
 from unokit.errors import OptionError
-from unokit.game import _RO, Game
+from unokit.game import _RO, _T, OP_PLAY, Game
 from unokit.observation import Observation
 
 __all__ = ["ExpertBot"]
@@ -163,6 +164,9 @@ class ExpertBot(ISMCTSBot):
             if g.phase >= _RO:
                 out[j] = _result(g, me)
                 continue
+            if _wins_now(g, me):
+                out[j] = 1.0
+                continue
             rows.append(feats.vector(g, me))
             at.append(j)
             if mix:
@@ -225,6 +229,20 @@ class ExpertBot(ISMCTSBot):
                     return
                 own -= 1
             g._step(moves[0] if len(moves) == 1 else sensible_move(g))
+
+
+def _wins_now(g: Game, me: int) -> bool:
+    """Whether ``me``, to act with one card left, can play it and win at once
+    (what the network may see less sharply than a rollout does)."""
+    if g.phase != _T or len(g.hands[me]) != 1:
+        return False
+    for m in g.turn_moves():
+        if m & 15 == OP_PLAY:
+            h = g.copy()
+            h._step(m)
+            if h.phase >= _RO and h.winner == me:
+                return True
+    return False
 
 
 def _result(g: Game, me: int) -> float:
