@@ -235,6 +235,11 @@ def sim(
         list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
     ] = None,
     think_ms: ThinkMs = None,
+    sims: Annotated[
+        int | None,
+        typer.Option("--sims", min=1, help="Search budget by count: rollouts per decision "
+                     "(reproducible whatever the load; overrides --think-ms)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     workers: Annotated[int, typer.Option(help="Parallel processes (results do not change).", min=1)] = 1,
     ray: Annotated[
@@ -257,7 +262,9 @@ def sim(
     if save is not None:
         check_output(save, "--save", force, suffix=".jsonl")
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    bot_options = {} if think_ms is None else {"think_ms": think_ms}
+    bot_options: dict[str, int] = {} if think_ms is None else {"think_ms": think_ms}
+    if sims is not None:
+        bot_options = {"sims": sims}
     records: list[str] | None = [] if save is not None else None
     try:
         opts = parse_options(option)
@@ -303,6 +310,7 @@ _COMMAND_MODULES = (
     "unokit.envs.cli",
     "unokit.record_cli",
     "unokit.agents_cli",
+    "unokit.train.cli",
 )
 
 

@@ -92,6 +92,19 @@ def _register_builtin() -> None:
     register_bot("easy", EasyBot)
     register_bot("normal", NormalBot)
     register_bot("hard", ISMCTSBot)
+    try:
+        from unokit.bots.expert import ExpertBot
+    except ModuleNotFoundError as e:  # NumPy is an optional dependency
+        missing = e.name
+
+        def _expert(seed: int = 0, **_: Any) -> Bot:
+            raise OptionError(
+                f"the expert level needs {missing}: pip install 'unokit[rl]'"
+            )
+
+        register_bot("expert", _expert)
+    else:
+        register_bot("expert", ExpertBot)
     register_bot("rlcard-rule", RLCardRuleBot)  # needs the optional rlcard package
     register_bot("engine", EngineBot)  # an external program (docs/engine-protocol.md)
 

@@ -59,6 +59,11 @@ def tournament(
         int | None, typer.Option(help="Parallel processes (default: one per CPU).", min=1)
     ] = None,
     think_ms: ThinkMs = None,
+    sims: Annotated[
+        int | None,
+        typer.Option("--sims", min=1, help="Search budget by count: rollouts per decision "
+                     "(reproducible whatever the load; overrides --think-ms)."),
+    ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
     ] = None,
@@ -98,7 +103,7 @@ def tournament(
         check_output(save, "--save", force, suffix=".jsonl")
     records: list[str] | None = [] if save is not None else None
     try:
-        specs = parse_bots(bots, think_ms)
+        specs = parse_bots(bots, think_ms, sims)
         specs += engine_specs(engine or [], engine_timeout_ms, specs)
         opts = parse_options(option)
         w = workers or os.cpu_count() or 1
@@ -222,3 +227,48 @@ def _duration(seconds: float) -> str:
     if seconds < 90:
         return f"{seconds:.0f} s"
     return f"{seconds / 60:.0f} min"
+
+
+@app.command()
+def analyse(
+    record_file: Annotated[Path, typer.Argument(metavar="RECORD", help="A match record file.")],
+    seat: Annotated[int, typer.Option(help="The seat whose decisions are analysed (0-based).")],
+    samples: Annotated[
+        int, typer.Option(help="Games sampled from the seat's view per decision.")
+    ] = 200,
+    seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Winning chances of one seat before and after each of its moves (from its
+    own view only), with the moves that lost the most and the better move."""
+    from unokit import record as records
+    from unokit.bots.analysis import analyse as run
+
+    if samples < 1:
+        fail("--samples must be at least 1")
+    try:
+        rec = records.load(record_file)
+        rows = run(rec, seat, samples, seed)
+    except OSError as e:
+        fail(f"cannot read {record_file}: {e.strerror or e}")
+    except UnoError as e:
+        fail(str(e))
+    worst = sorted((r for r in rows if r.label), key=lambda r: -r.loss)
+    if as_json:
+        print(json.dumps({"seat": seat, "decisions": [r.to_dict() for r in rows],
+                          "worst": [r.command for r in worst]}))
+        return
+    table = Table("#", "round", "played", "before", "after", "loss", "", "better move")
+    for r in rows:
+        table.add_row(
+            str(r.command), str(r.round), r.played, f"{r.before:.0%}", f"{r.after:.0%}",
+            f"-{r.loss:.0%}" if r.loss >= 0.005 else "0", r.label, r.best if r.label else "",
+        )
+    console.print(table)
+    if worst:
+        console.print("[bold]Moves that lost the most:[/bold]")
+        for r in worst[:5]:
+            console.print(f"  #{r.command} {r.played}: {r.label}, -{r.loss:.0%} "
+                          f"(better: {r.best}, {r.before:.0%} instead of {r.after:.0%})")
+    else:
+        console.print(f"No move of P{seat} lost 5 points or more.")

@@ -21,13 +21,16 @@ Measured against the heuristic bot, flat halving makes better decisions than
 the tree at these budgets (docs/bots.md): UNO's value is mostly in the next
 move, and paired samples cancel most of the luck of the deal.
 
-Budget: ``think_ms`` of CPU time and/or ``iterations`` (rollouts); whichever ends
-first. A decision with one legal answer is made at once, and a vulnerable
-opponent is caught before anything else.
+Budget: ``sims=N`` (``N`` rollouts per decision, no clock: a decision
+is a pure function of the observation and the seed, so tournaments are
+reproducible whatever the machine's load), or ``think_ms`` of CPU time of the
+searching thread (:func:`time.thread_time`) with an optional cap
+``iterations`` on the rollouts. A decision with one legal answer is made at
+once, and a vulnerable opponent is caught before anything else.
 
 >>> from unokit import Game
 >>> g = Game.new("classic", 2, seed=3)
->>> bot = ISMCTSBot(seed=1, think_ms=None, iterations=200)
+>>> bot = ISMCTSBot(seed=1, sims=200)
 >>> g.is_legal(bot.act(g.observe(g.current)))
 True
 """
@@ -93,11 +96,15 @@ _ROLLOUTS: dict[str, Rollout] = {
 class ISMCTSBot:
     """See the module docstring. Options:
 
+    * ``sims``: the budget by count: this many rollouts per searched
+      decision (rounded up to whole rounds of paired samples) and no clock (``think_ms`` and ``iterations`` are then
+      ignored). Same seed and ``sims``: same decisions, on any machine.
     * ``think_ms``: thinking budget per decision, in milliseconds of CPU time
       of the thinking thread (default :data:`DEFAULT_THINK_MS`; ``None``: no
-      clock). CPU time, so that a busy machine does not make the bot weaker;
-      the wall clock is capped at ``max_wall_ms`` (default: 1 s, or 1.5 x
-      ``think_ms`` if that is longer).
+      clock). CPU time (:func:`time.thread_time`), so that a busy machine
+      does not make the bot weaker. ``max_wall_ms`` (default: none) adds a
+      wall-clock cap for an application that must answer in time whatever
+      the load (it makes the strength depend on the load again).
     * ``iterations``: a cap on the number of rollouts (``None``: no cap).
     * ``search``: ``flat`` (default) or ``tree`` (see the module docstring).
     * ``rollout``: ``sensible`` (default), ``greedy`` or ``random``.
@@ -115,6 +122,7 @@ class ISMCTSBot:
         seed: int = 0,
         think_ms: float | None = DEFAULT_THINK_MS,
         iterations: int | None = None,
+        sims: int | None = None,
         search: str = "flat",
         rollout: str = "sensible",
         infer: bool = True,
@@ -124,6 +132,9 @@ class ISMCTSBot:
         name: str | None = None,
         **_: Any,
     ) -> None:
+        if sims is not None:
+            sims = _count("sims", sims)
+            think_ms, iterations, max_wall_ms = None, sims, None
         if think_ms is not None and float(think_ms) <= 0:
             raise OptionError(f"think_ms must be positive, got {think_ms}")
         if iterations is not None and int(iterations) < 1:
@@ -144,10 +155,9 @@ class ISMCTSBot:
         self.infer = infer not in (False, 0, "0", "false", "False")
         self.exploration = float(exploration)
         self.opponents = opponents
-        if max_wall_ms is None and self.think_ms is not None:
-            # a busy machine slows the clock of CPU time down: cap the wait, so that
-            # the default budget never keeps a player waiting more than a second
-            max_wall_ms = max(1000.0, 1.5 * self.think_ms)
+        if max_wall_ms is not None and float(max_wall_ms) <= 0:
+            raise OptionError(f"max_wall_ms must be positive, got {max_wall_ms}")
+        self.sims = None if sims is None else int(sims)
         self.max_wall_ms = None if max_wall_ms is None else float(max_wall_ms)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
@@ -355,6 +365,19 @@ def _iterate(
     for ch in path:
         ch.visits += 1
         ch.wins += 1.0 if ch.player == winner else share
+
+
+def _count(name: str, value: object) -> int:
+    """``value`` as a whole number of at least 1, or an :class:`OptionError`."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise OptionError(f"{name} must be a whole number of at least 1, got {value!r}")
+    try:
+        n = int(value)
+    except ValueError:
+        raise OptionError(f"{name} must be a whole number of at least 1, got {value!r}") from None
+    if n < 1:
+        raise OptionError(f"{name} must be a whole number of at least 1, got {value!r}")
+    return n
 
 
 def _without_uno(a: Action) -> Action:

@@ -5,7 +5,11 @@
   forgets to call UNO half of the time (then it can be caught).
 * ``normal``: the ``heuristic`` bot.
 * ``hard``: information-set Monte Carlo search (flat, paired samples)
-  (:class:`~unokit.bots.ismcts.ISMCTSBot`), budget ``think_ms``.
+  (:class:`~unokit.bots.ismcts.ISMCTSBot`), budget ``sims`` or ``think_ms``.
+* ``expert``: the same search, with a learned value network at the leaves
+  instead of playing every sample out (:class:`~unokit.bots.expert.ExpertBot`;
+  needs NumPy). Registered for tournaments and analysis, not offered to
+  players: it has not been measured stronger than ``hard`` (docs/bots.md).
 
 Every level sees only its observation.
 
@@ -29,6 +33,7 @@ from unokit.observation import Observation
 __all__ = ["EasyBot", "NormalBot", "LEVELS", "bot_variants"]
 
 #: the levels offered to players, weakest first
+#: (``expert`` is not offered yet: it has not been measured stronger than ``hard``)
 LEVELS = ("easy", "normal", "hard")
 
 

@@ -78,7 +78,7 @@ def _value(text: str) -> Any:
     return t
 
 
-def _option_names(bot: str) -> set[str]:
+def bot_option_names(bot: str) -> set[str]:
     """The options a registered bot's factory names (``seed`` aside)."""
     import inspect
 
@@ -95,10 +95,13 @@ def _option_names(bot: str) -> set[str]:
     }
 
 
-def parse_bots(text: str, think_ms: int | None = None) -> list[BotSpec]:
+def parse_bots(
+    text: str, think_ms: int | None = None, sims: int | None = None
+) -> list[BotSpec]:
     """``"hard,heuristic"`` or with per-bot options ``"hard:think_ms=50,hard:think_ms=400"``.
 
-    ``think_ms`` applies to every bot that does not set its own. Labels are the
+    ``think_ms`` and ``sims`` apply to every bot that does not set its own
+    budget (bots that do not search ignore them). Labels are the
     text of each entry (``hard``, ``hard:think_ms=50``); a repeated entry gets
     ``#2``, ``#3``... Unknown bot names raise :class:`~unokit.errors.OptionError`.
 
@@ -118,7 +121,7 @@ def parse_bots(text: str, think_ms: int | None = None) -> list[BotSpec]:
         if key not in bot_names():
             raise OptionError(f"unknown bot {name!r}: expected one of {', '.join(bot_names())}")
         options: dict[str, Any] = {}
-        accepted = _option_names(key)
+        accepted = bot_option_names(key)
         for o in opts:
             k, sep, v = o.partition("=")
             if not sep or not k.strip():
@@ -130,7 +133,10 @@ def parse_bots(text: str, think_ms: int | None = None) -> list[BotSpec]:
                     + (f": expected one of {', '.join(sorted(accepted))}" if accepted else "")
                 )
             options[k] = _value(v)
-        if think_ms is not None and "think_ms" not in options:
+        own_budget = "think_ms" in options or "sims" in options
+        if sims is not None and not own_budget:
+            options["sims"] = sims
+        elif think_ms is not None and not own_budget:
             options["think_ms"] = think_ms
         label = key + (":" + ":".join(opts) if opts else "")
         seen[label] = seen.get(label, 0) + 1

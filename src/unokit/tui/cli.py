@@ -43,6 +43,11 @@ def play(
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite --save if it exists.")] = False,
     think_ms: ThinkMs = None,
+    sims: Annotated[
+        int | None,
+        typer.Option("--sims", min=1, help="Search budget by count: rollouts per decision "
+                     "(reproducible whatever the load; overrides --think-ms)."),
+    ] = None,
     delay: Annotated[
         float, typer.Option(help="Seconds between bot moves in the Textual game.", min=0)
     ] = 0.8,
@@ -58,7 +63,9 @@ def play(
         needs("textual")
     if save is not None:
         check_output(save, "--save", force)
-    bot_options = {} if think_ms is None else {"think_ms": think_ms}
+    bot_options: dict[str, int] = {} if think_ms is None else {"think_ms": think_ms}
+    if sims is not None:
+        bot_options = {"sims": sims}
     try:
         session = Session(
             variant.value,

@@ -103,6 +103,20 @@ def new_room_code() -> str:
     return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LEN))
 
 
+# A search bot thinks its CPU budget (unokit.bots.ismcts); at a table people
+# wait in wall time, so a loaded server cuts the search at this wall time.
+TABLE_WALL_MS = 1000.0
+
+
+def table_bot(level: str) -> Bot:
+    """A bot of ``level`` for a seat of a room (searches capped in wall time)."""
+    from unokit.bots.tournament import bot_option_names
+
+    if "max_wall_ms" in bot_option_names(level):
+        return make_bot(level, seed=new_seed(), max_wall_ms=TABLE_WALL_MS)
+    return make_bot(level, seed=new_seed())
+
+
 def new_seed() -> int:
     return secrets.randbits(62)
 
@@ -297,7 +311,7 @@ class Room:
             raise StorageError(f"room {self.code}: seats do not match {self.players} players")
         for s in self.seats:
             if s.kind == "bot":
-                s.bot = make_bot(s.level or "heuristic", seed=new_seed())
+                s.bot = table_bot(s.level or "heuristic")
         self.lock = asyncio.Lock()
         self.conns: set[Conn] = set()
         self.game: Game | None = None
@@ -867,7 +881,7 @@ class Room:
         for r in rows:
             s = self.seats[r.seat]
             s.kind, s.level, s.name = r.kind, r.level, r.name
-            s.bot = make_bot(r.level or "heuristic", seed=new_seed())
+            s.bot = table_bot(r.level or "heuristic")
         try:
             await self._start_match(ack=ack, extra=extra)
         except BaseException:

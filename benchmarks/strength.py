@@ -1,0 +1,141 @@
+"""Strength of the bot levels, measured in small steps that survive a deadline.
+
+Runs several match-ups of ``unokit tournament`` at once, one game of each in
+turn (so that all progress evenly), appending every finished game to a JSON
+Lines file; a rerun resumes where it stopped. Game ``i`` of a match-up is
+exactly game ``i`` of
+
+    unokit tournament --variant V --players N --bots A,B --seed S --sims K
+
+(seat rotation on duplicate deals; a budget by count, so the results do not
+depend on the machine's load). The report gives each match-up's first bot's
+win rate with its 95% Wilson interval.
+
+Usage:
+    python benchmarks/strength.py --out FILE.jsonl [--until HH:MM] [--games G]
+        [--sims K] [--seed S] [--only LABEL,...]
+    python benchmarks/strength.py --out FILE.jsonl --report [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from unokit.bots.tournament import GameResult, parse_bots, play_game, wilson
+from unokit.options import Options
+
+#: label -> (variant, players, bots); the first bot is the one measured
+MATCHUPS: dict[str, tuple[str, int, str]] = {
+    "classic hard-heuristic": ("classic", 2, "hard,heuristic"),
+    "flip hard-heuristic": ("flip", 2, "hard,heuristic"),
+    "flex hard-heuristic": ("flex", 2, "hard,heuristic"),
+    "classic expert-hard": ("classic", 2, "expert,hard"),
+    "flip expert-hard": ("flip", 2, "expert,hard"),
+    "flex expert-hard": ("flex", 2, "expert,hard"),
+    "classic expert-rlcard": ("classic", 2, "expert,rlcard-rule"),
+    # variants of the expert: leaves scored by the mean of the network and one
+    # rollout; twice the samples (about hard's CPU time per decision at 1000)
+    "classic expert:mix-hard": ("classic", 2, "expert:leaf=mix,hard"),
+    "classic expert:2x-hard": ("classic", 2, "expert:sims=2000,hard"),
+    "classic 4p expert-3heuristic": ("classic", 4, "expert,heuristic,heuristic,heuristic"),
+    "classic 4p hard-3heuristic": ("classic", 4, "hard,heuristic,heuristic,heuristic"),
+}
+
+
+def _load(path: Path) -> dict[str, list[dict[str, object]]]:
+    done: dict[str, list[dict[str, object]]] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                done.setdefault(row["matchup"], []).append(row)
+    return done
+
+
+def _first_bot_score(rows: list[dict[str, object]]) -> tuple[float, int]:
+    """Wins (co-wins shared) and seat-games of the first bot: the seats that
+    hold entry 0 in each line-up."""
+    wins = 0.0
+    games = 0
+    for r in rows:
+        lineup = r["lineup"]
+        winners = r["winners"]
+        assert isinstance(lineup, list) and isinstance(winners, list)
+        for s, b in enumerate(lineup):
+            if b == 0:
+                games += 1
+                if s in winners:
+                    wins += 1.0 / len(winners)
+    return wins, games
+
+
+def report(path: Path, as_json: bool) -> None:
+    done = _load(path)
+    out = {}
+    for label, rows in done.items():
+        variant, players, bots = MATCHUPS[label]
+        wins, games = _first_bot_score(rows)
+        lo, hi = wilson(wins, games)
+        sims = rows[0]["sims"]
+        out[label] = {"games": len(rows), "seat_games": games, "win_rate": wins / games,
+                      "ci95": [lo, hi], "sims": sims, "seed": rows[0]["seed"],
+                      "command": f"unokit tournament --variant {variant} --players {players} "
+                                 f"--bots {bots} --games {len(rows)} --seed {rows[0]['seed']} "
+                                 f"--sims {sims} --workers 1"}
+    if as_json:
+        print(json.dumps(out, indent=1))
+        return
+    for label, r in out.items():
+        lo, hi = r["ci95"]
+        print(f"{label:32s} {r['games']:5d} games  {r['win_rate']:6.1%}  "
+              f"95% CI {lo:6.1%} - {hi:6.1%}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--report", action="store_true")
+    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--until", help="stop starting games at this UTC time (HH:MM)")
+    ap.add_argument("--games", type=int, default=500, help="games per match-up")
+    ap.add_argument("--sims", type=int, default=1000)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--only", help="comma-separated match-up labels")
+    args = ap.parse_args()
+    if args.report:
+        report(args.out, args.json)
+        return
+    labels = list(MATCHUPS) if not args.only else [x.strip() for x in args.only.split(",")]
+    unknown = [x for x in labels if x not in MATCHUPS]
+    if unknown:
+        sys.exit(f"unknown match-ups {unknown}; known: {list(MATCHUPS)}")
+    end = None
+    if args.until:
+        hh, mm = (int(x) for x in args.until.split(":"))
+        now = dt.datetime.now(dt.UTC)
+        end = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+    done = _load(args.out)
+    specs = {lb: parse_bots(MATCHUPS[lb][2], sims=args.sims) for lb in labels}
+    options = Options.from_dict({"matchMode": "single_round"})
+    with args.out.open("a") as fh:
+        for i in range(args.games):
+            for lb in labels:
+                if end is not None and dt.datetime.now(dt.UTC) >= end:
+                    return
+                have = {int(str(r["index"])) for r in done.get(lb, [])}
+                if i in have:
+                    continue
+                variant, players, _ = MATCHUPS[lb]
+                r: GameResult = play_game(variant, players, options, specs[lb], args.seed, i)
+                row = {"matchup": lb, "sims": args.sims, "seed": args.seed, **asdict(r)}
+                fh.write(json.dumps(row) + "\n")
+                fh.flush()
+
+
+if __name__ == "__main__":
+    main()
