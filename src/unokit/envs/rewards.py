@@ -8,7 +8,7 @@ a rule of the game: they only say what an outcome is worth.
 
 ``reward``
     ``"points"`` (default): the winner gets the round's points (the sum of the
-    other hands' values, RULES.md §2.6) and every other seat minus the value of
+    other hands' values, docs/rules.md §2.6) and every other seat minus the value of
     its own hand, so a won round's rewards sum to zero. ``"norm_points"``: the
     same divided by :data:`POINTS_SCALE` (100), so a typical round is worth
     about 1 (the raw values of 2-player Classic run from about -550 to +300).
@@ -16,7 +16,7 @@ a rule of the game: they only say what an outcome is worth.
 
 ``stall_reward``
     What a round that ends **without a winner** is worth: a blocked round
-    (nothing left to draw, RULES.md ``blockedRound=no_score``) or one cut at
+    (nothing left to draw, docs/rules.md ``blockedRound=no_score``) or one cut at
     ``max_steps`` (truncated). ``"loss"`` (default): every seat gets what a
     loser gets (``points``: minus its own hand's value; ``win``: -1/(N-1)), so
     stalling a round never pays better than losing it. ``"zero"``: 0 for
