@@ -242,3 +242,45 @@ def test_a_process_dies_in_every_game(
         worst = max(worst, stats["takeover_max"])
     print(f"\n{processes} processes, {rounds * games} games, each with its owner SIGKILLed: "
           f"clients saw the game again at most {worst:.1f} s after the kill")  # fmt: skip
+
+
+def test_lobby_calls_and_sockets_on_any_process(cluster: Callable[[int], list[Any]]) -> None:
+    """Room info, joins and WebSockets give the same answers on every process,
+    whichever owns the room (the others forward to it)."""
+    from websockets.sync.client import connect
+
+    a, b = cluster(2)
+    code, token = create(a.http, 1)
+    info_a = httpx.get(f"{a.http}/api/rooms/{code}", timeout=10).json()
+    info_b = httpx.get(f"{b.http}/api/rooms/{code}", timeout=10).json()
+    assert info_a == info_b and info_a["room"] == code
+    join(b.http, code)  # the last human seat: forwarded to a, which starts the match
+    full = httpx.post(f"{b.http}/api/rooms/{code}/join", json={"name": "Cy"}, timeout=10)
+    assert full.status_code == 409, full.text
+    for node in (a, b):
+        missing = httpx.get(f"{node.http}/api/rooms/zzzzzzzzzz", timeout=10)
+        assert missing.status_code == 404
+        with connect(f"{node.ws}/ws/zzzzzzzzzz") as ws:
+            assert json.loads(ws.recv(timeout=10))["code"] == "no_room"
+
+    # a socket on b is relayed to a: the same welcome and state as on a, once
+    # the game waits for a human (the humans here do not act, so it stays there)
+    def stable(ws: Any) -> dict[str, Any]:
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        welcome = json.loads(ws.recv(timeout=10))
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+        while True:
+            st = json.loads(ws.recv(timeout=10))
+            if st["type"] == "state" and st["observation"]["current"] in (0, 1):
+                return dict(st)
+
+    with connect(f"{a.ws}/ws/{code}") as wa, connect(f"{b.ws}/ws/{code}") as wb:
+        on_a, on_b = stable(wa), stable(wb)
+        assert on_a["observation"] == on_b["observation"]
+        assert on_a["version"] == on_b["version"] >= 1
+        wb.send(json.dumps({"type": "command", "id": 1, "text": "PLAY NOTACARD"}))
+        while True:
+            err = json.loads(wb.recv(timeout=10))
+            if err["type"] == "error":
+                break
+        assert err["id"] == 1 and err["code"] in ("bad_command", "illegal"), err
