@@ -465,10 +465,14 @@ def _run(
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 server.kill()
-        tracebacks = sum(
-            (work / f"server{i}.log").read_text(errors="replace").count("Traceback")
-            for i in range(len(servers))
-        )
+        tracebacks = 0
+        for i in range(len(servers)):
+            text = (work / f"server{i}.log").read_text(errors="replace")
+            tracebacks += text.count("Traceback")
+            if "Traceback" in text:  # shown, so that a failure can be understood
+                print(
+                    f"server {i}:\n{text[text.index('Traceback') - 300 :][:3000]}", file=sys.stderr
+                )
     return _report(a, mode, results, cpu1 - cpu0, redis1 - redis0, pg1 - pg0, rss, load,
                    pressure, tracebacks)  # fmt: skip
 

@@ -35,6 +35,7 @@ import json
 import logging
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -124,9 +125,13 @@ class ClusterHub(Hub):
         node: str | None = None,
     ) -> None:
         super().__init__(settings, store)
-        from redis.asyncio import Redis
+        from redis.asyncio import BlockingConnectionPool, Redis
 
-        self.redis: Redis = Redis.from_url(broker_url, decode_responses=True)
+        # a bounded pool that waits for a free connection (rather than failing)
+        pool = BlockingConnectionPool.from_url(
+            broker_url, decode_responses=True, max_connections=32, timeout=20
+        )
+        self.redis: Redis = Redis(connection_pool=pool)
         self.broker_url = broker_url
         self.node = node or secrets.token_hex(6)
         self.lease_ms = int(lease * 1000)
@@ -142,6 +147,10 @@ class ClusterHub(Hub):
         self._listener: asyncio.Task[None] | None = None
         self._beater: asyncio.Task[None] | None = None
         self._ids = 0
+        # messages to publish, sent in order by one task, many per round trip
+        self._out: deque[tuple[str, str]] = deque()
+        self._out_wake = asyncio.Event()
+        self._publisher: asyncio.Task[None] | None = None
         self._last_beat = time.monotonic()
         self.acquire_script = self.redis.register_script(_ACQUIRE)
         self.renew_script = self.redis.register_script(_RENEW)
@@ -155,11 +164,12 @@ class ClusterHub(Hub):
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(NODE_PREFIX + self.node)
         self._listener = asyncio.create_task(self._listen(pubsub))
+        self._publisher = asyncio.create_task(self._publish_loop())
         self._beater = asyncio.create_task(self._beat())
         log.info("cluster node %s on %s", self.node, self.broker_url.split("@")[-1])
 
     async def stop(self) -> None:
-        for t in (self._beater, self._listener, *self._tasks):
+        for t in (self._beater, self._listener, self._publisher, *self._tasks):
             if t is not None:
                 t.cancel()
         codes = list(self.rooms)
@@ -177,7 +187,28 @@ class ClusterHub(Hub):
         task.add_done_callback(self._tasks.discard)
 
     async def publish(self, node: str, message: dict[str, Any]) -> None:
-        await self.redis.publish(NODE_PREFIX + node, json.dumps(message, ensure_ascii=False))
+        """Publish ``message`` on ``node``'s channel. Messages are sent in the
+        order of these calls (one sender, pipelined), so a client's frames and
+        a room's updates to it keep their order without waiting here."""
+        self._out.append((NODE_PREFIX + node, json.dumps(message, ensure_ascii=False)))
+        self._out_wake.set()
+
+    async def _publish_loop(self) -> None:
+        while True:
+            await self._out_wake.wait()
+            self._out_wake.clear()
+            while self._out:
+                batch = [self._out.popleft() for _ in range(min(len(self._out), 500))]
+                try:
+                    pipe = self.redis.pipeline(transaction=False)
+                    for channel, data in batch:
+                        pipe.publish(channel, data)
+                    await pipe.execute()
+                except asyncio.CancelledError:
+                    raise
+                except Exception as e:  # the broker went away: these are lost
+                    log.warning("cluster: %d messages not published: %s", len(batch), e)
+                    await asyncio.sleep(0.2)
 
     async def alive(self, node: str) -> bool:
         return bool(await self.redis.exists(ALIVE_PREFIX + node))
