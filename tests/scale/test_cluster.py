@@ -284,3 +284,22 @@ def test_lobby_calls_and_sockets_on_any_process(cluster: Callable[[int], list[An
             if err["type"] == "error":
                 break
         assert err["id"] == 1 and err["code"] in ("bad_command", "illegal"), err
+
+
+def test_a_room_nobody_watches_is_taken_over(cluster: Callable[[int], list[Any]]) -> None:
+    """Its owner killed, a room is adopted from the log by a live process even
+    before any client comes back (its bots and turn timer must go on)."""
+    import redis
+
+    a, b = cluster(2)
+    code, _ = create(a.http, 1)
+    r = redis.Redis.from_url(a.broker, decode_responses=True)
+    assert r.get(f"unokit:lease:{code}") == a.node
+    a.kill()
+    deadline = time.monotonic() + 30
+    while r.get(f"unokit:lease:{code}") != b.node:
+        assert time.monotonic() < deadline, "the room was not taken over"
+        time.sleep(0.1)  # polling Redis for the new owner
+    info = httpx.get(f"{b.http}/api/rooms/{code}", timeout=10).json()
+    assert info["room"] == code
+    r.close()

@@ -23,7 +23,9 @@ any process can rebuild it. Redis coordinates who runs it:
   process, which takes the lease once it is free and rebuilds the room from the
   log. A command sent again after a reconnect names the version it was decided
   on, so a command the dead owner committed is acknowledged again
-  (``replay``), never applied twice (docs/protocol.md).
+  (``replay``), never applied twice (docs/protocol.md). Rooms nobody is
+  connected to are adopted too: the set ``unokit:rooms`` lists the rooms being
+  run, and every heartbeat each process takes over those whose lease expired.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ log = logging.getLogger("unokit.web.cluster")
 LEASE_PREFIX = "unokit:lease:"
 ALIVE_PREFIX = "unokit:alive:"
 NODE_PREFIX = "unokit:node:"
+ROOMS_KEY = "unokit:rooms"  # rooms some process runs (loaded, not swept as idle)
 
 # Take the lease if it is free, ours, or held by a node that is not alive.
 _ACQUIRE = """
@@ -76,6 +79,14 @@ for i, k in ipairs(KEYS) do
   end
 end
 return lost
+"""
+# The rooms of ROOMS_KEY whose lease has expired (their owner died).
+_ORPHANS = """
+local out = {}
+for _, code in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  if redis.call('EXISTS', ARGV[1] .. code) == 0 then table.insert(out, code) end
+end
+return out
 """
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -155,6 +166,8 @@ class ClusterHub(Hub):
         self.acquire_script = self.redis.register_script(_ACQUIRE)
         self.renew_script = self.redis.register_script(_RENEW)
         self.release_script = self.redis.register_script(_RELEASE)
+        self.orphans_script = self.redis.register_script(_ORPHANS)
+        self._adopting: set[str] = set()
 
     # ------------------------------------------------------------ lifecycle
 
@@ -240,6 +253,8 @@ class ClusterHub(Hub):
             raise
         if room is None:
             await self._release(code)
+        else:
+            await self.redis.sadd(ROOMS_KEY, code)
         return room
 
     async def create(
@@ -254,11 +269,20 @@ class ClusterHub(Hub):
         if await self.locate(room.code) != self.node:  # pragma: no cover - a fresh code
             super().evict(room)
             raise StorageError("a new room's lease is held elsewhere")
+        await self.redis.sadd(ROOMS_KEY, room.code)
         return room, seat, token
 
     def evict(self, room: Room) -> None:
         super().evict(room)
         self._spawn(self._release(room.code))
+
+    def sweep(self) -> None:
+        """Unload idle rooms, which then are nobody's to adopt."""
+        before = set(self.rooms)
+        super().sweep()
+        gone = before - set(self.rooms)
+        if gone:
+            self._spawn(self.redis.srem(ROOMS_KEY, *gone))
 
     async def _release(self, code: str) -> None:
         with contextlib.suppress(Exception):
@@ -296,6 +320,13 @@ class ClusterHub(Hub):
             )
             for key in lost:
                 self._lose(str(key)[len(LEASE_PREFIX) :])
+        # rooms whose owner died: take them over now (their bots and turn timer
+        # go on even before a client reconnects)
+        for code in await self.orphans_script(keys=[ROOMS_KEY], args=[LEASE_PREFIX]):
+            code = str(code)
+            if code not in self.rooms and code not in self._adopting:
+                self._adopting.add(code)
+                self._spawn(self._adopt(code))
         peers = {owner for owner, _ in self.relays.values()} | {n for n, _ in self.remote}
         for peer in peers:
             if await self.alive(peer):
@@ -309,6 +340,19 @@ class ClusterHub(Hub):
             for (n, _), inbox in self.remote.items():
                 if n == peer:
                     inbox.put_nowait({"op": "close"})
+
+    async def _adopt(self, code: str) -> None:
+        try:
+            if await self.get(code) is None:
+                await self.redis.srem(ROOMS_KEY, code)
+            else:
+                log.info("room %s: taken over from the log", code)
+        except Elsewhere:
+            pass  # another process was quicker
+        except Exception as e:
+            log.warning("room %s: cannot take it over: %s", code, e)
+        finally:
+            self._adopting.discard(code)
 
     # ------------------------------------------------------------ the channel
 
