@@ -52,6 +52,15 @@ system-deps:
 	  echo "installing an emoji font (Debian package) for the table's reactions in screenshots"; \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-color-emoji >/dev/null || true; \
 	fi
+	@# the scale-out tests start their own PostgreSQL and Redis servers (tests/scale)
+	@if ! command -v redis-server >/dev/null 2>&1; then \
+	  echo "installing redis-server (Debian package) for the cluster tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null; \
+	fi
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && ! command -v initdb >/dev/null 2>&1; then \
+	  echo "installing postgresql (Debian package) for the PostgreSQL and cluster tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	fi
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks scripts
@@ -64,7 +73,7 @@ conformance: install
 
 # Each area runs in its own process: browser sessions and event loops of one
 # area must not leak into another's tests.
-TEST_GROUPS := "tests/engine src/unokit tests/cli" "tests/bots tests/envs" tests/agents tests/recipes tests/tui tests/web "tests/web_static tests/e2e"
+TEST_GROUPS := "tests/engine src/unokit tests/cli" "tests/bots tests/envs" tests/agents tests/recipes tests/tui tests/web tests/scale "tests/web_static tests/e2e"
 
 unit: install system-deps
 	@status=0; for group in $(TEST_GROUPS); do \

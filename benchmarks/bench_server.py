@@ -24,6 +24,17 @@ Measured over ``--seconds`` (after ``--warmup``), bounded in time and count:
     python benchmarks/bench_server.py --rooms 25 --seconds 10 --json
 
 Clients run in ``--procs`` processes (default 1) with uvloop.
+
+``--processes N`` runs a cluster instead (docs/scale-out.md): N ``unokit serve
+--broker`` processes on one PostgreSQL and one Redis (started here in temporary
+directories on free ports unless ``--db``/``--broker`` name running ones).
+Room ``k`` is created on process ``k % N`` (which owns it) and its seat ``s``
+connects to process ``(k + s) % N``, as a load balancer without sticky sessions
+would spread them: most players of a room are relayed to its owner. The report
+adds the CPU time Redis and PostgreSQL spent per accepted move.
+
+    python benchmarks/bench_server.py --processes 1 --think-ms 0 --mode deltas
+    python benchmarks/bench_server.py --processes 2 --think-ms 0 --mode deltas
 """
 
 from __future__ import annotations
@@ -210,18 +221,24 @@ async def setup_room(
 
 
 async def run_clients(
-    port: int,
+    ports: list[int],
     room_ids: list[int],
     args: dict[str, Any],
     start: Any,
     ready: Any,
 ) -> dict[str, Any]:
-    http = f"http://127.0.0.1:{port}"
+    n = len(ports)
     rooms = []
     for i in range(0, len(room_ids), 20):  # create rooms 20 at a time
         rooms += await asyncio.gather(
             *(
-                setup_room(http, args["variant"], args["seats"], args["bots"], k)
+                setup_room(
+                    f"http://127.0.0.1:{ports[k % n]}",
+                    args["variant"],
+                    args["seats"],
+                    args["bots"],
+                    k,
+                )
                 for k in room_ids[i : i + 20]
             )
         )
@@ -235,8 +252,9 @@ async def run_clients(
     t0 = time.perf_counter() + delay
     clock = {"start": t0 + args["warmup"], "end": t0 + args["warmup"] + args["seconds"]}
     tasks = []
-    for code, tokens in rooms:
+    for k, (code, tokens) in zip(room_ids, rooms, strict=True):
         for seat, token in tokens:
+            port = ports[(k + seat) % n]
             rnd = random.Random(hash((code, seat)))
             tasks.append(
                 asyncio.create_task(
@@ -277,7 +295,7 @@ async def run_clients(
 
 
 def client_process(
-    port: int, room_ids: list[int], args: dict[str, Any], start: Any, ready: Any, out: Any
+    ports: list[int], room_ids: list[int], args: dict[str, Any], start: Any, ready: Any, out: Any
 ) -> None:
     try:
         import uvloop
@@ -285,18 +303,183 @@ def client_process(
         uvloop.install()
     except ImportError:  # pragma: no cover
         pass
-    out.put(asyncio.run(run_clients(port, room_ids, args, start, ready)))
+    out.put(asyncio.run(run_clients(ports, room_ids, args, start, ready)))
 
 
 # ---------------------------------------------------------------- driver
 
 
+def start_postgres(work: Path) -> tuple[str, list[str]]:
+    """A throw-away PostgreSQL in ``work`` (as tests/scale does): (URL, stop command)."""
+    import glob
+
+    def pg_bin(name: str) -> str:
+        found = shutil.which(name) or max(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
+        return found
+
+    def as_pg(cmd: list[str]) -> list[str]:
+        return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
+
+    base = work / "pg"
+    base.mkdir()
+    if os.geteuid() == 0:
+        shutil.chown(work, "postgres", "postgres")
+        shutil.chown(base, "postgres", "postgres")
+    base.chmod(0o700)
+    data, port = base / "data", free_port()
+    subprocess.run(
+        as_pg([pg_bin("initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8"]),
+        check=True,
+        capture_output=True,
+    )
+    opts = f"-p {port} -k {base} -c listen_addresses=127.0.0.1"
+    pg_ctl = pg_bin("pg_ctl")
+    subprocess.run(
+        as_pg([pg_ctl, "-D", str(data), "-o", opts, "-l", str(base / "log"), "-w", "start"]),
+        check=True,
+        capture_output=True,
+    )
+    stop = as_pg([pg_ctl, "-D", str(data), "-m", "fast", "-w", "stop"])
+    return f"postgresql://postgres@127.0.0.1:{port}/postgres", stop
+
+
+def postgres_pids(url: str) -> list[int]:
+    """The processes of the PostgreSQL listening on ``url``'s port (its postmaster
+    and backends), found through /proc."""
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    pids = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            cmd = Path(f"/proc/{d}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if cmd and cmd[0].endswith(b"postgres") and f"-p {port}".encode() in b" ".join(cmd):
+            pids.append(int(d))
+    children = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            if ppid in pids:
+                children.append(int(d))
+    return pids + children
+
+
+def total_cpu(pids: list[int]) -> float:
+    total = 0.0
+    for pid in pids:
+        try:
+            total += cpu_seconds(pid)
+        except (OSError, ValueError):
+            pass  # a backend that ended
+    return total
+
+
 def run(a: argparse.Namespace, mode: str) -> dict[str, Any]:
-    """One measured run against a fresh server; ``mode``: snapshots or deltas."""
+    """One measured run against fresh servers; ``mode``: snapshots or deltas."""
     args = dict(vars(a), mode=mode)
     work = Path(tempfile.mkdtemp(prefix="unokit-bench-"))
-    port = free_port()
+    infra: list[subprocess.Popen[bytes]] = []
+    pg_stop: list[str] | None = None
     db = a.db or f"sqlite:///{work / 'bench.sqlite3'}"
+    broker = a.broker
+    if a.processes:
+        if a.db is None:
+            db, pg_stop = start_postgres(work)
+        if broker is None:
+            rport = free_port()
+            infra.append(
+                subprocess.Popen(
+                    ["redis-server", "--port", str(rport), "--bind", "127.0.0.1", "--save", ""],
+                    stdout=subprocess.DEVNULL,
+                    cwd=work,
+                )
+            )
+            broker = f"redis://127.0.0.1:{rport}/0"
+            time.sleep(0.5)  # redis-server starts in a few ms; its clients retry anyway
+    try:
+        return _run(a, args, mode, work, db, broker, infra)
+    finally:
+        for p in infra:
+            p.terminate()
+            p.wait(timeout=10)
+        if pg_stop is not None:
+            subprocess.run(pg_stop, capture_output=True)
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _run(
+    a: argparse.Namespace,
+    args: dict[str, Any],
+    mode: str,
+    work: Path,
+    db: str,
+    broker: str | None,
+    infra: list[subprocess.Popen[bytes]],
+) -> dict[str, Any]:
+    ports = [free_port() for _ in range(max(1, a.processes))]
+    servers = [_start_server(a, port, work, db, broker, i) for i, port in enumerate(ports)]
+    extra = [p.pid for p in infra]
+    pg_pids = postgres_pids(db) if db.startswith("postgres") else []
+    try:
+        ctx = mp.get_context("spawn")
+        queue = ctx.Queue()
+        ids = list(range(a.rooms))
+        start = ctx.Value("d", 0.0)
+        ready = ctx.Queue()
+        procs = [
+            ctx.Process(
+                target=client_process,
+                args=(ports, ids[i :: a.procs], args, start, ready, queue),
+            )
+            for i in range(a.procs)
+        ]
+        for p in procs:
+            p.start()
+        for _ in procs:
+            ready.get(timeout=600)  # every room created and joined
+        start.value = start_at = time.time() + 2.0
+        time.sleep(max(0.0, start_at - time.time()))
+        time.sleep(a.warmup)
+        pg_pids = postgres_pids(db) if db.startswith("postgres") else []
+        cpu0 = total_cpu([s.pid for s in servers])
+        redis0, pg0 = total_cpu(extra), total_cpu(pg_pids)
+        time.sleep(a.seconds)
+        cpu1 = total_cpu([s.pid for s in servers])
+        redis1, pg1 = total_cpu(extra), total_cpu(pg_pids)
+        pressure = cpu_pressure()
+        load = os.getloadavg()[0]
+        results = [queue.get(timeout=a.seconds + 120) for _ in procs]
+        for p in procs:
+            p.join(timeout=30)
+        rss = sum(rss_mb(s.pid) for s in servers)
+    finally:
+        for server in servers:
+            server.send_signal(signal.SIGINT)
+        for server in servers:
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        tracebacks = 0
+        for i in range(len(servers)):
+            text = (work / f"server{i}.log").read_text(errors="replace")
+            tracebacks += text.count("Traceback")
+            if "Traceback" in text:  # shown, so that a failure can be understood
+                print(
+                    f"server {i}:\n{text[text.index('Traceback') - 300 :][:3000]}", file=sys.stderr
+                )
+    return _report(a, mode, results, cpu1 - cpu0, redis1 - redis0, pg1 - pg0, rss, load,
+                   pressure, tracebacks)  # fmt: skip
+
+
+def _start_server(
+    a: argparse.Namespace, port: int, work: Path, db: str, broker: str | None, i: int
+) -> subprocess.Popen[bytes]:
     cmd = [
         str(UNOKIT),
         "serve",
@@ -320,56 +503,33 @@ def run(a: argparse.Namespace, mode: str) -> dict[str, Any]:
         a.sqlite_sync,
         "--ws-deflate" if a.server_deflate else "--no-ws-deflate",
     ]
-    log = open(work / "server.log", "wb")
-    server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if server.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit("server did not start:\n" + (work / "server.log").read_text())
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        ctx = mp.get_context("spawn")
-        queue = ctx.Queue()
-        ids = list(range(a.rooms))
-        start = ctx.Value("d", 0.0)
-        ready = ctx.Queue()
-        procs = [
-            ctx.Process(
-                target=client_process,
-                args=(port, ids[i :: a.procs], args, start, ready, queue),
-            )
-            for i in range(a.procs)
-        ]
-        for p in procs:
-            p.start()
-        for _ in procs:
-            ready.get(timeout=600)  # every room created and joined
-        start.value = start_at = time.time() + 2.0
-        time.sleep(max(0.0, start_at - time.time()))
-        time.sleep(a.warmup)
-        cpu0 = cpu_seconds(server.pid)
-        time.sleep(a.seconds)
-        cpu1 = cpu_seconds(server.pid)
-        pressure = cpu_pressure()
-        load = os.getloadavg()[0]
-        results = [queue.get(timeout=a.seconds + 120) for _ in procs]
-        for p in procs:
-            p.join(timeout=30)
-        rss = rss_mb(server.pid)
-    finally:
-        server.send_signal(signal.SIGINT)
+    if broker is not None:
+        cmd += ["--broker", broker]
+    with open(work / f"server{i}.log", "wb") as log:
+        server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)
+    deadline = time.monotonic() + 60
+    while True:
+        if server.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit("server did not start:\n" + (work / f"server{i}.log").read_text())
         try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-        log.close()
-        tracebacks = (work / "server.log").read_text(errors="replace").count("Traceback")
-        shutil.rmtree(work, ignore_errors=True)
+            if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                return server
+        except httpx.HTTPError:
+            time.sleep(0.1)
 
+
+def _report(
+    a: argparse.Namespace,
+    mode: str,
+    results: list[dict[str, Any]],
+    server_cpu: float,
+    redis_cpu: float,
+    pg_cpu: float,
+    rss: float,
+    load: float,
+    pressure: float | None,
+    tracebacks: int,
+) -> dict[str, Any]:
     lat = [x for r in results for x in r["latency"]]
     ack = [x for r in results for x in r["ack"]]
     moves = sum(r["moves"] for r in results)
@@ -397,9 +557,14 @@ def run(a: argparse.Namespace, mode: str) -> dict[str, Any]:
         "messages_per_move": messages / moves if moves else float("nan"),
         "bytes_per_message": nbytes / messages if messages else float("nan"),
         "mb_per_s": nbytes / a.seconds / 1e6,
-        "server_cpu": (cpu1 - cpu0) / a.seconds,
+        "processes": a.processes,
+        "server_cpu": server_cpu / a.seconds,
+        "redis_cpu_ms_per_move": redis_cpu * 1000 / moves if moves else float("nan"),
+        "postgres_cpu_ms_per_move": pg_cpu * 1000 / moves if moves else float("nan"),
+        "redis_cpu": redis_cpu / a.seconds,
+        "postgres_cpu": pg_cpu / a.seconds,
         "client_cpu": sum(r["cpu"] for r in results) / a.seconds,
-        "server_cpu_ms_per_move": (cpu1 - cpu0) * 1000 / moves if moves else float("nan"),
+        "server_cpu_ms_per_move": server_cpu * 1000 / moves if moves else float("nan"),
         "server_rss_mb": rss,
         "load_avg_1min": load,
         "cpu_pressure_60s": pressure,
@@ -439,6 +604,12 @@ def show(r: dict[str, Any]) -> None:
         f" {r['bytes_per_message']:.0f} bytes per message (JSON text),"
         f" {r['mb_per_s']:.2f} MB/s to clients"
     )
+    if r["processes"]:
+        print(
+            f"  cluster          {r['processes']} unokit processes (CPU above: all of them);"
+            f" Redis {r['redis_cpu']:.0%} of a core, {r['redis_cpu_ms_per_move']:.3f} ms/move;"
+            f" PostgreSQL {r['postgres_cpu']:.0%}, {r['postgres_cpu_ms_per_move']:.3f} ms/move"
+        )
     print(f"  client CPU       {r['client_cpu']:.0%} of a core (all client processes)")
     print(
         f"  errors {r['errors']}, client failures {r['client_failures']},"
@@ -484,8 +655,19 @@ def main() -> None:
     ap.add_argument("--procs", type=int, default=1, help="client processes")
     ap.add_argument("--db", default=None, help="database URL (default: temporary SQLite)")
     ap.add_argument("--sqlite-sync", default="FULL", choices=["FULL", "NORMAL"])
+    ap.add_argument(
+        "--processes",
+        type=int,
+        default=0,
+        help="run a cluster of N unokit processes on PostgreSQL and Redis (0: one plain "
+        "process, the default)",
+    )
+    ap.add_argument("--broker", default=None, help="Redis URL (default with --processes: a "
+                    "temporary redis-server)")  # fmt: skip
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     a = ap.parse_args()
+    if not 0 <= a.processes <= 8:
+        ap.error("need 0 <= processes <= 8")
     if not 1 <= a.rooms <= 1000 or not 0 <= a.bots < a.seats or not 1 <= a.seconds <= 600:
         ap.error("need 1 <= rooms <= 1000, 0 <= bots < seats, 1 <= seconds <= 600")
     modes = ["snapshots", "deltas"] if a.mode == "both" else [a.mode]

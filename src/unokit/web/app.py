@@ -39,6 +39,7 @@ from unokit.options import _BOOLS, _INTS, HOUSE_RULES, OPTION_CHOICES, Options
 from unokit.record import Record, record_of
 from unokit.record import loads as record_loads
 from unokit.variants import VARIANTS
+from unokit.web.cluster import ClusterHub, Elsewhere
 from unokit.web.config import Settings
 from unokit.web.messages import (
     CLIENT_MESSAGE,
@@ -273,7 +274,10 @@ def _seat_reply(room: Room, seat: int, token: str) -> dict[str, Any]:
 def create_app(settings: Settings) -> FastAPI:
     """The web application, storing its rooms in ``settings.db_url``."""
     store = Store(settings.db_url, sqlite_synchronous=settings.sqlite_synchronous)
-    hub = Hub(settings, store)
+    cluster: ClusterHub | None = None
+    if settings.broker_url:
+        cluster = ClusterHub(settings, store, settings.broker_url, lease=settings.lease)
+    hub: Hub = cluster or Hub(settings, store)
     limiter = RestLimiter(settings.rest_per_minute)
     misses = RestLimiter(settings.rest_per_minute)  # unknown room codes: no guessing
     per_address = AddressLimiter(settings.addr_rate, settings.addr_burst)
@@ -281,6 +285,10 @@ def create_app(settings: Settings) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(store.start)
+        if cluster is not None:
+            cluster.frame = on_frame
+            cluster.call = owner_call
+            await cluster.start()
 
         async def sweeper() -> None:
             while True:
@@ -292,6 +300,8 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             sweep.cancel()
+            if cluster is not None:
+                await cluster.stop()
             hub.close()
             await asyncio.to_thread(store.close)
 
@@ -324,7 +334,9 @@ def create_app(settings: Settings) -> FastAPI:
     # ------------------------------------------------------------ REST
 
     @app.get("/healthz")
-    async def healthz() -> dict[str, bool]:
+    async def healthz() -> dict[str, Any]:
+        if cluster is not None:
+            return {"ok": True, "node": cluster.node}
         return {"ok": True}
 
     meta = {
@@ -420,21 +432,66 @@ def create_app(settings: Settings) -> FastAPI:
             reply["info"] = room.info()
         return reply
 
-    @app.post("/api/rooms/{code}/join")
-    async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
-        limiter.check(request)
-        room = await room_or_404(code, request)
+    async def join(room: Room, name: str, seat: int | None) -> dict[str, Any]:
         try:
-            seat, token = await room.claim(body.name, body.seat)
+            seat, token = await room.claim(name, seat)
         except ProtocolError as e:
             raise HTTPException(409 if e.code == "taken" else 422, e.message) from None
         except StorageError as e:
             raise HTTPException(503, f"storage error: {e}") from None
         return _seat_reply(room, seat, token)
 
+    async def forwarded(code: str, call: str, args: dict[str, Any], request: Request) -> Any:
+        """Run ``call`` on the owner of room ``code`` (cluster); None if this
+        process owns the room now."""
+        assert cluster is not None
+        status, body = await cluster.forward_call(code, call, args)
+        if status == -1:
+            return None
+        if status == 404:
+            misses.check(request)
+        if status != 200:
+            raise HTTPException(status, str(body))
+        return body
+
+    async def owner_call(code: str, call: str, args: dict[str, Any]) -> tuple[int, Any]:
+        """A lobby call forwarded by another process of the cluster."""
+        try:
+            room = await hub.get(code)
+            if room is None:
+                return 404, f"no room {code!r}"
+            if call == "join":
+                return 200, await join(room, str(args["name"]), args.get("seat"))
+            return 200, room.info()
+        except HTTPException as e:
+            return e.status_code, e.detail
+        except StorageError as e:
+            return 503, f"storage error: {e}"
+
+    @app.post("/api/rooms/{code}/join")
+    async def join_room(code: str, body: JoinRoom, request: Request) -> dict[str, Any]:
+        limiter.check(request)
+        while True:
+            try:
+                room = await room_or_404(code, request)
+            except Elsewhere:
+                out = await forwarded(code, "join", {"name": body.name, "seat": body.seat}, request)
+                if out is None:
+                    continue
+                return dict(out)
+            return await join(room, body.name, body.seat)
+
     @app.get("/api/rooms/{code}")
     async def room_info(code: str, request: Request) -> dict[str, Any]:
-        return (await room_or_404(code, request)).info()
+        while True:
+            try:
+                room = await room_or_404(code, request)
+            except Elsewhere:
+                out = await forwarded(code, "info", {}, request)
+                if out is None:
+                    continue
+                return dict(out)
+            return room.info()
 
     add_table_routes(app, hub, limiter, room_or_404)
 
@@ -461,12 +518,18 @@ def create_app(settings: Settings) -> FastAPI:
     @app.websocket("/ws/{code}")
     async def websocket(ws: WebSocket, code: str) -> None:
         await ws.accept()
-        try:
-            room = await hub.get(code)
-        except StorageError as e:
-            await ws.send_text(_error(None, "storage", str(e)))
-            await ws.close(1011)
-            return
+        while True:
+            try:
+                room = await hub.get(code)
+                break
+            except Elsewhere:  # another process of the cluster owns the room
+                assert cluster is not None
+                if await cluster.relay(ws, code, ws.client.host if ws.client else "?"):
+                    return
+            except StorageError as e:
+                await ws.send_text(_error(None, "storage", str(e)))
+                await ws.close(1011)
+                return
         if room is None:
             host = ws.client.host if ws.client else "?"
             if misses.allow(host):
@@ -489,29 +552,7 @@ def create_app(settings: Settings) -> FastAPI:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                text = message.get("text")
-                if text is None:
-                    data = message.get("bytes") or b""
-                    if len(data) > settings.max_message:
-                        text = None
-                    else:
-                        try:
-                            text = data.decode("utf-8")
-                        except UnicodeDecodeError as e:
-                            if _admit(conn):
-                                conn.send(_err(None, "bad_json", f"not UTF-8: {e.reason}"))
-                            continue
-                    if text is None:
-                        if _admit(conn):
-                            conn.send(
-                                _err(
-                                    None,
-                                    "too_large",
-                                    f"messages are limited to {settings.max_message} bytes",
-                                )
-                            )
-                        continue
-                await handle(conn, text)
+                await on_frame(conn, message)
         except WebSocketDisconnect:
             pass
         finally:
@@ -520,6 +561,32 @@ def create_app(settings: Settings) -> FastAPI:
                 conn.writer.cancel()
                 with contextlib.suppress(BaseException):
                     await conn.writer
+
+    async def on_frame(conn: Conn, message: Message) -> None:
+        """One frame of a client (text or bytes), here or relayed by another process."""
+        text = message.get("text")
+        if text is None:
+            data = message.get("bytes") or b""
+            if len(data) > settings.max_message:
+                text = None
+            else:
+                try:
+                    text = data.decode("utf-8")
+                except UnicodeDecodeError as e:
+                    if _admit(conn):
+                        conn.send(_err(None, "bad_json", f"not UTF-8: {e.reason}"))
+                    return
+            if text is None:
+                if _admit(conn):
+                    conn.send(
+                        _err(
+                            None,
+                            "too_large",
+                            f"messages are limited to {settings.max_message} bytes",
+                        )
+                    )
+                return
+        await handle(conn, text)
 
     def _admit(conn: Conn) -> bool:
         """Rate limits (the connection's, then its address's); returns False if

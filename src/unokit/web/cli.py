@@ -35,6 +35,14 @@ def serve(
             "Default: an SQLite file unokit.sqlite3 in $UNOKIT_DATA_DIR, else ./data.",
         ),
     ] = None,
+    broker: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL (redis://host:6379/0) shared by several unokit serve processes "
+            "on one --db: each room runs in one of them at a time, clients may connect to "
+            "any (docs/scale-out.md). Default: none, this process owns every room.",
+        ),
+    ] = None,
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", help="Mean seconds a bot thinks before acting.", min=0)
     ] = 0.9,
@@ -107,8 +115,20 @@ def serve(
         make_url(normalize_url(url))
     except ArgumentError as e:
         raise typer.BadParameter(str(e), param_hint="--db") from None
+    if broker is not None:
+        if not broker.startswith(("redis://", "rediss://", "unix://")):
+            raise typer.BadParameter(
+                "a Redis URL: redis://host:port/db, rediss://… or unix://…",
+                param_hint="--broker",
+            )
+        if url.startswith("sqlite") and ":memory:" in url:
+            raise typer.BadParameter(
+                "processes of a cluster share a database; :memory: is private",
+                param_hint="--db",
+            )
     settings = Settings(
         db_url=url,
+        broker_url=broker,
         bot_delay=bot_delay,
         rate=ws_rate,
         burst=ws_burst,
@@ -131,7 +151,10 @@ def serve(
     gc.freeze()
     gc.set_threshold(10_000, 50, 100)
     shown = url.split("@")[-1] if "@" in url else url
-    err_console.print(f"unokit: http://{host}:{port}  (database: {shown})")
+    cluster = ""
+    if broker is not None:
+        cluster = f", broker: {broker.split('@')[-1]}"
+    err_console.print(f"unokit: http://{host}:{port}  (database: {shown}{cluster})")
     uvicorn.run(
         application,
         host=host,

@@ -54,3 +54,7 @@ class Settings:
     sqlite_synchronous: str = "FULL"
     #: connections per room (players and spectators)
     max_room_conns: int = 64
+    #: Redis URL of the cluster (None: this process owns every room; web/cluster.py)
+    broker_url: str | None = None
+    #: seconds a room's lease lasts without renewal (cluster only)
+    lease: float = 3.0

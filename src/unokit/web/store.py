@@ -235,7 +235,11 @@ class Store:
 
     def start(self) -> None:
         """Create the tables (if needed) and start the worker thread."""
-        metadata.create_all(self.engine)
+        try:
+            metadata.create_all(self.engine)
+        except Exception:  # processes of a cluster starting together race to create them
+            time.sleep(0.5)
+            metadata.create_all(self.engine)
         self._thread = threading.Thread(target=self._run, name="unokit-store", daemon=True)
         self._thread.start()
 
