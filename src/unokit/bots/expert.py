@@ -29,7 +29,6 @@ True
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any
 
@@ -111,43 +110,14 @@ class ExpertBot(ISMCTSBot):
         self.used_net = self._model is not None
         return super()._search(obs, choices, default)
 
-    def _flat(self, det: Determinizer, codes: list[int], default: int, me: int) -> int:
+    def _values(self, g0: Game, codes: list[int], me: int) -> list[float]:
+        """The network's values at the leaves when there is a network for this
+        game, else :class:`~unokit.bots.ismcts.IsmctsBot`'s rollouts."""
         model = self._model
         if model is None:
-            return super()._flat(det, codes, default, me)
+            return super()._values(g0, codes, me)
         net, feats = model
-        rng = self._rng
-        clock = self._clock
-        k = len(codes)
-        wins = [0.0] * k
-        tried = [0] * k
-        alive = list(range(k))
-        rounds = max(1, math.ceil(math.log2(k)))
-        cap = self.iterations
-        done = 0
-        for r in range(rounds):
-            slice_end = clock.slice(r, rounds)
-            quota = None if cap is None else max(len(alive), (cap - done) // (rounds - r))
-            spent = 0
-            while True:
-                g0 = det.sample(rng)
-                values = self._leaf_values(g0, [codes[i] for i in alive], me, net, feats)
-                for i, v in zip(alive, values, strict=True):
-                    wins[i] += v
-                    tried[i] += 1
-                spent += len(alive)
-                if quota is not None and spent >= quota:
-                    break
-                if clock.over(slice_end):
-                    break
-            done += spent
-            self.stats.iterations += spent // len(alive)
-            self.stats.rollouts += spent
-            if len(alive) > 1 and r < rounds - 1:
-                alive.sort(key=lambda i: (-wins[i] / tried[i], i != default))
-                alive = alive[: (len(alive) + 1) // 2]
-        self.stats.values = {i: wins[i] / tried[i] for i in range(k) if tried[i]}
-        return max(alive, key=lambda i: (wins[i] / tried[i], i == default))
+        return self._leaf_values(g0, codes, me, net, feats)
 
     def _leaf_values(
         self, g0: Game, codes: list[int], me: int, net: ValueNet, feats: StateFeatures

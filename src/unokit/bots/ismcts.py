@@ -217,8 +217,6 @@ class ISMCTSBot:
         """Sequential halving over ``codes`` on shared samples; the index of the
         best candidate (``default`` on a tie)."""
         rng = self._rng
-        rnd = rng.random
-        play_out = self._rollout
         clock = self._clock
         k = len(codes)
         wins = [0.0] * k
@@ -232,14 +230,9 @@ class ISMCTSBot:
             quota = None if cap is None else max(len(alive), (cap - done) // (rounds - r))
             spent = 0
             while True:
-                g0 = det.sample(rng)
-                for i in alive:
-                    g = g0.copy()
-                    g._step(codes[i])
-                    if g.phase < _RO:
-                        play_out(g, rnd)
-                    w = g.winner
-                    wins[i] += 1.0 if w == me else (1.0 / g.n if w < 0 else 0.0)
+                values = self._values(det.sample(rng), [codes[i] for i in alive], me)
+                for i, v in zip(alive, values, strict=True):
+                    wins[i] += v
                     tried[i] += 1
                 spent += len(alive)
                 if quota is not None and spent >= quota:
@@ -254,6 +247,22 @@ class ISMCTSBot:
                 alive = alive[: (len(alive) + 1) // 2]
         self.stats.values = {i: wins[i] / tried[i] for i in range(k) if tried[i]}
         return max(alive, key=lambda i: (wins[i] / tried[i], i == default))
+
+    def _values(self, g0: Game, codes: list[int], me: int) -> list[float]:
+        """The value for ``me`` of each move ``codes`` on the sampled game ``g0``
+        (left unchanged): one rollout each, 1 for a win, 1/n for a round
+        without a winner. Subclasses score leaves otherwise (``expert``)."""
+        rnd = self._rng.random
+        play_out = self._rollout
+        out = []
+        for code in codes:
+            g = g0.copy()
+            g._step(code)
+            if g.phase < _RO:
+                play_out(g, rnd)
+            w = g.winner
+            out.append(1.0 if w == me else (1.0 / g.n if w < 0 else 0.0))
+        return out
 
     def _tree(self, det: Determinizer, codes: list[int], me: int) -> int:
         """Single-observer ISMCTS; the index of the most visited root move."""
