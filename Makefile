@@ -11,9 +11,11 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-dev
-# The shared rules scenarios sit beside the checkout; a copy is kept in
-# tests/scenarios. One of the two is run (the same files), the shared one first.
-SCENARIOS := $(firstword $(wildcard ../shared/rules/scenarios) tests/scenarios)
+# The shared rules scenarios sit beside the checkout; tests/scenarios keeps a
+# copy of them and the project's own (S-R*: the rules hardening of issue 10).
+# `make conformance` runs both folders; in `make test` pytest runs every
+# scenario file once (tests/engine/test_conformance_runner.py).
+SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
 DATASET ?= dataset
 
 .PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz
