@@ -26,7 +26,12 @@ async def play(link: str, token: str) -> None:
                 seat = msg["seat"]
             elif msg["type"] == "error":
                 print("server says:", msg["code"], msg["message"], file=sys.stderr)
-                answered = None  # try again on the next state
+                # The command was not taken (dropped by the rate limit, or the
+                # state moved on): wait a moment, ask for the state again and
+                # answer that; waiting for a state that may never come hangs.
+                answered = None
+                await asyncio.sleep(1.0 if msg["code"] == "rate_limited" else 0.1)
+                await ws.send(json.dumps({"type": "resync"}))
             elif msg["type"] == "state" and msg["observation"]:
                 obs, version = msg["observation"], msg["version"]
                 if version == answered:
