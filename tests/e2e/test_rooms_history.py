@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from .conftest import DESKTOP, Player, Server, start_server, stop_server
 
@@ -223,8 +224,9 @@ def test_a_finished_game_is_exported_replayed_and_opens_in_unokit_replay(
     page.click("#history [data-replay]")
     page.wait_for_selector("body[data-view='replay'] #replay-step")
     assert page.inner_text("#replay-step").startswith("Step 0 of")
-    hand0 = page.locator("#view-replay #hand .hc").count()
-    assert hand0 == 7
+    # the table draws the step's hand after the step label changes: wait for it
+    # (expect retries until the count holds or its timeout ends)
+    expect(page.locator("#view-replay #hand .hc")).to_have_count(7)
     page.click("#replay-next")
     page.wait_for_selector("body[data-replay-step='1']")
     page.click("#replay-last")
