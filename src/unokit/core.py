@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from unokit import _core
-from unokit.actions import Action
+from unokit.actions import Action, NextRound, Play, parse_action
 from unokit.errors import IllegalActionError
 from unokit.game import Game, check_config
 from unokit.options import Options
@@ -148,6 +148,12 @@ class CoreGame:
     def to_game(self) -> Game:
         """This position as an :class:`unokit.Game` (without events)."""
         g = Game(self.variant, self.n, self.options, self.seed, events=False)
+        self.store(g)
+        return g
+
+    def store(self, g: Game) -> None:
+        """Write this position into ``g``, a Game of the same match (its event
+        log and command list are left as they are)."""
         (
             g.shuffles, hands, draw, discard, g.side, g.color, g.current, g.direction,
             g.dealer, g.phase, g.drawn, g.color_next, reason, g.ch_offender, ch_legal,
@@ -163,7 +169,6 @@ class CoreGame:
         g.powers = list(powers) if self.variant.flex else []
         g.scores = list(scores)
         g.wild_top = bool(wild_top)
-        return g
 
     def copy(self) -> CoreGame:
         c = CoreGame.__new__(CoreGame)
@@ -190,6 +195,45 @@ class CoreGame:
         err = self._g.apply_move(move, -1 if seat is None else seat, uno)
         if err:
             raise IllegalActionError(f"{_core.error_text(err)} (move {self.describe(move, seat)})")
+
+    def apply(self, action: Action | str) -> None:
+        """A typed action or its text (:meth:`unokit.Game.apply` without events);
+        a refused command raises and changes nothing."""
+        if isinstance(action, str):
+            action = parse_action(action, self.variant.cards)
+        if isinstance(action, NextRound):
+            self.next_round()
+            return
+        if isinstance(action, Play):
+            cid = self.variant.cards.index.get(action.card)
+            if cid is None:
+                raise IllegalActionError(f"{action.card} is not a {self.variant.name} card")
+            err = self._g.play(
+                action.seat,
+                cid,
+                -1 if action.color is None else int(action.color),
+                action.flex,
+                -1 if action.target is None else action.target,
+                -1 if action.swap is None else action.swap,
+                action.uno,
+                -1 if action.flip_color is None else int(action.flip_color),
+            )
+        else:
+            seat = getattr(action, "seat", -1)
+            if not (isinstance(seat, int) and 0 <= seat < self.n):
+                raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
+            target = getattr(action, "target", 0)
+            if not (isinstance(target, int) and 0 <= target < self.n):
+                raise IllegalActionError(f"P{target} is not a seat of this {self.n}-player game")
+            err = self._g.apply_move(_DECODER.encode(self.variant, action), seat)
+        if err:
+            raise IllegalActionError(f"{_core.error_text(err)} ({action})")
+
+    def start(self) -> None:
+        """Turn the first card of a set-up position (phase ``DEAL``)."""
+        err = self._g.start()
+        if err:
+            raise IllegalActionError(_core.error_text(err))
 
     def next_round(self) -> None:
         err = self._g.next_round()
@@ -332,6 +376,12 @@ class _Decoder:
         if g is None:
             g = self._games[variant.name] = Game(variant, 2, None, 0, events=False)
         return g.decode(seat, move)
+
+    def encode(self, variant: Variant, action: Action) -> int:
+        g = self._games.get(variant.name)
+        if g is None:
+            g = self._games[variant.name] = Game(variant, 2, None, 0, events=False)
+        return g.encode(action)
 
 
 _DECODER = _Decoder()
