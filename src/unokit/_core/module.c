@@ -605,10 +605,12 @@ static int mt_from_tuple(PyObject *obj, uk_mt *mt) {
         return -1;
     }
     mt->index = (int)v[624];
+    mt->ready = 624;
     return 0;
 }
 
-static PyObject *mt_to_tuple(const uk_mt *mt) {
+static PyObject *mt_to_tuple(uk_mt *mt) {
+    uk_mt_finish(mt);
     PyObject *t = PyTuple_New(625);
     if (!t) return NULL;
     for (int i = 0; i < 624; i++) PyTuple_SET_ITEM(t, i, PyLong_FromUnsignedLong(mt->state[i]));
@@ -797,6 +799,8 @@ static struct PyModuleDef moduledef = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
+    uk_mt warm; /* computes the seeding's constant start once, before any thread */
+    uk_mt_seed(&warm, 0, 0);
     if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&GameType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
