@@ -251,15 +251,18 @@ class CoreGame:
 
     def playout(self, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
         """:func:`unokit.playout.playout` on the core: the random policy, calling
-        ``rnd`` exactly as the Python playout does. A ``random.Random(...).random``
-        is read and written back as its Mersenne Twister state (no call per draw)."""
-        owner = getattr(rnd, "__self__", None)
-        if type(owner) is random.Random and getattr(rnd, "__name__", "") == "random":
-            version, state, gauss = owner.getstate()
-            turns, new = self._g.playout_mt(state, max_turns)
-            owner.setstate((version, new, gauss))
-            return int(turns)
+        ``rnd`` exactly as the Python playout does (a round needs a few dozen
+        calls: cheaper than moving a ``random.Random``'s state in and out)."""
         return int(self._g.playout(rnd, max_turns))
+
+    def playout_random(self, r: random.Random, max_turns: int = 1_000_000) -> int:
+        """:meth:`playout` drawing from ``r`` inside C: ``r``'s Mersenne Twister
+        state is read, advanced as ``r.random()`` would advance it, and written
+        back (worth it for long playouts, e.g. whole matches)."""
+        version, state, gauss = r.getstate()
+        turns, new = self._g.playout_mt(state, max_turns)
+        r.setstate((version, new, gauss))
+        return int(turns)
 
     # ------------------------------------------------------------------ state
 

@@ -77,10 +77,19 @@ def test_playout_on_the_core_equals_the_python_playout(variant: str, opt: int) -
             assert playout(core_side, ra.random) == playout_python(ref, rb.random)
             assert core_side.state_tuple() == ref.state_tuple()
             assert ra.random() == rb.random()  # the stream was consumed alike
+            # the generator's state can also be moved into C and back
+            c1 = Game.new(variant, players, options, seed=seed, events=False)
+            core = CoreGame.from_game(c1)
+            r1 = random.Random(seed)
+            core.playout_random(r1)
+            assert core.state_tuple() == ref.state_tuple()
+            r2 = random.Random(seed)
+            playout_python(Game.new(variant, players, options, seed=seed, events=False), r2.random)
+            assert r1.getstate() == r2.getstate()
             # any callable works too (one call per random choice)
             c2 = Game.new(variant, players, options, seed=seed, events=False)
             r3 = random.Random(seed)
-            playout(c2, lambda: r3.random())
+            playout(c2, lambda r=r3: r.random())  # type: ignore[misc]
             assert c2.state_tuple() == ref.state_tuple()
 
 
