@@ -6,6 +6,7 @@
 #   make dataset write the sample dataset: 1,000 recorded matches per variant (dataset/)
 #   make screenshots  the web app's pictures in docs/img (Debian's chromium)
 #   make fuzz    fuzz the rules engine (SECONDS=600 for ten minutes; SEED=n)
+#   make fuzz-core  compare the C core with the Python engine command by command
 
 PYTHON ?= python3
 VENV   := .venv
@@ -18,7 +19,7 @@ STAMP  := $(VENV)/.installed-dev
 SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
 DATASET ?= dataset
 
-.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz
+.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz fuzz-core
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -121,6 +122,11 @@ SECONDS ?= 120
 SEED ?= 0
 fuzz: install
 	$(BIN)/python -m unokit.fuzz --seconds $(SECONDS) --seed $(SEED)
+
+# The C core against Game, command by command (docs/core.md): states, legal
+# move lists and refusals must agree after every command.
+fuzz-core: install
+	$(BIN)/python -m unokit.fuzz --core --seconds $(SECONDS) --seed $(SEED)
 
 HOST ?= 127.0.0.1
 PORT ?= 8000

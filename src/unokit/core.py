@@ -208,16 +208,7 @@ class CoreGame:
             cid = self.variant.cards.index.get(action.card)
             if cid is None:
                 raise IllegalActionError(f"{action.card} is not a {self.variant.name} card")
-            err = self._g.play(
-                action.seat,
-                cid,
-                -1 if action.color is None else int(action.color),
-                action.flex,
-                -1 if action.target is None else action.target,
-                -1 if action.swap is None else action.swap,
-                action.uno,
-                -1 if action.flip_color is None else int(action.flip_color),
-            )
+            err = self._g.play(action.seat, cid, *action.engine_args())
         else:
             seat = getattr(action, "seat", -1)
             if not (isinstance(seat, int) and 0 <= seat < self.n):
@@ -369,22 +360,22 @@ class CoreGame:
 
 
 class _Decoder:
-    """Move codes to typed actions through an empty Game of the variant (cached)."""
+    """Move codes to typed actions and back through an empty Game of the variant."""
 
     def __init__(self) -> None:
         self._games: dict[str, Game] = {}
 
-    def decode(self, variant: Variant, seat: int, move: int) -> Action:
+    def _game(self, variant: Variant) -> Game:
         g = self._games.get(variant.name)
         if g is None:
             g = self._games[variant.name] = Game(variant, 2, None, 0, events=False)
-        return g.decode(seat, move)
+        return g
+
+    def decode(self, variant: Variant, seat: int, move: int) -> Action:
+        return self._game(variant).decode(seat, move)
 
     def encode(self, variant: Variant, action: Action) -> int:
-        g = self._games.get(variant.name)
-        if g is None:
-            g = self._games[variant.name] = Game(variant, 2, None, 0, events=False)
-        return g.encode(action)
+        return self._game(variant).encode(action)
 
 
 _DECODER = _Decoder()

@@ -89,7 +89,7 @@ def test_playout_on_the_core_equals_the_python_playout(variant: str, opt: int) -
             # any callable works too (one call per random choice)
             c2 = Game.new(variant, players, options, seed=seed, events=False)
             r3 = random.Random(seed)
-            playout(c2, lambda r=r3: r.random())  # type: ignore[misc]
+            playout(c2, lambda r=r3: r.random())
             assert c2.state_tuple() == ref.state_tuple()
 
 
