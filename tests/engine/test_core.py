@@ -54,6 +54,7 @@ def test_the_differential_check_bites(monkeypatch: pytest.MonkeyPatch) -> None:
         return tuple(t)
 
     monkeypatch.setattr("unokit.core.core_options", lenient)
+    monkeypatch.setattr("unokit.core._MADE", {})  # no cached option integers
     stats = fuzz.run_core(matches=40, seed=7)
     assert stats.failures, "a wrong unoPenalty went unnoticed"
     assert all("differs" in f.message or "lists" in f.message for f in stats.failures)

@@ -469,15 +469,21 @@ static PyObject *Game_set_state(GameObject *self, PyObject *args) {
     int len;
 #define INT(i) PyLong_AsLong(PyTuple_GET_ITEM(st, i))
     g.shuffles = PyLong_AsLongLong(PyTuple_GET_ITEM(st, 0));
-    PyObject *hands = PyTuple_GET_ITEM(st, 1);
-    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != n) {
+    PyObject *hands = PySequence_Fast(PyTuple_GET_ITEM(st, 1), "set_state: hands");
+    if (!hands) return NULL;
+    if (PySequence_Fast_GET_SIZE(hands) != n) {
+        Py_DECREF(hands);
         PyErr_SetString(PyExc_ValueError, "set_state: one hand per seat");
         return NULL;
     }
     for (int s = 0; s < n; s++) {
-        if (load_cards(PyTuple_GET_ITEM(hands, s), g.hands[s], &len, nc, "hand")) return NULL;
+        if (load_cards(PySequence_Fast_GET_ITEM(hands, s), g.hands[s], &len, nc, "hand")) {
+            Py_DECREF(hands);
+            return NULL;
+        }
         g.hand_len[s] = (int16_t)len;
     }
+    Py_DECREF(hands);
     if (load_cards(PyTuple_GET_ITEM(st, 2), g.draw, &g.draw_len, nc, "draw")) return NULL;
     if (load_cards(PyTuple_GET_ITEM(st, 3), g.discard, &g.discard_len, nc, "discard")) return NULL;
     g.side = INT(4);
