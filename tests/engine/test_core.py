@@ -181,3 +181,19 @@ def test_simulate_random_leaves_unusual_seeds_to_the_caller() -> None:
     assert simulate_random(v, 2, Options(), 2**70, 3, False) is None
     tally = simulate_random(v, 2, Options(matchMode="single_round"), -5, 3, False)
     assert tally is not None and tally[0] == 3
+
+
+def test_conformance_on_the_core_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from unokit.cli import app
+
+    folder = str(ROOT / "tests" / "scenarios")
+    out = CliRunner().invoke(app, ["conformance", "--core", "-q", folder])
+    assert out.exit_code == 0, out.output
+    assert " passed, 0 failed" in out.output
+    # a core that ignores commands fails the replay, naming the step
+    monkeypatch.setattr(CoreGame, "apply", lambda self, action: None)
+    out = CliRunner().invoke(app, ["conformance", "--core", "-q", folder])
+    assert out.exit_code == 1
+    assert "states differ" in out.output or "the core accepted it" in out.output
