@@ -197,3 +197,22 @@ def test_conformance_on_the_core_from_the_command_line(monkeypatch: pytest.Monke
     out = CliRunner().invoke(app, ["conformance", "--core", "-q", folder])
     assert out.exit_code == 1
     assert "states differ" in out.output or "the core accepted it" in out.output
+
+
+def test_a_bad_position_is_refused_and_changes_nothing() -> None:
+    core = CoreGame.new("classic", 2, seed=1)
+    before = core.state_tuple()
+    raw = core._g.state()
+    bad = [
+        raw[:9] + (1,) + (-1,) + raw[11:],  # AWAIT_DRAWN without a drawn card
+        raw[:9] + (2,) + raw[10:11] + (-1,) + raw[12:],  # AWAIT_COLOR: nobody to declare
+        raw[:9] + (3,) + raw[10:],  # AWAIT_CHALLENGE without a challenged card
+        raw[:1] + (((9999,),) + raw[1][1:],) + raw[2:],  # not a card id
+        raw[:21] + ((0, 7),) + raw[22:],  # not a UNO state
+        raw[:6] + (5,) + raw[7:],  # current is not a seat
+        raw[:-1],  # a field missing
+    ]
+    for position in bad:
+        with pytest.raises(ValueError):
+            core._g.set_state(position)
+        assert core.state_tuple() == before
