@@ -169,7 +169,8 @@ typedef struct uk_game {
     int reveal_seat, reveal_off, reveal_len; /* reveal_seat < 0: none */
     int16_t reveal[UK_MAX_DECK];
     int64_t commands; /* accepted commands (not part of the state) */
-    uk_events *ev;    /* NULL: no events (not part of the state; a copy has none) */
+    uk_events *ev;    /* NULL: no events. Not part of the state: whoever copies a
+                         uk_game (memcpy) sets the copy's ev to NULL or its own sink */
 } uk_game;
 
 /* random policy source for playouts: returns a float in [0, 1) */
