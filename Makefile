@@ -2,10 +2,11 @@
 #   make serve   install and run the web app with bots (http://127.0.0.1:8000)
 #   make test    install everything (Python packages, Debian's chromium) and run all tests
 #   make sim     install and run a simulation
-#   make bench   engine and environment benchmarks against RLCard
+#   make bench   engine, environment and C core benchmarks against RLCard
 #   make dataset write the sample dataset: 1,000 recorded matches per variant (dataset/)
 #   make screenshots  the web app's pictures in docs/img (Debian's chromium)
 #   make fuzz    fuzz the rules engine (SECONDS=600 for ten minutes; SEED=n)
+#   make fuzz-core  compare the C core with the Python engine command by command
 
 PYTHON ?= python3
 VENV   := .venv
@@ -18,7 +19,7 @@ STAMP  := $(VENV)/.installed-dev
 SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
 DATASET ?= dataset
 
-.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz
+.PHONY: cc install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz fuzz-core
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,16 +27,37 @@ $(VENV)/bin/python:
 
 # torch on its own first (the CPU build), so that the RL recipes' libraries
 # (extra rl-recipes: SB3, sb3-contrib, Tianshou, RLlib) never pull a CUDA torch.
-$(STAMP): pyproject.toml | $(VENV)/bin/python
+# pip compiles the C rules core (src/unokit/_core) with gcc and Python's
+# headers: on a fresh Debian, install them (Debian packages) first.
+cc:
+	@if ! command -v gcc >/dev/null 2>&1; then \
+	  echo "installing gcc (Debian package) to build the C rules core"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null; \
+	fi
+	@if ! $(PYTHON) -c "import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))"; then \
+	  echo "installing Python's headers (Debian package python3-dev) to build the C rules core"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-dev >/dev/null; \
+	fi
+
+$(STAMP): pyproject.toml | cc $(VENV)/bin/python
 	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e ".[dev,rl-recipes]"
 	touch $@
 
-$(VENV)/.installed-web: pyproject.toml | $(VENV)/bin/python
+$(VENV)/.installed-web: pyproject.toml | cc $(VENV)/bin/python
 	$(BIN)/pip install -q -e ".[web]"
 	touch $@
 
-install: $(STAMP)
+# The C rules core (src/unokit/_core, docs/core.md) is rebuilt with the
+# machine's gcc whenever one of its sources changes.
+CORE_SRC := $(wildcard src/unokit/_core/*.c src/unokit/_core/*.h)
+CORE_SO  := $(VENV)/.core-built
+
+$(CORE_SO): $(CORE_SRC) | $(STAMP)
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
+	touch $@
+
+install: $(STAMP) $(CORE_SO)
 
 install-web: $(VENV)/.installed-web
 
@@ -71,7 +93,7 @@ typecheck: install
 	$(BIN)/mypy
 
 conformance: install
-	$(BIN)/unokit conformance $(SCENARIOS)
+	$(BIN)/unokit conformance --core $(SCENARIOS)
 
 # Each area runs in its own process: browser sessions and event loops of one
 # area must not leak into another's tests.
@@ -101,6 +123,7 @@ dataset: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_core.py
 
 # Seeded random matches over every variant, player count, option and valid
 # handSize, checked after every command (src/unokit/fuzz.py). Prints matches,
@@ -111,6 +134,11 @@ SECONDS ?= 120
 SEED ?= 0
 fuzz: install
 	$(BIN)/python -m unokit.fuzz --seconds $(SECONDS) --seed $(SEED)
+
+# The C core against Game, command by command (docs/core.md): states, legal
+# move lists and refusals must agree after every command.
+fuzz-core: install
+	$(BIN)/python -m unokit.fuzz --core --seconds $(SECONDS) --seed $(SEED)
 
 HOST ?= 127.0.0.1
 PORT ?= 8000

@@ -23,7 +23,14 @@ from unokit.cards import Color
 from unokit.errors import UnoError
 from unokit.game import Game, Phase, UnoState
 
-__all__ = ["ScenarioResult", "run_scenario", "run_file", "iter_scenario_files", "run_paths"]
+__all__ = [
+    "ScenarioResult",
+    "run_scenario",
+    "run_file",
+    "iter_scenario_files",
+    "run_paths",
+    "run_on_core",
+]
 
 _TOP_KEYS = {"format", "id", "title", "variant", "players", "options", "given", "steps"}
 _REQUIRED = {"format", "variant", "players", "given", "steps"}
@@ -322,12 +329,12 @@ def _run(doc: Any) -> None:
             raise _Fail(f"step {i} ({command}): " + "; ".join(errors))
 
 
-def run_file(path: Path) -> ScenarioResult:
+def run_file(path: Path, *, core: bool = False) -> ScenarioResult:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as e:
         return ScenarioResult(path.stem, str(path), False, f"cannot read scenario file: {e}")
-    return run_scenario(doc, path.stem)
+    return run_on_core(doc, path.stem) if core else run_scenario(doc, path.stem)
 
 
 def iter_scenario_files(paths: Iterable[str | Path]) -> Iterator[Path | str]:
@@ -343,11 +350,61 @@ def iter_scenario_files(paths: Iterable[str | Path]) -> Iterator[Path | str]:
             yield str(p)
 
 
-def run_paths(paths: Iterable[str | Path]) -> list[ScenarioResult]:
+def run_paths(paths: Iterable[str | Path], *, core: bool = False) -> list[ScenarioResult]:
+    """Every scenario file of ``paths``; ``core``: on the C core too (:func:`run_on_core`)."""
     results = []
     for p in iter_scenario_files(paths):
         if isinstance(p, str):
             results.append(ScenarioResult(p, "", False, "no such file or directory"))
         else:
-            results.append(run_file(p))
+            results.append(run_file(p, core=core))
     return results
+
+
+def run_on_core(doc: Any, name: str = "?") -> ScenarioResult:
+    """Replay a scenario's commands on the C core (:class:`unokit.core.CoreGame`)
+    beside :class:`Game`: after every step both must accept or both reject,
+    their states must be equal (so every expectation that holds for ``Game``
+    holds for the core) and so must the events of the step. A scenario that ``Game`` fails or cannot
+    build is reported as it is by :func:`run_scenario`."""
+    from unokit.core import CoreGame
+
+    plain = run_scenario(doc, name)
+    if not plain.passed:
+        return plain
+    sid, title = plain.id, plain.title
+    steps = doc["steps"]
+    if steps and steps[0]["do"].strip().upper() == "NEW":
+        return plain  # construction rejected: nothing to replay
+    game = _build(doc)
+    core = CoreGame.from_game(game)
+    core.record_events()
+    for i, step in enumerate(steps, 1):
+        command = str(step["do"]).strip()
+        since = len(game.log) if game.log is not None else 0
+        ref_err = core_err = None
+        try:
+            game.start() if command.upper() == "START" else game.apply(command)
+        except UnoError as e:
+            ref_err = e
+        core_events: list[Any] = []
+        try:
+            if command.upper() == "START":
+                core.start()
+                core_events = core.take_events()
+            else:
+                core_events = core.apply(command)
+        except UnoError as e:
+            core_err = e
+        if (ref_err is None) != (core_err is None):
+            return ScenarioResult(
+                sid, title, False,
+                f"step {i} ({command}): Game {'rejected' if ref_err else 'accepted'} it, "
+                f"the core {'rejected' if core_err else 'accepted'} it ({core_err or ref_err})",
+            )  # fmt: skip
+        if game.state_tuple() != core.state_tuple():
+            return ScenarioResult(sid, title, False, f"step {i} ({command}): states differ")
+        want = (game.log or [])[0 if command.upper() == "NEXT" else since :]
+        if core_events != want:
+            return ScenarioResult(sid, title, False, f"step {i} ({command}): events differ")
+    return ScenarioResult(sid, title, True, "")
