@@ -252,3 +252,37 @@ def test_a_delta_client_gets_its_ack_inside_the_delta(
         # no separate ack was ever sent for a fresh command of a delta client
         seen = [m for f in p.values() for m in f.ws.seen]
         assert all(m.get("replay") for m in seen if m["type"] == "ack")
+
+
+def test_an_ack_no_delta_carries_comes_alone_before_the_snapshot(
+    client: TestClient, room_helpers: Any
+) -> None:
+    """A delta client due a snapshot (it resyncs, or its history is too far
+    behind) when its command is stored gets the command's ack on its own,
+    before the snapshot that shows the command; the command is applied once."""
+    rh = room_helpers
+    out = rh.create(client, "classic", [{"kind": "human"}] * 2)
+    code = out["room"]
+    t1 = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()["token"]
+    tokens = {0: out["token"], 1: t1}
+    room = room_of(client, code)
+    g = room.game
+    assert g is not None and g.to_act is not None
+    seat, v = g.to_act, room.version
+    text = str(g.legal_actions(seat)[-1])
+    with rh.connect(client, code) as s:
+        ws = rh.wrap(s)
+        ws.send({"type": "hello", "token": tokens[seat], "deltas": True})
+        assert ws.state()["version"] == v
+        ws.ping()
+        (conn,) = [c for c in room.conns if c.deltas]
+        conn.sent_version = None  # as after a resync: a snapshot is due next
+        ws.send({"type": "command", "id": 5, "text": text, "version": v})
+        first = ws.until(lambda m: m["type"] in ("ack", "state", "delta", "error"))
+        assert first == {"type": "ack", "id": 5, "version": v + 1}, first
+        snap = ws.until(lambda m: m["type"] in ("state", "delta"))
+        assert snap["type"] == "state" and snap["version"] == v + 1
+        assert "ack" not in snap
+        ws.ping(77)
+        assert room.version == v + 1 and room.log[v].startswith(f"P{seat} ")
+        assert [m["type"] for m in ws.seen].count("ack") == 1
