@@ -16,7 +16,8 @@ Measured over ``--seconds`` (after ``--warmup``), bounded in time and count:
 * moves/s: commands the server accepted (acks), all rooms together;
 * latency: from sending a command to receiving the ``state`` message that shows
   it (the first state whose version reaches the acknowledged one), p50/p90/p99;
-  also the ``ack`` latency;
+  also the ``ack`` latency (with deltas the ack comes inside the delta that
+  shows the command, so both are the same);
 * server CPU time per accepted move.
 
     python benchmarks/bench_server.py                       # 100 rooms x 4 players
@@ -70,9 +71,18 @@ def free_port() -> int:
 
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux /proc)."""
+    user, system = cpu_split(pid)
+    return user + system
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """(user, system) CPU time of a process (Linux /proc): system time is the
+    kernel's, mostly the sockets' (on 127.0.0.1 a write also runs the
+    receiver's side of TCP)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
 
 
 def cpu_pressure() -> float | None:
@@ -143,13 +153,15 @@ async def player(
                 stats.messages += 1
                 stats.bytes += len(raw)
             kind = m["type"]
-            if kind == "ack":
+            # a delta client's ack comes inside the delta of its version
+            if kind == "ack" or (kind == "delta" and m.get("ack") is not None):
                 if sent_at is not None:
                     want = m["version"]
                     if measuring:
                         stats.moves += 1
                         stats.ack.append(now - sent_at)
-                continue
+                if kind == "ack":
+                    continue
             if kind == "error":
                 if measuring:
                     stats.errors += 1
@@ -447,9 +459,11 @@ def _run(
         time.sleep(a.warmup)
         pg_pids = postgres_pids(db) if db.startswith("postgres") else []
         cpu0 = total_cpu([s.pid for s in servers])
+        sys0 = sum(cpu_split(s.pid)[1] for s in servers)
         redis0, pg0 = total_cpu(extra), total_cpu(pg_pids)
         time.sleep(a.seconds)
         cpu1 = total_cpu([s.pid for s in servers])
+        sys1 = sum(cpu_split(s.pid)[1] for s in servers)
         redis1, pg1 = total_cpu(extra), total_cpu(pg_pids)
         pressure = cpu_pressure()
         load = os.getloadavg()[0]
@@ -473,8 +487,8 @@ def _run(
                 print(
                     f"server {i}:\n{text[text.index('Traceback') - 300 :][:3000]}", file=sys.stderr
                 )
-    return _report(a, mode, results, cpu1 - cpu0, redis1 - redis0, pg1 - pg0, rss, load,
-                   pressure, tracebacks)  # fmt: skip
+    return _report(a, mode, results, cpu1 - cpu0, sys1 - sys0, redis1 - redis0, pg1 - pg0, rss,
+                   load, pressure, tracebacks)  # fmt: skip
 
 
 def _start_server(
@@ -523,6 +537,7 @@ def _report(
     mode: str,
     results: list[dict[str, Any]],
     server_cpu: float,
+    server_sys: float,
     redis_cpu: float,
     pg_cpu: float,
     rss: float,
@@ -565,6 +580,7 @@ def _report(
         "postgres_cpu": pg_cpu / a.seconds,
         "client_cpu": sum(r["cpu"] for r in results) / a.seconds,
         "server_cpu_ms_per_move": server_cpu * 1000 / moves if moves else float("nan"),
+        "server_sys_ms_per_move": server_sys * 1000 / moves if moves else float("nan"),
         "server_rss_mb": rss,
         "load_avg_1min": load,
         "cpu_pressure_60s": pressure,
@@ -597,7 +613,9 @@ def show(r: dict[str, Any]) -> None:
     print(f"  command->ack     p50 {r['ack_p50_ms']:.1f} ms  p99 {r['ack_p99_ms']:.1f} ms")
     print(
         f"  server CPU       {r['server_cpu']:.0%} of a core,"
-        f" {r['server_cpu_ms_per_move']:.3f} ms per move; RSS {r['server_rss_mb']:.0f} MB"
+        f" {r['server_cpu_ms_per_move']:.3f} ms per move"
+        f" ({r['server_sys_ms_per_move']:.3f} ms of it in the kernel);"
+        f" RSS {r['server_rss_mb']:.0f} MB"
     )
     print(
         f"  messages         {r['messages_per_move']:.2f} per command,"

@@ -105,11 +105,13 @@ async def seat_player(
                         break
                     m = json.loads(raw)
                     kind = m["type"]
+                    # an ack comes alone, or inside the delta of its version
+                    ack = m["id"] if kind == "ack" else m.get("ack") if kind == "delta" else None
+                    if ack is not None and pending is not None and ack == pending["id"]:
+                        t.replays += bool(m.get("replay"))
+                        pending, want = None, m["version"]
+                        t.moves += 1
                     if kind == "ack":
-                        if pending is not None and m["id"] == pending["id"]:
-                            t.replays += bool(m.get("replay"))
-                            pending, want = None, m["version"]
-                            t.moves += 1
                         continue
                     if kind == "error":
                         if (

@@ -18,6 +18,7 @@ another hand's cards, the draw order, the seed or the random state.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +30,7 @@ from unokit.options import Options
 if TYPE_CHECKING:
     from unokit.game import Game
 
-__all__ = ["Observation", "observe", "event_to_dict"]
+__all__ = ["Observation", "observe", "event_to_dict", "JSON_KEYS", "JSON_SOURCES"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,48 +72,65 @@ class Observation:
     def is_my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.current and bool(self.legal)
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form: cards and faces as notation strings."""
-        s = str
-        return {
-            "variant": self.variant,
-            "players": self.players,
-            "seat": self.seat,
-            "options": self.options.to_dict(),
-            "round": self.round,
-            "phase": self.phase,
-            "current": self.current,
-            "direction": "cw" if self.direction == 1 else "ccw",
-            "side": ("light", "dark")[self.side],
-            "color": None if self.color is None else self.color.name,
-            "dealer": self.dealer,
-            "top": None if self.top is None else s(self.top),
-            "top_face": None if self.top is None else s(self.top.face(self.side)),
-            "discard": [s(c) for c in self.discard],
-            "hand": [s(c) for c in self.hand],
-            "hand_sizes": list(self.hand_sizes),
-            "draw_size": self.draw_size,
-            "draw_top_back": None if self.draw_top_back is None else s(self.draw_top_back),
-            "backs": [[s(f) for f in b] for b in self.backs],
-            "powers": ["G" if p else "X" for p in self.powers],
-            "uno": list(self.uno),
-            "scores": list(self.scores),
-            "drawn": None if self.drawn is None else s(self.drawn),
-            "pending_draw": self.pending_draw,
-            "challenge_offender": self.challenge_offender,
-            "color_reason": self.color_reason,
-            "revealed": None
-            if self.revealed is None
-            else {"seat": self.revealed[0], "hand": [s(c) for c in self.revealed[1]]},
-            "winner": self.winner,
-            "round_points": self.round_points,
-            "match_winners": list(self.match_winners),
-            "final_hands": None
-            if self.final_hands is None
-            else [[s(c) for c in h] for h in self.final_hands],
-            "legal": [s(a) for a in self.legal],
-            "history": [event_to_dict(e) for e in self.history],
-        }
+    def to_dict(self, keys: Iterable[str] | None = None) -> dict[str, Any]:
+        """A JSON-ready form: cards and faces as notation strings.
+
+        With ``keys`` (names of :data:`JSON_KEYS`), only those entries: a server
+        that sends what changed converts nothing else."""
+        if keys is None:
+            return {k: f(self) for k, f in _JSON.items()}
+        return {k: _JSON[k](self) for k in keys}
+
+
+def _cards(cards: Iterable[Card | Face]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+#: how each entry of :meth:`Observation.to_dict` is made, in order
+_JSON: dict[str, Callable[[Observation], Any]] = {
+    "variant": lambda o: o.variant,
+    "players": lambda o: o.players,
+    "seat": lambda o: o.seat,
+    "options": lambda o: o.options.to_dict(),
+    "round": lambda o: o.round,
+    "phase": lambda o: o.phase,
+    "current": lambda o: o.current,
+    "direction": lambda o: "cw" if o.direction == 1 else "ccw",
+    "side": lambda o: ("light", "dark")[o.side],
+    "color": lambda o: None if o.color is None else o.color.name,
+    "dealer": lambda o: o.dealer,
+    "top": lambda o: None if o.top is None else str(o.top),
+    "top_face": lambda o: None if o.top is None else str(o.top.face(o.side)),
+    "discard": lambda o: _cards(o.discard),
+    "hand": lambda o: _cards(o.hand),
+    "hand_sizes": lambda o: list(o.hand_sizes),
+    "draw_size": lambda o: o.draw_size,
+    "draw_top_back": lambda o: None if o.draw_top_back is None else str(o.draw_top_back),
+    "backs": lambda o: [_cards(b) for b in o.backs],
+    "powers": lambda o: ["G" if p else "X" for p in o.powers],
+    "uno": lambda o: list(o.uno),
+    "scores": lambda o: list(o.scores),
+    "drawn": lambda o: None if o.drawn is None else str(o.drawn),
+    "pending_draw": lambda o: o.pending_draw,
+    "challenge_offender": lambda o: o.challenge_offender,
+    "color_reason": lambda o: o.color_reason,
+    "revealed": lambda o: (
+        None if o.revealed is None else {"seat": o.revealed[0], "hand": _cards(o.revealed[1])}
+    ),
+    "winner": lambda o: o.winner,
+    "round_points": lambda o: o.round_points,
+    "match_winners": lambda o: list(o.match_winners),
+    "final_hands": lambda o: None if o.final_hands is None else [_cards(h) for h in o.final_hands],
+    "legal": lambda o: [str(a) for a in o.legal],
+    "history": lambda o: [event_to_dict(e) for e in o.history],
+}
+
+#: the keys of :meth:`Observation.to_dict`, in order
+JSON_KEYS: tuple[str, ...] = tuple(_JSON)
+
+#: the :class:`Observation` fields each key of :meth:`Observation.to_dict` is made from
+JSON_SOURCES: dict[str, tuple[str, ...]] = {k: (k,) for k in _JSON}
+JSON_SOURCES["top_face"] = ("top", "side")
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:

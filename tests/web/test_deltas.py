@@ -200,3 +200,89 @@ def test_too_far_behind_gets_a_snapshot(client: TestClient, room_helpers: Any) -
         conn.sent_version = room.version - 1  # not in the history either: a snapshot
         conn.send_state()
         assert ws.until(lambda m: m["type"] in ("state", "delta"))["type"] == "state"
+
+
+def test_a_delta_client_gets_its_ack_inside_the_delta(
+    client: TestClient, room_helpers: Any
+) -> None:
+    """One message per command for a delta client: the delta of the command's
+    version carries ``"ack": id`` (no separate ack); the other seat's delta of
+    the same version carries none; a replay is still answered with an ack."""
+    rh = room_helpers
+    out = rh.create(client, "classic", [{"kind": "human"}] * 2)
+    code = out["room"]
+    t1 = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()["token"]
+    tokens = {0: out["token"], 1: t1}
+    with rh.connect(client, code) as s0, rh.connect(client, code) as s1:
+        p = {0: Follower(rh.wrap(s0)), 1: Follower(rh.wrap(s1))}
+        for seat in (0, 1):
+            p[seat].ws.send({"type": "hello", "token": tokens[seat], "deltas": True})
+            p[seat].take(p[seat].ws.state())
+        for i in range(6):
+            g = room_of(client, code).game
+            assert g is not None and g.to_act is not None
+            seat = g.to_act
+            v = room_of(client, code).version
+            cmd = {"type": "command", "id": 50 + i, "text": str(g.legal_actions(seat)[-1]),
+                   "version": v}  # fmt: skip
+            p[seat].ws.send(cmd)
+            mine = p[seat].ws.until(lambda m: m["type"] in ("ack", "error", "delta")
+                                    and m.get("from") != m.get("version"))  # fmt: skip
+            assert mine["type"] == "delta" and mine["ack"] == 50 + i, mine
+            assert mine["from"] == v and mine["version"] == v + 1
+            p[seat].take(mine)
+            theirs = p[1 - seat].ws.until(
+                lambda m, v=v: m["type"] == "delta" and m["version"] == v + 1
+            )
+            assert "ack" not in theirs
+            p[1 - seat].take(theirs)
+            # applied once: the same command again is a replay, acknowledged apart
+            p[seat].ws.send({**cmd, "id": 70 + i})
+            assert p[seat].ws.reply(70 + i) == {
+                "type": "ack", "id": 70 + i, "version": v + 1, "replay": True,
+            }  # fmt: skip
+            assert room_of(client, code).version == v + 1
+        for seat in (0, 1):
+            got = comparable(p[seat].settle(900 + seat))
+            with rh.connect(client, code) as s:
+                fresh = rh.wrap(s)
+                fresh.send({"type": "hello", "token": tokens[seat]})
+                want = comparable(fresh.state())
+            assert table(got) == table(want)
+        # no separate ack was ever sent for a fresh command of a delta client
+        seen = [m for f in p.values() for m in f.ws.seen]
+        assert all(m.get("replay") for m in seen if m["type"] == "ack")
+
+
+def test_an_ack_no_delta_carries_comes_alone_before_the_snapshot(
+    client: TestClient, room_helpers: Any
+) -> None:
+    """A delta client due a snapshot (it resyncs, or its history is too far
+    behind) when its command is stored gets the command's ack on its own,
+    before the snapshot that shows the command; the command is applied once."""
+    rh = room_helpers
+    out = rh.create(client, "classic", [{"kind": "human"}] * 2)
+    code = out["room"]
+    t1 = client.post(f"/api/rooms/{code}/join", json={"name": "Bob"}).json()["token"]
+    tokens = {0: out["token"], 1: t1}
+    room = room_of(client, code)
+    g = room.game
+    assert g is not None and g.to_act is not None
+    seat, v = g.to_act, room.version
+    text = str(g.legal_actions(seat)[-1])
+    with rh.connect(client, code) as s:
+        ws = rh.wrap(s)
+        ws.send({"type": "hello", "token": tokens[seat], "deltas": True})
+        assert ws.state()["version"] == v
+        ws.ping()
+        (conn,) = [c for c in room.conns if c.deltas]
+        conn.sent_version = None  # as after a resync: a snapshot is due next
+        ws.send({"type": "command", "id": 5, "text": text, "version": v})
+        first = ws.until(lambda m: m["type"] in ("ack", "state", "delta", "error"))
+        assert first == {"type": "ack", "id": 5, "version": v + 1}, first
+        snap = ws.until(lambda m: m["type"] in ("state", "delta"))
+        assert snap["type"] == "state" and snap["version"] == v + 1
+        assert "ack" not in snap
+        ws.ping(77)
+        assert room.version == v + 1 and room.log[v].startswith(f"P{seat} ")
+        assert [m["type"] for m in ws.seen].count("ack") == 1

@@ -51,16 +51,24 @@ def test_server_messages_match_the_schema(client: TestClient, room_helpers: Any)
             assert client_v.is_valid(msg), msg
             ws.send(msg)
         ws.until(lambda m: m["type"] == "pong")
-        # play a little: deltas and acks
+        # play a little: deltas carrying their acks, a replayed command's ack
+        last: dict[str, Any] | None = None
         for i in range(10, 30):
             ws.send({"type": "resync", "id": i})
             st = ws.state()
             legal = st["observation"]["legal"]
             if legal:
-                ws.send(
-                    {"type": "command", "id": 100 + i, "text": legal[-1], "version": st["version"]}
-                )
-                ws.until(lambda m, i=i: m.get("id") == 100 + i)
+                last = {
+                    "type": "command",
+                    "id": 100 + i,
+                    "text": legal[-1],
+                    "version": st["version"],
+                }
+                ws.send(last)
+                ws.until(lambda m, i=i: m.get("id") == 100 + i or m.get("ack") == 100 + i)
+        assert last is not None
+        ws.send({**last, "id": 99})
+        assert ws.reply(99)["replay"] is True
         ws.ping()
     kinds = {m["type"] for m in ws.seen}
     assert {"welcome", "state", "delta", "ack", "error", "chat", "pong"} <= kinds, kinds

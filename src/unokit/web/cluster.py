@@ -14,7 +14,9 @@ any process can rebuild it. Redis coordinates who runs it:
   relayed to the owner through Redis pub/sub: frames go to the owner's channel
   ``unokit:node:<owner>``, where a :class:`~unokit.web.room.Conn` stands for the
   client (rate limits, seat, deltas: all as for a local client); what that Conn
-  sends comes back on the relaying process's channel, in order. So commands,
+  sends comes back on the relaying process's channel, in order (what one
+  process sends another in one round trip goes as one PUBLISH of a JSON
+  list, whatever the rooms and clients). So commands,
   bots and the turn timer of a room all run in its owner, and every update
   reaches every process holding a watcher of the room through pub/sub. Lobby
   calls (join, room info) are forwarded the same way, as one request and reply.
@@ -212,10 +214,17 @@ class ClusterHub(Hub):
             self._out_wake.clear()
             while self._out:
                 batch = [self._out.popleft() for _ in range(min(len(self._out), 500))]
+                # one PUBLISH per process, not per message: what its clients of
+                # every room get in this round trip, as one JSON list, in order
+                by_channel: dict[str, list[str]] = {}
+                for channel, data in batch:
+                    by_channel.setdefault(channel, []).append(data)
                 try:
                     pipe = self.redis.pipeline(transaction=False)
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
+                    for channel, items in by_channel.items():
+                        pipe.publish(
+                            channel, items[0] if len(items) == 1 else f"[{','.join(items)}]"
+                        )
                     await pipe.execute()
                 except asyncio.CancelledError:
                     raise
@@ -365,9 +374,16 @@ class ClusterHub(Hub):
                 async for m in pubsub.listen():
                     if m.get("type") == "message":
                         try:
-                            self._dispatch(json.loads(m["data"]))
-                        except Exception:
-                            log.exception("bad cluster message %r", str(m.get("data"))[:200])
+                            data = json.loads(m["data"])
+                        except ValueError:
+                            log.error("bad cluster message %r", str(m.get("data"))[:200])
+                            continue
+                        # one message, or a list of them (many per publish, in order)
+                        for item in data if isinstance(data, list) else (data,):
+                            try:
+                                self._dispatch(item)
+                            except Exception:
+                                log.exception("bad cluster message %r", str(item)[:200])
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # the broker went away: listen again

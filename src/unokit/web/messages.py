@@ -241,7 +241,9 @@ class DeltaMsg(_Out):
     """What changed since version ``from``: the observation's top-level fields
     in ``set`` (replace them), its history from index ``history_from`` on
     (replace the rest), the room info if it changed, and ``last``/``deadline``/
-    ``remaining`` as in ``state``. With ``from == version``: only the info."""
+    ``remaining`` as in ``state``. With ``from == version``: only the info.
+    ``ack``: the ``id`` of this client's command stored at ``version`` (its
+    acknowledgement, sent inside the delta instead of a separate ``ack``)."""
 
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     type: Literal["delta"]
@@ -255,6 +257,7 @@ class DeltaMsg(_Out):
     last: LastCommand | None = None
     deadline: float | None = None
     remaining: float | None = None
+    ack: int | None = None
 
 
 class WelcomeMsg(_Out):

@@ -18,8 +18,10 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import itertools
 import json
 import logging
+import operator
 import os
 import random
 import re
@@ -27,7 +29,7 @@ import secrets
 import time
 from collections import Counter, deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import Connection
@@ -48,7 +50,7 @@ from unokit.bots import Bot, make_bot
 from unokit.errors import IllegalActionError, ParseError, UnoError
 from unokit.events import Event, redact
 from unokit.game import Game, Phase
-from unokit.observation import event_to_dict, observe
+from unokit.observation import JSON_KEYS, JSON_SOURCES, Observation, event_to_dict, observe
 from unokit.options import Options
 from unokit.web.store import Append, LoadedRoom, RoomRow, SeatRow, StorageError, Store
 
@@ -186,7 +188,8 @@ class Conn:
         # incremental updates (hello "deltas": true): what this client holds
         self.deltas = False
         self.sent_version: int | None = None  # None: send a full snapshot next
-        self.sent_info = ""
+        self.sent_info: tuple[Any, ...] = ()
+        self.acks: dict[int, int] = {}  # version -> id of this client's command stored there
         self.outbox: deque[str | None] = deque()  # None: "send the current state"
         self.wake = asyncio.Event()
         self.state_queued = False
@@ -267,10 +270,11 @@ class Conn:
 
 @dataclass
 class _Cache:
+    """What is built once per change of the room (:attr:`Room.epoch`)."""
+
     epoch: int = -1
-    info: dict[str, Any] | None = None
+    info_key: tuple[Any, ...] | None = None  # what the info holds besides its version
     info_json: str | None = None
-    info_key: str | None = None  # the info without its version
     info_delta: str | None = None
     states: dict[int | None, str] = field(default_factory=dict)
 
@@ -278,14 +282,29 @@ class _Cache:
 @dataclass
 class _View:
     """What one seat (None: spectators) sees at one version: the observation
-    without its history (None in the lobby), the history's length and first
-    event, and the room info without its version."""
+    without its history (JSON-ready; None in the lobby), the history's length
+    and first event, and the room info without its version. ``raw`` is the
+    engine's observation it was made from, and ``changed`` the JSON object of
+    the entries that differ from this seat's view at version ``base``."""
 
     version: int
     obs: dict[str, Any] | None
     history: int
     first: Event | None
-    info_key: str
+    info_key: tuple[Any, ...]
+    raw: Observation | None = None
+    base: int | None = None
+    changed: str = ""
+
+
+#: the observation's fields compared from one version to the next (the history apart)
+_FIELDS = tuple(f.name for f in fields(Observation) if f.name != "history")
+_FIELD_VALUES = operator.attrgetter(*_FIELDS)
+#: the to_dict keys made from each field, in the order of _FIELDS
+_KEYS_OF = tuple(tuple(k for k in JSON_KEYS if f in JSON_SOURCES[k]) for f in _FIELDS)
+#: what each key is made from (one value, or a tuple of them)
+_SOURCE_OF = {k: operator.attrgetter(*JSON_SOURCES[k]) for k in JSON_KEYS}
+_NO_HISTORY = tuple(k for k in JSON_KEYS if k != "history")
 
 
 DELTA_HISTORY = 64
@@ -330,7 +349,11 @@ class Room:
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._cache = _Cache()
         self._nolog: tuple[int, Game] | None = None  # (version, the game without its log)
-        self._views: dict[int | None, _View] = {}  # per viewer, at the current version
+        self._views: dict[int | None, _View] = {}  # per viewer, its latest view
+        # per key of the observation, at the current version: (what it is made
+        # from, its JSON-ready value, its JSON), shared by every seat that sees the same
+        self._converted: tuple[int, dict[str, list[tuple[Any, Any, str]]]] = (-1, {})
+        self._info_base: tuple[tuple[Any, ...], dict[str, Any], str, str] | None = None
         self._prev: dict[int | None, _View] = {}  # per viewer, the last view deltas start from
         self._deltas: dict[int | None, deque[tuple[int, str]]] = {}  # (from version, text)
         # serialised events (id -> (event, redacted JSON, full JSON, owner seat))
@@ -359,35 +382,64 @@ class Room:
     # ------------------------------------------------------------ views
 
     def info(self) -> dict[str, Any]:
+        """The room info (docs/protocol.md), as REST replies and states carry it."""
+        _, base, _, _ = self._info()
+        return {**base, "version": self.version}
+
+    def _info(self) -> tuple[tuple[Any, ...], dict[str, Any], str, str]:
+        """(key, info without its version, the info's JSON before and after the
+        version). Rebuilt only when the key (everything but the version) changes,
+        not at every move."""
         c = self._fresh_cache()
-        if c.info is None:
-            c.info = {
-                "room": self.code,
-                "invite": f"/r/{self.code}",
-                "variant": self.variant,
-                "players": self.players,
-                "options": self.options.to_dict(),
-                "turn_timer": self.turn_timer,
-                "status": self.status,
-                "host": self.host,
-                "match": self.match,
-                "version": self.version,
-                "spectators": sum(1 for c in self.conns if c.spectator),
-                "public": self.public,
-                "seats": [
-                    {
-                        "seat": s.seat,
-                        "kind": s.kind,
-                        "level": s.level,
-                        "name": s.name,
-                        "claimed": s.claimed,
-                        "connected": s.kind == "bot" or s.conns > 0,
-                        "auto": self.auto(s),
-                    }
-                    for s in self.seats
-                ],
-            }
-        return c.info
+        key = c.info_key
+        if key is None:
+            seats = tuple(
+                (s.kind, s.level, s.name, s.claimed, s.kind == "bot" or s.conns > 0, self.auto(s))
+                for s in self.seats
+            )
+            spectators = sum(1 for c in self.conns if c.spectator)
+            key = c.info_key = (self.status, self.host, self.match, spectators, self.public,
+                                self.turn_timer, seats)  # fmt: skip
+        cached = self._info_base
+        if cached is not None and cached[0] == key:
+            return cached
+        status, host, match, spectators, public, turn_timer, seats = key
+        base: dict[str, Any] = {
+            "room": self.code,
+            "invite": f"/r/{self.code}",
+            "variant": self.variant,
+            "players": self.players,
+            "options": self.options.to_dict(),
+            "turn_timer": turn_timer,
+            "status": status,
+            "host": host,
+            "match": match,
+            "version": None,
+            "spectators": spectators,
+            "public": public,
+            "seats": [
+                {
+                    "seat": i,
+                    "kind": kind,
+                    "level": level,
+                    "name": name,
+                    "claimed": claimed,
+                    "connected": connected,
+                    "auto": auto,
+                }
+                for i, (kind, level, name, claimed, connected, auto) in enumerate(seats)
+            ],
+        }
+        head, tail = _DUMPS(base).split('"version":null', 1)
+        self._info_base = (key, base, head + '"version":', tail)
+        return self._info_base
+
+    def _info_json(self) -> str:
+        c = self._fresh_cache()
+        if c.info_json is None:
+            _, _, head, tail = self._info()
+            c.info_json = f"{head}{self.version}{tail}"
+        return c.info_json
 
     def _fresh_cache(self) -> _Cache:
         c = self._cache
@@ -396,30 +448,69 @@ class Room:
         return c
 
     def _view(self, seat: int | None) -> _View:
-        """The view of ``seat`` at the current version (computed once per version)."""
-        v = self._views.get(seat)
-        if v is not None and v.version == self.version:
-            return v
-        self._views = {k: w for k, w in self._views.items() if w.version == self.version}
+        """The view of ``seat`` at the current version (computed once per version).
+
+        The engine's observation is compared field by field with the seat's
+        previous one, and only the entries that changed are converted to JSON,
+        each once per version for all the seats that see the same value (the
+        discard pile, the hand sizes... are everyone's)."""
+        old = self._views.get(seat)
+        if old is not None and old.version == self.version:
+            return old
         g = self.game
         obs: dict[str, Any] | None = None
+        raw: Observation | None = None
         history, first = 0, None
+        base: int | None = None
+        changed = ""
         if g is not None and self.status == "playing":
             if self._nolog is None or self._nolog[0] != self.version:
                 self._nolog = (self.version, g.copy())  # no event log: history added apart
-            obs = observe(self._nolog[1], seat).to_dict()
-            del obs["history"]
+            raw = observe(self._nolog[1], seat)
+            if old is not None and old.raw is not None and old.obs is not None:
+                keys = dict.fromkeys(
+                    k
+                    for a, b, ks in zip(
+                        _FIELD_VALUES(old.raw), _FIELD_VALUES(raw), _KEYS_OF, strict=True
+                    )
+                    if a is not b and a != b
+                    for k in ks
+                )
+                parts = self._convert(raw, keys)
+                obs = {**old.obs, **{k: v for k, (v, _) in parts.items()}}
+                changed = "{" + ",".join(f'"{k}":{j}' for k, (_, j) in parts.items()) + "}"
+                base = old.version
+            else:
+                obs = raw.to_dict(_NO_HISTORY)
             events = g.log or []
             history, first = len(events), (events[0] if events else None)
-        view = _View(self.version, obs, history, first, self._info_key())
+        view = _View(self.version, obs, history, first, self._info()[0], raw, base, changed)
         self._views[seat] = view
         return view
 
-    def _info_key(self) -> str:
-        c = self._fresh_cache()
-        if c.info_key is None:
-            c.info_key = _DUMPS({**self.info(), "version": None})
-        return c.info_key
+    def _convert(self, raw: Observation, keys: dict[str, None]) -> dict[str, tuple[Any, str]]:
+        """The JSON-ready value and JSON of the entries ``keys`` of ``raw``,
+        shared by all seats at this version (by equal sources)."""
+        version, done = self._converted
+        if version != self.version:
+            done = {}
+            self._converted = (self.version, done)
+        out: dict[str, tuple[Any, str]] = {}
+        missing = []
+        for k in keys:
+            src = _SOURCE_OF[k](raw)
+            for seen, value, text in done.get(k, ()):
+                if seen is src or seen == src:
+                    out[k] = (value, text)
+                    break
+            else:
+                missing.append(k)
+        if missing:
+            for k, value in raw.to_dict(missing).items():
+                text = _DUMPS(value)
+                done.setdefault(k, []).append((_SOURCE_OF[k](raw), value, text))
+                out[k] = (value, text)
+        return out
 
     def state_text(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` (None: spectator), as JSON text.
@@ -437,11 +528,9 @@ class Room:
         view = self._view(seat)
         if g is not None and view.obs is not None:
             obs_json = _DUMPS(view.obs)[:-1] + ',"history":' + self._history_json(g, seat) + "}"
-        if c.info_json is None:
-            c.info_json = _DUMPS(self.info())
         text = (
             f'{{"type":"state","version":{self.version},"seat":{_DUMPS(seat)},'
-            f'"info":{c.info_json},"observation":{obs_json},{self._tail_json()}}}'
+            f'"info":{self._info_json()},"observation":{obs_json},{self._tail_json()}}}'
         )
         c.states[seat] = text
         return text
@@ -460,17 +549,23 @@ class Room:
     def update_texts(self, conn: Conn) -> list[str]:
         """What brings ``conn`` up to date: a snapshot, or (a client that asked
         for deltas and holds a recent version) the shared delta texts from its
-        version to the current one, then the room info if only that changed."""
+        version to the current one, then the room info if only that changed.
+
+        A delta client's own commands are acknowledged inside the delta of
+        their version (``"ack": id``: one message per command, not two); an
+        ack no delta carries (a snapshot was due) goes first, on its own."""
         seat = conn.seat
         if not conn.deltas:
             return [self.state_text(seat)]
+        since = conn.sent_version
         chain: list[str] | None = []
-        if conn.sent_version is not None and conn.sent_version != self.version:
-            chain = self._chain(seat, conn.sent_version)
+        if since is not None and since != self.version:
+            chain = self._chain(seat, since)
             if chain is None:
-                conn.sent_version = None
-        key = self._info_key()
-        if conn.sent_version is None:
+                since = conn.sent_version = None
+        key = self._info()[0]
+        acks = conn.acks
+        if since is None:
             texts = [self.state_text(seat)]  # it carries the info too
             view = self._view(seat)
             if self._prev.get(seat) is not view:
@@ -478,8 +573,17 @@ class Room:
                 self._deltas.pop(seat, None)  # deltas start again from here
         else:
             texts = list(chain or ())
+            if acks:
+                for v in [v for v in acks if since < v <= self.version]:
+                    i = v - since - 1
+                    texts[i] = f'{texts[i][:-1]},"ack":{acks.pop(v)}}}'
             if conn.sent_info != key:
                 texts.append(self._info_delta())
+        if acks:
+            texts[:0] = [
+                _DUMPS({"type": "ack", "id": i, "version": v}) for v, i in sorted(acks.items())
+            ]
+            acks.clear()
         conn.sent_version = self.version
         conn.sent_info = key
         return texts
@@ -487,19 +591,20 @@ class Room:
     def _chain(self, seat: int | None, since: int) -> list[str] | None:
         """The deltas of ``seat``'s view from version ``since`` to now, or None."""
         kept = self._deltas.get(seat)
-        if not kept or since < kept[0][0]:
+        n = self.version - since
+        if not kept or not 0 < n <= len(kept) or kept[-1][0] != self.version - 1:
             return None
-        out = [text for v, text in kept if v >= since]
-        if len(out) != self.version - since:
+        start = len(kept) - n
+        if kept[start][0] != since:
             return None
-        return out
+        return [text for _, text in itertools.islice(kept, start, None)]
 
     def _info_delta(self) -> str:
         c = self._fresh_cache()
         if c.info_delta is None:
             c.info_delta = (
                 f'{{"type":"delta","from":{self.version},"version":{self.version},'
-                f'"info":{_DUMPS(self.info())}}}'
+                f'"info":{self._info_json()}}}'
             )
         return c.info_delta
 
@@ -512,12 +617,17 @@ class Room:
             if seat not in watched:
                 del self._prev[seat]
                 self._deltas.pop(seat, None)
+        tail: str | None = None
         for seat in watched:
             prev = self._prev.get(seat)
             if prev is None:
                 continue  # its clients get a snapshot first
             view = self._view(seat)
-            text = self._delta_text(seat, prev, view)
+            if view is prev:
+                continue  # the same version (automation or presence changed): no delta
+            if tail is None:
+                tail = self._tail_json()
+            text = self._delta_text(seat, prev, view, tail)
             self._prev[seat] = view
             if text is None:
                 self._deltas.pop(seat, None)
@@ -527,22 +637,25 @@ class Room:
                 kept = self._deltas[seat] = deque(maxlen=DELTA_HISTORY)
             kept.append((prev.version, text))
 
-    def _delta_text(self, seat: int | None, prev: _View, view: _View) -> str | None:
+    def _delta_text(self, seat: int | None, prev: _View, view: _View, tail: str) -> str | None:
         if prev.obs is None or view.obs is None or view.version != prev.version + 1:
             return None  # the lobby, or a gap: a snapshot
         g = self.game
         assert g is not None
-        changed = {k: v for k, v in view.obs.items() if prev.obs.get(k) != v}
+        if view.base == prev.version:
+            changed = view.changed
+        else:
+            changed = _DUMPS({k: v for k, v in view.obs.items() if prev.obs.get(k) != v})
         events = g.log or []
         start = prev.history if view.first is prev.first and prev.history <= view.history else 0
         if start == 0:
             self._fragments.clear()  # a new round: the old events are gone
         history = ",".join(self._fragment(e, seat) for e in events[start:])
-        info = f',"info":{_DUMPS(self.info())}' if view.info_key != prev.info_key else ""
+        info = f',"info":{self._info_json()}' if view.info_key != prev.info_key else ""
         return (
             f'{{"type":"delta","from":{prev.version},"version":{view.version},'
-            f'"seat":{_DUMPS(seat)},"set":{_DUMPS(changed)},"history_from":{start},'
-            f'"history":[{history}]{info},{self._tail_json()}}}'
+            f'"seat":{_DUMPS(seat)},"set":{changed},"history_from":{start},'
+            f'"history":[{history}]{info},{tail}}}'
         )
 
     def _history_json(self, g: Game, seat: int | None) -> str:
@@ -703,7 +816,11 @@ class Room:
             self.status = status
         self.last = last
         if ack is not None:
-            ack[0].send({"type": "ack", "id": ack[1], "version": self.version})
+            conn, msg_id = ack
+            if conn.deltas and msg_id is not None:
+                conn.acks[self.version] = msg_id  # sent inside the delta of this version
+            else:
+                conn.send({"type": "ack", "id": msg_id, "version": self.version})
         self.changed(game_changed=True)
 
     def _check_open(self) -> None:

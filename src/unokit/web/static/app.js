@@ -486,6 +486,8 @@ function onMessage(msg) {
       onState(msg);
       return;
     case "delta":
+      // our command's ack comes inside the delta of its version
+      if (msg.ack !== undefined && msg.ack !== null) answered(msg.ack);
       onDelta(msg);
       return;
     case "error":
