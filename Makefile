@@ -35,7 +35,16 @@ $(VENV)/.installed-web: pyproject.toml | $(VENV)/bin/python
 	$(BIN)/pip install -q -e ".[web]"
 	touch $@
 
-install: $(STAMP)
+# The C rules core (src/unokit/_core, docs/core.md) is rebuilt with the
+# machine's gcc whenever one of its sources changes.
+CORE_SRC := $(wildcard src/unokit/_core/*.c src/unokit/_core/*.h)
+CORE_SO  := $(VENV)/.core-built
+
+$(CORE_SO): $(CORE_SRC) | $(STAMP)
+	$(BIN)/pip install -q --no-deps --no-build-isolation -e .
+	touch $@
+
+install: $(STAMP) $(CORE_SO)
 
 install-web: $(VENV)/.installed-web
 

@@ -50,7 +50,15 @@ from unokit.variants import WILD_BIT, Variant, get_variant
 if TYPE_CHECKING:
     from unokit.observation import Observation
 
-__all__ = ["Game", "Phase", "UnoState", "max_hand_size", "check_deal", "MAX_HAND_SIZE"]
+__all__ = [
+    "Game",
+    "Phase",
+    "UnoState",
+    "max_hand_size",
+    "check_deal",
+    "check_config",
+    "MAX_HAND_SIZE",
+]
 
 
 class Phase(IntEnum):
@@ -132,6 +140,30 @@ def check_deal(variant: Variant, players: int, options: Options, seed: int = 0) 
         )
 
 
+def check_config(
+    variant: str | Variant, players: int, options: Options | dict[str, Any] | None, seed: int
+) -> tuple[Variant, Options]:
+    """The variant and options of a new match, or the error that refuses it
+    (players, dealer seat, seed, deal: docs/rules.md D59). Shared by
+    :class:`Game` and :class:`unokit.core.CoreGame`."""
+    v = get_variant(variant)
+    opts = options if isinstance(options, Options) else Options.from_dict(options)
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise InvalidPositionError(f"players must be an integer, got {players!r}")
+    if not v.min_players <= players <= v.max_players:
+        raise InvalidPositionError(
+            f"{v.name} is played by {v.min_players} to {v.max_players} players, not {players}"
+        )
+    if opts.dealer_fixed_seat is not None and opts.dealer_fixed_seat >= players:
+        raise InvalidPositionError(
+            f"dealerSelection={opts.dealerSelection}: no seat P{opts.dealer_fixed_seat}"
+        )
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InvalidPositionError(f"seed must be an integer, got {seed!r}")
+    check_deal(v, players, opts, seed)
+    return v, opts
+
+
 def encode_play(
     cid: int, color: int = -1, flex: bool = False, target: int = -1, swap: int = -1
 ) -> int:
@@ -211,21 +243,7 @@ class Game:
     ) -> None:
         """An empty table; use :meth:`new` (deal a match) or :meth:`setup`
         (an explicit position) instead."""
-        v = get_variant(variant)
-        opts = options if isinstance(options, Options) else Options.from_dict(options)
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise InvalidPositionError(f"players must be an integer, got {players!r}")
-        if not v.min_players <= players <= v.max_players:
-            raise InvalidPositionError(
-                f"{v.name} is played by {v.min_players} to {v.max_players} players, not {players}"
-            )
-        if opts.dealer_fixed_seat is not None and opts.dealer_fixed_seat >= players:
-            raise InvalidPositionError(
-                f"dealerSelection={opts.dealerSelection}: no seat P{opts.dealer_fixed_seat}"
-            )
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise InvalidPositionError(f"seed must be an integer, got {seed!r}")
-        check_deal(v, players, opts, seed)
+        v, opts = check_config(variant, players, options, seed)
         self.variant = v
         self.options = opts
         self.n = players

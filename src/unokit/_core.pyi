@@ -1,0 +1,73 @@
+"""Type stub of the C rules core (src/unokit/_core/, docs/core.md)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+MAX_PLAYERS: int
+MAX_DECK: int
+MAX_MOVES: int
+ERR_COUNT: int
+
+class Tables:
+    def __init__(
+        self,
+        ncards: int,
+        two_sided: bool,
+        flex: bool,
+        deck: Sequence[int],
+        color: Sequence[Sequence[int]],
+        kind: Sequence[Sequence[int]],
+        number: Sequence[Sequence[int]],
+        mask: Sequence[Sequence[int]],
+        topkey: Sequence[Sequence[int]],
+        points: Sequence[Sequence[int]],
+        draw_amount: Sequence[Sequence[int]],
+        restricted: Sequence[Sequence[int]],
+        stack_class: Sequence[Sequence[int]],
+        ident: Sequence[Sequence[int]],
+        flexmask: Sequence[int],
+        cut_value: Sequence[int],
+        flip_icon: Sequence[int],
+        flex_color: Sequence[int],
+    ) -> None: ...
+    @property
+    def ncards(self) -> int: ...
+    def with_deck(self, deck: Sequence[int]) -> Tables: ...
+
+class Game:
+    def __init__(
+        self, tables: Tables, options: Sequence[int], players: int, seed48: int
+    ) -> None: ...
+    def new_match(self) -> int: ...
+    def next_round(self) -> int: ...
+    def start(self) -> int: ...
+    def legal_moves(self, seat: int = -1) -> list[int]: ...
+    def turn_moves(self) -> list[int]: ...
+    def apply_move(self, move: int, seat: int = -1, uno: bool = False) -> int: ...
+    def copy(self) -> Game: ...
+    def state(self) -> tuple[Any, ...]: ...
+    def set_state(self, state: tuple[Any, ...]) -> None: ...
+    def playout(self, rnd: Callable[[], float], max_turns: int = 1000000) -> int: ...
+    def playout_mt(
+        self, state: Sequence[int], max_turns: int = 1000000
+    ) -> tuple[int, tuple[int, ...]]: ...
+    phase: int
+    current: int
+    side: int
+    color: int
+    direction: int
+    dealer: int
+    drawn: int
+    pending: int
+    vulnerable: int
+    winner: int
+    round_no: int
+    round_points: int
+    players: int
+    draw_count: int
+    commands: int
+
+def simulate(
+    tables: Tables, options: Sequence[int], players: int, seed: int, games: int, match: bool
+) -> tuple[int, int, int, list[int], list[int]]: ...
+def error_text(code: int) -> str: ...

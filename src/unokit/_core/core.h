@@ -1,0 +1,236 @@
+/* unokit._core: the rules core in C (issue 11).
+ *
+ * One match of one variant, as a plain struct (uk_game) that can be copied with
+ * memcpy. Card data (decks, faces, kinds, match masks) is not written here: it
+ * comes from unokit.variants at construction (uk_tables), so the card tables
+ * exist once, in Python. The rules are split by file:
+ *
+ *   rng.c       CPython's MT19937 (init_by_array from a Python int, random(),
+ *               getrandbits/randrange): bit-identical to random.Random
+ *   deal.c      dealer choice, shuffle, deal, first card (RULES.md 1.2-1.4, 2.4,
+ *               3.7, 4.8, D59), next round
+ *   turn.c      matching / playability (D58), draw (lazy reshuffle, 1.8), pass,
+ *               choose colour, legal moves, move dispatch, blocked rounds
+ *   effects.c   card effects per variant (Classic, Flip side flip, Flex flex side
+ *               and Power Cards), last-card effects (1.12)
+ *   challenge.c restricted wild draws: accept, challenge, stacked challenge (1.10)
+ *   uno.c       UNO window: call, catch, vulnerable seat (1.11)
+ *   score.c     round scoring, blocked round, match end, single_round (1.13, D61, D62)
+ *   house.c     house rules of section 6: stacking, jump-in, 7-0, forcedPlay,
+ *               drawUntilPlayable, noBluff
+ *   playout.c   the random policy (unokit.playout.random_move) and playouts
+ *   module.c    the CPython binding (no numpy C API)
+ *
+ * The state mirrors unokit.game.Game field by field (see Game.state_tuple);
+ * the same seed and commands give the same state after every command.
+ * Move codes are those of Game.legal_moves / Game.apply_move / encode_play:
+ *   op = code & 15; PLAY: card id << 4, (colour+1) << 16, flex 1 << 20,
+ *   (target+1) << 21, (swap+1) << 25; COLOR: (colour+1) << 16; CATCH: (target+1) << 21.
+ */
+#ifndef UNOKIT_CORE_H
+#define UNOKIT_CORE_H
+
+#include <stdint.h>
+
+#define UK_MAX_PLAYERS 10
+#define UK_MAX_DECK 512    /* cards of one deck (classic 108, flip 112, flex 104) */
+#define UK_MAX_CARDS 4096  /* card ids (12 bits of a move code; flip has 2,916) */
+/* legal moves: per distinct card at most 9 regular (7-0 swaps) + 28 flex (4 colours x 7 targets) */
+#define UK_MAX_MOVES (37 * UK_MAX_DECK + 8)
+
+/* phases (unokit.game.Phase) */
+enum { UK_TURN = 0, UK_DRAWN, UK_COLOR, UK_CHALLENGE, UK_ROUND_OVER, UK_MATCH_OVER, UK_DEAL };
+/* UNO states */
+enum { UK_UNO_NONE = 0, UK_UNO_SAFE, UK_UNO_VULNERABLE };
+/* colour_reason */
+enum { UK_REASON_NONE = 0, UK_REASON_FIRST_CARD, UK_REASON_FLIP_EXPOSED_WILD };
+/* card kinds (unokit.cards.Kind) */
+enum {
+    UK_NUMBER = 0, UK_SKIP, UK_REVERSE, UK_DRAW_TWO, UK_DRAW_ONE, UK_DRAW_FIVE, UK_FLIP,
+    UK_SKIP_EVERYONE, UK_FLEX_SKIP, UK_FLEX_REVERSE, UK_FLEX_DRAW_TWO, UK_WILD, UK_WD4, UK_WD2,
+    UK_WDC, UK_WAF, UK_WAD, UK_WTD, UK_FW4
+};
+/* move ops */
+enum {
+    UK_OP_PLAY = 0, UK_OP_DRAW, UK_OP_PASS, UK_OP_COLOR, UK_OP_ACCEPT, UK_OP_CHALLENGE, UK_OP_UNO,
+    UK_OP_CATCH, UK_OP_NEXT
+};
+#define UK_FLEX_BIT (1 << 20)
+#define UK_WILD_BIT (1u << 30)
+
+/* results of commands: 0 accepted, else refused (state unchanged) */
+enum {
+    UK_OK = 0, UK_ERR_SEAT, UK_ERR_PHASE, UK_ERR_NOT_YOUR_TURN, UK_ERR_CARD, UK_ERR_NOT_HELD,
+    UK_ERR_FORM, UK_ERR_NO_MATCH, UK_ERR_NO_BLUFF, UK_ERR_STACK, UK_ERR_FORCED, UK_ERR_MOVE,
+    UK_ERR_EMPTY, UK_ERR_COUNT
+};
+
+/* Appendix C options, as integers (unokit.core builds this from Options) */
+typedef struct uk_options {
+    int64_t target_score;
+    int scoring_lowest;        /* scoringMode=lowest */
+    int single_round;          /* matchMode=single_round */
+    int lowest_tie_play_on;    /* lowestModeTie=play_on */
+    int dealer_selection;      /* 0 cut, 1 random, 2 fixed */
+    int dealer_fixed_seat;
+    int dealer_rotation;       /* 0 left, 1 winner, 2 random */
+    int hand_size;
+    int uno_penalty;
+    int false_catch_penalty;
+    int misplay_penalty;       /* misplayPenalty=on */
+    int blocked_lowest;        /* blockedRound=lowest_hand_wins */
+    int wd_wilds_match;        /* wildDrawWildsCountAsMatch */
+    int flip_first_wild_redraw;
+    int flip_first_flip_redraw;
+    int flip_exposed_next;     /* flipExposedWildChooser=next_player */
+    int flip_reverse_draw;     /* flipReverseDrawPile */
+    int flip_last_flips;       /* flipLastCardFlips */
+    int flip_draw_color_cap;   /* -1: none */
+    int flex_wilds_match;      /* flexWildsCountAsMatch */
+    int flex_flexcolors_match; /* flexFlexColorsCountAsMatch */
+    int flex_reset_skip;       /* flexWildAllFlipResetCheck=skip_after_wild_all_flip */
+    int flex_fw4_restricted;   /* flexFlexSideWD4Restricted */
+    int flex_first_return;     /* flexFirstCardIgnored=return_to_deck */
+    int stacking;              /* 0 off, 1 same_symbol, 2 escalate */
+    int jump_in;
+    int seven_zero;
+    int draw_until_playable;
+    int forced_play;
+    int no_bluff;
+} uk_options;
+
+/* Card tables of one variant (unokit.variants.Variant) and the deck in force. */
+typedef struct uk_tables {
+    int ncards;
+    int two_sided; /* Flip */
+    int flex;      /* Flex */
+    int decklen;
+    int16_t deck[UK_MAX_DECK];
+    int8_t color[2][UK_MAX_CARDS];
+    uint8_t kind[2][UK_MAX_CARDS];
+    int8_t number[2][UK_MAX_CARDS];
+    uint32_t mask[2][UK_MAX_CARDS];
+    uint32_t topkey[2][UK_MAX_CARDS];
+    int16_t points[2][UK_MAX_CARDS];
+    uint8_t draw_amount[2][UK_MAX_CARDS];
+    uint8_t restricted[2][UK_MAX_CARDS];
+    uint8_t stack_class[2][UK_MAX_CARDS];
+    int32_t ident[2][UK_MAX_CARDS];
+    uint32_t flexmask[UK_MAX_CARDS];
+    uint8_t cut_value[UK_MAX_CARDS];
+    uint8_t flip_icon[UK_MAX_CARDS];
+    int8_t flex_color[UK_MAX_CARDS]; /* light face's flex colour, -1 none */
+} uk_tables;
+
+/* One match: every field of Game.state_tuple (piles: top of the draw pile is
+ * the END of the array; discard bottom -> top). Copy with memcpy (uk_copy). */
+typedef struct uk_game {
+    const uk_tables *t;
+    uk_options o;
+    int n;
+    uint64_t seed48;  /* seed & 0xFFFFFFFFFFFF (what the shuffles use) */
+    int64_t shuffles;
+    int16_t hand_len[UK_MAX_PLAYERS];
+    int16_t hands[UK_MAX_PLAYERS][UK_MAX_DECK];
+    int draw_len;
+    int16_t draw[UK_MAX_DECK];
+    int discard_len;
+    int16_t discard[UK_MAX_DECK];
+    int side, color, current, direction, dealer, phase, drawn;
+    int color_next, color_reason;
+    int ch_offender, ch_legal, ch_card, ch_after, ch_after_success;
+    int pending, stack_class, stack_amount;
+    int8_t uno[UK_MAX_PLAYERS];
+    int uno_pre, vulnerable;
+    uint8_t powers[UK_MAX_PLAYERS]; /* Flex only (n entries), else unused */
+    int64_t scores[UK_MAX_PLAYERS];
+    int round_no, winner;
+    int64_t round_points;
+    int match_winners_n;
+    int8_t match_winners[UK_MAX_PLAYERS];
+    int empty_draws;
+    int wild_top;
+    int reveal_seat, reveal_off, reveal_len; /* reveal_seat < 0: none */
+    int16_t reveal[UK_MAX_DECK];
+    int64_t commands; /* accepted commands (not part of the state) */
+} uk_game;
+
+/* random policy source for playouts: returns a float in [0, 1) */
+typedef double (*uk_rnd_fn)(void *ctx);
+
+/* rng.c: CPython's Mersenne Twister */
+typedef struct uk_mt {
+    uint32_t state[624];
+    int index;
+} uk_mt;
+void uk_mt_seed(uk_mt *mt, uint64_t lo, uint64_t hi); /* random.seed(hi << 64 | lo) */
+uint32_t uk_mt_u32(uk_mt *mt);
+double uk_mt_random(uk_mt *mt);                        /* random.random() */
+int uk_mt_randbelow(uk_mt *mt, int k);                 /* random.randrange(k), k >= 1 */
+void uk_mt_seed_shuffle(uk_mt *mt, const uk_game *g);  /* the generator of shuffle g->shuffles */
+
+/* deal.c */
+void uk_init(uk_game *g, const uk_tables *t, const uk_options *o, int n, uint64_t seed48);
+int uk_new_match(uk_game *g); /* choose the dealer, deal round 1 */
+int uk_next_round(uk_game *g);
+int uk_start(uk_game *g);     /* turn the first card (phase DEAL) */
+void uk_shuffle(uk_game *g, int16_t *cards, int len);
+
+/* turn.c */
+int uk_legal_moves(const uk_game *g, int seat, int32_t *out); /* seat < 0: the seat to act */
+int uk_turn_moves(const uk_game *g, int32_t *out);
+int uk_apply_move(uk_game *g, int32_t move, int seat, int uno); /* UK_OK or UK_ERR_* */
+int uk_playable(const uk_game *g, int seat, int cid, int strict);
+uint32_t uk_accept_mask(const uk_game *g);
+int uk_draw_one(uk_game *g);
+int uk_give(uk_game *g, int seat, int count);
+int uk_next(const uk_game *g, int seat, int steps);
+int uk_turn_ended(uk_game *g, int drew);
+void uk_turn_action(uk_game *g);
+int uk_draw(uk_game *g, int seat);
+int uk_pass(uk_game *g, int seat);
+int uk_choose_color(uk_game *g, int seat, int color);
+int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
+            int flip_color);
+int uk_play_codes(const uk_game *g, int seat, int cid, int flex, int last, int32_t *out);
+const char *uk_error_text(int code);
+
+/* effects.c */
+void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
+                int flip_color);
+void uk_flip_piles(uk_game *g);
+void uk_penalty(uk_game *g, int seat, int kind, int extra);
+
+/* challenge.c */
+int uk_accept(uk_game *g, int seat);
+int uk_challenge(uk_game *g, int seat);
+void uk_clear_challenge(uk_game *g);
+int uk_holds_match(const uk_game *g, int seat, int color, int skip_card, int skip_restricted);
+int uk_restricted_side(const uk_game *g, int cid, int flex);
+int uk_restricted_legal(const uk_game *g, int seat, int cid);
+void uk_restricted_play(uk_game *g, int seat, int cid, int kind, int legal, int flex, int target);
+
+/* uno.c */
+int uk_call_uno(uk_game *g, int seat, int *effect);
+int uk_catch(uk_game *g, int seat, int target, int *effect);
+void uk_uno_off(uk_game *g, int seat);
+
+/* score.c */
+int uk_hand_value(const uk_game *g, int seat);
+void uk_end_round(uk_game *g, int winner);
+void uk_end_blocked(uk_game *g);
+
+/* house.c */
+void uk_stack(uk_game *g, int cid, int amount);
+int uk_has_forced_play(const uk_game *g, int seat);
+int uk_must_play_drawn(const uk_game *g, int seat);
+void uk_swap_hands(uk_game *g, int seat, int other);
+void uk_rotate_hands(uk_game *g);
+int uk_jump_moves(const uk_game *g, int seat, int32_t *out);
+int uk_top_ident(const uk_game *g);
+
+/* playout.c: the random policy of unokit.playout (same calls of rnd, same moves) */
+int32_t uk_random_move(uk_game *g, uk_rnd_fn rnd, void *ctx);
+long uk_playout(uk_game *g, uk_rnd_fn rnd, void *ctx, long max_turns);
+
+#endif

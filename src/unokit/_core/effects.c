@@ -1,0 +1,204 @@
+/* Card effects per variant (RULES.md 2.x Classic, 3.x Flip, 4.x Flex): the
+ * play itself, UNO state after a play, Flip's side flip, Flex Power Cards and
+ * flex sides, and the last card's effects (1.12). */
+#include <string.h>
+
+#include "core.h"
+
+void uk_flip_piles(uk_game *g) {
+    for (int i = 0, j = g->discard_len - 1; i < j; i++, j--) {
+        int16_t x = g->discard[i];
+        g->discard[i] = g->discard[j];
+        g->discard[j] = x;
+    }
+    if (g->o.flip_reverse_draw)
+        for (int i = 0, j = g->draw_len - 1; i < j; i++, j--) {
+            int16_t x = g->draw[i];
+            g->draw[i] = g->draw[j];
+            g->draw[j] = x;
+        }
+    g->side ^= 1;
+    g->wild_top = 0;
+}
+
+/* Flex Power Card transitions (4.3), in order. */
+static void powers_after(uk_game *g, int seat, int cid, int flex, int kind) {
+    uint8_t *p = g->powers;
+    int n = g->n;
+    if (flex) p[seat] = 0;
+    if (g->t->flip_icon[cid]) p[seat] = !p[seat];
+    int waf = kind == UK_WAF;
+    if (waf)
+        for (int i = 0; i < n; i++) p[i] = !p[i];
+    int any = 0;
+    for (int i = 0; i < n; i++) any |= p[i];
+    if (!any && !(waf && g->o.flex_reset_skip))
+        for (int i = 0; i < n; i++) p[i] = 1;
+}
+
+static void everyone_else_draws(uk_game *g, int seat, int amount) {
+    for (int k = 1; k < g->n; k++) uk_give(g, uk_next(g, seat, k), amount);
+}
+
+static void draw_until(uk_game *g, int seat, int color, int extra) {
+    int start = g->hand_len[seat], cap = g->o.flip_draw_color_cap, drawn = 0;
+    const int8_t *colors = g->t->color[g->side];
+    while (cap < 0 || drawn < cap) {
+        int c = uk_draw_one(g);
+        if (c < 0) break;
+        g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
+        drawn++;
+        if (colors[c] == color) break;
+    }
+    for (int i = 0; i < extra; i++) {
+        int c = uk_draw_one(g);
+        if (c < 0) break;
+        g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
+    }
+    if (g->hand_len[seat] - start && g->uno[seat]) uk_uno_off(g, seat);
+}
+
+void uk_penalty(uk_game *g, int seat, int kind, int extra) {
+    if (kind == UK_WDC)
+        draw_until(g, seat, g->color, extra);
+    else
+        uk_give(g, seat, (kind == UK_WD4 || kind == UK_FW4 ? 4 : 2) + extra);
+}
+
+/* The player went out: the last card's effects still resolve (1.12). */
+static void final_card(uk_game *g, int seat, int cid, int kind, int flex, int target) {
+    const uk_tables *t = g->t;
+    int victim = uk_next(g, seat, 1);
+    if (kind == UK_FLIP) {
+        if (g->o.flip_last_flips) {
+            uk_flip_piles(g);
+            g->color = t->color[g->side][g->discard[g->discard_len - 1]];
+        }
+    } else if (kind == UK_WDC) {
+        int extra = g->pending;
+        draw_until(g, victim, g->color, 0);
+        if (extra) uk_give(g, victim, extra);
+    } else if (flex && (kind == UK_FLEX_DRAW_TWO || kind == UK_WAD)) {
+        everyone_else_draws(g, seat, kind == UK_FLEX_DRAW_TWO ? 1 : 2);
+    } else if (flex && (kind == UK_WTD || kind == UK_FW4)) {
+        uk_give(g, target, kind == UK_WTD ? 2 : 4);
+    } else {
+        int amount = !flex ? t->draw_amount[g->side][cid] : 0;
+        if (kind == UK_WAD || kind == UK_WTD) amount = 0;
+        if (amount || g->pending) uk_give(g, victim, amount + g->pending);
+    }
+    g->pending = 0;
+    uk_end_round(g, seat);
+}
+
+static void remove_card(uk_game *g, int seat, int cid) {
+    int16_t *h = g->hands[seat];
+    int len = g->hand_len[seat];
+    for (int i = 0; i < len; i++)
+        if (h[i] == cid) {
+            memmove(h + i, h + i + 1, sizeof(int16_t) * (size_t)(len - i - 1));
+            g->hand_len[seat] = (int16_t)(len - 1);
+            return;
+        }
+}
+
+void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
+                int flip_color) {
+    const uk_tables *t = g->t;
+    const uk_options *o = &g->o;
+    int side = g->side, n = g->n;
+    if (g->vulnerable >= 0 || g->reveal_seat >= 0) uk_turn_action(g);
+    int kind = t->kind[side][cid];
+    int legal = 1;
+    int restricted = uk_restricted_side(g, cid, flex);
+    if (restricted) legal = uk_restricted_legal(g, seat, cid);
+    remove_card(g, seat, cid);
+    g->discard[g->discard_len++] = (int16_t)cid;
+    g->wild_top = 0;
+    g->drawn = -1;
+    g->empty_draws = 0;
+    int left = g->hand_len[seat];
+    if (left == 1) {
+        if (uno || g->uno_pre == seat) {
+            g->uno[seat] = UK_UNO_SAFE;
+        } else {
+            g->uno[seat] = UK_UNO_VULNERABLE;
+            g->vulnerable = seat;
+        }
+    } else if (left == 0 || g->uno[seat]) {
+        g->uno[seat] = UK_UNO_NONE;
+    }
+    g->uno_pre = -1;
+    if (color >= 0) {
+        g->color = color;
+    } else {
+        int col = t->color[side][cid];
+        if (col >= 0) g->color = col;
+    }
+    g->phase = UK_TURN;
+    if (t->flex) powers_after(g, seat, cid, flex, kind);
+    if (left == 0) {
+        final_card(g, seat, cid, kind, flex, target);
+        return;
+    }
+    if (kind == UK_NUMBER && !o->seven_zero) {
+        g->current = uk_next(g, seat, 1);
+        return;
+    }
+    g->current = seat;
+    if (kind == UK_NUMBER) {
+        int num = t->number[side][cid];
+        if (num == 7 && swap >= 0)
+            uk_swap_hands(g, seat, swap);
+        else if (num == 0)
+            uk_rotate_hands(g);
+        g->current = uk_next(g, seat, 1);
+    } else if (kind == UK_SKIP || (kind == UK_FLEX_SKIP && !flex)) {
+        g->current = uk_next(g, seat, 2);
+    } else if (kind == UK_REVERSE || (kind == UK_FLEX_REVERSE && !flex)) {
+        g->direction = -g->direction;
+        g->current = n == 2 ? seat : uk_next(g, seat, 1);
+    } else if (kind == UK_WILD || kind == UK_WAF || (!flex && (kind == UK_WAD || kind == UK_WTD))) {
+        g->current = uk_next(g, seat, 1);
+    } else if (kind == UK_FLIP) {
+        uk_flip_piles(g);
+        int tc = t->color[g->side][g->discard[g->discard_len - 1]];
+        int nxt = uk_next(g, seat, 1);
+        if (tc >= 0) {
+            g->color = tc;
+            g->current = nxt;
+        } else if (flip_color >= 0 && !o->flip_exposed_next) {
+            g->color = flip_color;
+            g->current = nxt;
+        } else {
+            g->phase = UK_COLOR;
+            g->color_reason = UK_REASON_FLIP_EXPOSED_WILD;
+            g->color = -1;
+            g->color_next = nxt;
+            if (o->flip_exposed_next) g->current = nxt;
+        }
+    } else if (kind == UK_SKIP_EVERYONE || kind == UK_FLEX_SKIP) { /* flex side: Skip All */
+        g->current = seat;
+    } else if (kind == UK_FLEX_REVERSE) { /* flex side: reverse then skip */
+        g->direction = -g->direction;
+        g->current = n == 2 ? seat : uk_next(g, seat, 2);
+    } else if (flex && (kind == UK_FLEX_DRAW_TWO || kind == UK_WAD)) { /* everyone else draws */
+        everyone_else_draws(g, seat, kind == UK_FLEX_DRAW_TWO ? 1 : 2);
+        g->current = uk_next(g, seat, 1);
+    } else if (kind == UK_WTD || (kind == UK_FW4 && flex && !restricted)) {
+        uk_give(g, target, kind == UK_WTD ? 2 : 4);
+        g->current = uk_next(g, seat, 1);
+    } else if (restricted) {
+        uk_restricted_play(g, seat, cid, kind, legal, flex, target);
+    } else { /* Draw Two / Draw One / Draw Five */
+        int amount = t->draw_amount[side][cid];
+        int victim = uk_next(g, seat, 1);
+        if (o->stacking) {
+            uk_stack(g, cid, amount);
+            g->current = victim;
+        } else {
+            uk_give(g, victim, amount);
+            g->current = uk_next(g, victim, 1);
+        }
+    }
+}

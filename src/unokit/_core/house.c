@@ -1,0 +1,80 @@
+/* House rules (RULES.md section 6): stacking (6.1), jump-in (6.2, D64), 7-0
+ * (6.3), forcedPlay (6.5); drawUntilPlayable and noBluff are read where the
+ * draw (turn.c) and restricted plays (challenge.c) are decided. */
+#include <string.h>
+
+#include "core.h"
+
+void uk_stack(uk_game *g, int cid, int amount) {
+    if (!g->t->restricted[g->side][cid]) uk_clear_challenge(g); /* only the last card */
+    g->pending += amount;
+    g->stack_class = g->t->stack_class[g->side][cid];
+    g->stack_amount = amount;
+}
+
+int uk_has_forced_play(const uk_game *g, int seat) {
+    const int16_t *h = g->hands[seat];
+    for (int i = 0, len = g->hand_len[seat]; i < len; i++)
+        if (uk_playable(g, seat, h[i], 1)) return 1;
+    return 0;
+}
+
+int uk_must_play_drawn(const uk_game *g, int seat) {
+    return g->o.forced_play && uk_playable(g, seat, g->drawn, 1);
+}
+
+void uk_swap_hands(uk_game *g, int seat, int other) {
+    int16_t tmp[UK_MAX_DECK];
+    int la = g->hand_len[seat], lb = g->hand_len[other];
+    memcpy(tmp, g->hands[seat], sizeof(int16_t) * (size_t)la);
+    memcpy(g->hands[seat], g->hands[other], sizeof(int16_t) * (size_t)lb);
+    memcpy(g->hands[other], tmp, sizeof(int16_t) * (size_t)la);
+    g->hand_len[seat] = (int16_t)lb;
+    g->hand_len[other] = (int16_t)la;
+    g->uno[seat] = g->uno[other] = UK_UNO_NONE;
+    g->vulnerable = -1;
+}
+
+void uk_rotate_hands(uk_game *g) {
+    static __thread int16_t old[UK_MAX_PLAYERS][UK_MAX_DECK];
+    int16_t oldlen[UK_MAX_PLAYERS];
+    int n = g->n, d = g->direction;
+    for (int s = 0; s < n; s++) {
+        oldlen[s] = g->hand_len[s];
+        memcpy(old[s], g->hands[s], sizeof(int16_t) * (size_t)oldlen[s]);
+    }
+    for (int s = 0; s < n; s++) {
+        int from = ((s - d) % n + n) % n;
+        memcpy(g->hands[s], old[from], sizeof(int16_t) * (size_t)oldlen[from]);
+        g->hand_len[s] = oldlen[from];
+        g->uno[s] = UK_UNO_NONE;
+    }
+    g->vulnerable = -1;
+}
+
+int uk_top_ident(const uk_game *g) {
+    if (g->wild_top) return -1;
+    return g->t->ident[g->side][g->discard[g->discard_len - 1]];
+}
+
+int uk_jump_moves(const uk_game *g, int seat, int32_t *out) {
+    int ident = uk_top_ident(g), k = 0;
+    if (ident < 0) return 0;
+    const int16_t *h = g->hands[seat];
+    int len = g->hand_len[seat];
+    /* sorted(set(hand)) restricted to identical cards */
+    int16_t cards[UK_MAX_DECK];
+    int m = 0;
+    for (int i = 0; i < len; i++) {
+        int c = h[i];
+        if (g->t->ident[g->side][c] != ident) continue;
+        int j = m;
+        while (j > 0 && cards[j - 1] > c) j--;
+        if (j > 0 && cards[j - 1] == c) continue;
+        memmove(cards + j + 1, cards + j, sizeof(int16_t) * (size_t)(m - j));
+        cards[j] = (int16_t)c;
+        m++;
+    }
+    for (int i = 0; i < m; i++) k += uk_play_codes(g, seat, cards[i], 0, len == 1, out + k);
+    return k;
+}

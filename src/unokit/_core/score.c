@@ -1,0 +1,87 @@
+/* Scoring and the match (RULES.md 1.13, 3.11): round points, blocked rounds
+ * (1.8, D55, D60, D62), the match's end, lowest-score ties, single_round (D61). */
+#include "core.h"
+
+int uk_hand_value(const uk_game *g, int seat) {
+    const int16_t *pts = g->t->points[g->side];
+    int v = 0;
+    for (int i = 0, len = g->hand_len[seat]; i < len; i++) v += pts[g->hands[seat][i]];
+    return v;
+}
+
+static void after_round(uk_game *g) {
+    const uk_options *o = &g->o;
+    int n = g->n;
+    g->phase = UK_ROUND_OVER;
+    for (int s = 0; s < n; s++) g->uno[s] = UK_UNO_NONE;
+    g->vulnerable = g->uno_pre = -1;
+    g->drawn = -1;
+    g->pending = 0;
+    int w = g->winner;
+    if (o->single_round) {
+        g->match_winners_n = 0;
+        if (w >= 0) g->match_winners[g->match_winners_n++] = (int8_t)w;
+        g->phase = UK_MATCH_OVER;
+        return;
+    }
+    int64_t hi = g->scores[0], lo = g->scores[0];
+    for (int s = 1; s < n; s++) {
+        if (g->scores[s] > hi) hi = g->scores[s];
+        if (g->scores[s] < lo) lo = g->scores[s];
+    }
+    if (hi < o->target_score) return;
+    int64_t best = o->scoring_lowest ? lo : hi;
+    int m = 0;
+    int8_t winners[UK_MAX_PLAYERS];
+    for (int s = 0; s < n; s++)
+        if (g->scores[s] == best) winners[m++] = (int8_t)s;
+    if (o->scoring_lowest && m > 1 && o->lowest_tie_play_on) return;
+    for (int i = 0; i < m; i++) g->match_winners[i] = winners[i];
+    g->match_winners_n = m;
+    g->phase = UK_MATCH_OVER;
+}
+
+void uk_end_round(uk_game *g, int winner) {
+    int n = g->n, values[UK_MAX_PLAYERS];
+    int64_t total = 0;
+    for (int s = 0; s < n; s++) {
+        values[s] = uk_hand_value(g, s);
+        total += values[s];
+    }
+    g->winner = winner;
+    if (!g->o.scoring_lowest) {
+        int64_t pts = total - values[winner];
+        g->round_points = pts;
+        g->scores[winner] += pts;
+    } else {
+        g->round_points = 0;
+        for (int s = 0; s < n; s++)
+            if (s != winner) g->scores[s] += values[s];
+    }
+    after_round(g);
+}
+
+void uk_end_blocked(uk_game *g) {
+    int n = g->n;
+    if (g->o.blocked_lowest) {
+        int bv = 0, bl = 0, count = 0, low = -1;
+        for (int s = 0; s < n; s++) {
+            int v = uk_hand_value(g, s), l = g->hand_len[s];
+            if (s == 0 || v < bv || (v == bv && l < bl)) {
+                bv = v;
+                bl = l;
+                count = 1;
+                low = s;
+            } else if (v == bv && l == bl) {
+                count++;
+            }
+        }
+        if (count == 1) {
+            uk_end_round(g, low);
+            return;
+        }
+    }
+    g->winner = -1;
+    g->round_points = 0;
+    after_round(g);
+}

@@ -1,0 +1,432 @@
+/* A turn: matching and playability (RULES.md 1.5, D58), drawing with the lazy
+ * reshuffle (1.6, 1.8), pass, colour choice, legality of a play, the legal
+ * move list (Game.legal_moves order) and the move dispatch (Game.apply_move). */
+#include <string.h>
+
+#include "core.h"
+
+int uk_next(const uk_game *g, int seat, int steps) {
+    int x = (seat + steps * g->direction) % g->n;
+    return x < 0 ? x + g->n : x;
+}
+
+static int side_color_ok(int side, int color) {
+    return side ? (color >= 4 && color <= 7) : (color >= 0 && color <= 3);
+}
+
+uint32_t uk_accept_mask(const uk_game *g) {
+    uint32_t col = g->color >= 0 ? (1u << g->color) : 0u;
+    if (g->wild_top) return col | UK_WILD_BIT;
+    int top = g->discard[g->discard_len - 1];
+    return col | g->t->topkey[g->side][top] | UK_WILD_BIT;
+}
+
+/* Take the top card of the draw pile, reshuffling lazily; -1: nothing to draw. */
+int uk_draw_one(uk_game *g) {
+    if (!g->draw_len) {
+        if (g->discard_len <= 1) return -1;
+        int top = g->discard[g->discard_len - 1];
+        memcpy(g->draw, g->discard, sizeof(int16_t) * (size_t)(g->discard_len - 1));
+        g->draw_len = g->discard_len - 1;
+        g->discard[0] = (int16_t)top;
+        g->discard_len = 1;
+        uk_shuffle(g, g->draw, g->draw_len);
+    }
+    return g->draw[--g->draw_len];
+}
+
+int uk_give(uk_game *g, int seat, int count) {
+    int got = 0;
+    for (int i = 0; i < count; i++) {
+        int c = uk_draw_one(g);
+        if (c < 0) break;
+        g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
+        got++;
+    }
+    if (got && g->uno[seat]) uk_uno_off(g, seat);
+    return got;
+}
+
+void uk_turn_action(uk_game *g) {
+    int v = g->vulnerable;
+    if (v >= 0) {
+        g->uno[v] = UK_UNO_NONE;
+        g->vulnerable = -1;
+    }
+    g->reveal_seat = g->reveal_off = -1;
+    g->reveal_len = 0;
+}
+
+int uk_turn_ended(uk_game *g, int drew) {
+    if (drew) {
+        g->empty_draws = 0;
+        return 0;
+    }
+    g->empty_draws++;
+    if (g->empty_draws >= g->n) {
+        uk_end_blocked(g);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---- playability (D58), written once */
+
+static int side_playable(const uk_game *g, int seat, int cid, int flex, uint32_t acc, int strict) {
+    const uk_tables *t = g->t;
+    if (flex) {
+        if (!(t->flex && g->powers[seat] && (t->flexmask[cid] & acc))) return 0;
+    } else if (!(t->mask[g->side][cid] & acc)) {
+        return 0;
+    }
+    if ((strict || g->o.no_bluff) && uk_restricted_side(g, cid, flex))
+        return uk_restricted_legal(g, seat, cid);
+    return 1;
+}
+
+int uk_playable(const uk_game *g, int seat, int cid, int strict) {
+    uint32_t acc = uk_accept_mask(g);
+    return side_playable(g, seat, cid, 0, acc, strict) || side_playable(g, seat, cid, 1, acc, strict);
+}
+
+/* ---- turn commands */
+
+static int check_turn(const uk_game *g, int seat, int phases) {
+    int ph = g->phase;
+    if (ph == UK_ROUND_OVER || ph == UK_MATCH_OVER || ph == UK_DEAL) return UK_ERR_PHASE;
+    if (!(phases & (1 << ph))) return UK_ERR_PHASE;
+    if (seat != g->current) return UK_ERR_NOT_YOUR_TURN;
+    return UK_OK;
+}
+
+int uk_draw(uk_game *g, int seat) {
+    int err = check_turn(g, seat, 1 << UK_TURN);
+    if (err) return err;
+    if (g->pending) {
+        uk_turn_action(g);
+        int total = g->pending;
+        g->pending = g->stack_class = g->stack_amount = 0;
+        uk_clear_challenge(g);
+        if (uk_turn_ended(g, uk_give(g, seat, total))) return UK_OK;
+        g->current = uk_next(g, seat, 1);
+        return UK_OK;
+    }
+    if (g->o.forced_play && uk_has_forced_play(g, seat)) return UK_ERR_FORCED;
+    uk_turn_action(g);
+    g->uno_pre = -1;
+    int c = uk_draw_one(g);
+    if (c < 0) {
+        if (!uk_turn_ended(g, 0)) g->current = uk_next(g, seat, 1);
+        return UK_OK;
+    }
+    g->empty_draws = 0;
+    g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
+    if (g->o.draw_until_playable) {
+        while (!uk_playable(g, seat, c, 0)) {
+            int d = uk_draw_one(g);
+            if (d < 0) break;
+            g->hands[seat][g->hand_len[seat]++] = (int16_t)d;
+            c = d;
+        }
+    }
+    if (g->uno[seat]) uk_uno_off(g, seat);
+    if (uk_playable(g, seat, c, 0)) {
+        g->phase = UK_DRAWN;
+        g->drawn = c;
+    } else {
+        g->current = uk_next(g, seat, 1);
+    }
+    return UK_OK;
+}
+
+int uk_pass(uk_game *g, int seat) {
+    int err = check_turn(g, seat, 1 << UK_DRAWN);
+    if (err) return err;
+    if (uk_must_play_drawn(g, seat)) return UK_ERR_FORCED;
+    uk_turn_action(g);
+    g->uno_pre = -1;
+    g->drawn = -1;
+    g->phase = UK_TURN;
+    g->current = uk_next(g, seat, 1);
+    return UK_OK;
+}
+
+int uk_choose_color(uk_game *g, int seat, int color) {
+    int err = check_turn(g, seat, 1 << UK_COLOR);
+    if (err) return err;
+    if (!side_color_ok(g->side, color)) return UK_ERR_FORM;
+    g->color = color;
+    g->phase = UK_TURN;
+    g->current = g->color_next;
+    g->color_reason = UK_REASON_NONE;
+    g->color_next = -1;
+    return UK_OK;
+}
+
+static int holds(const uk_game *g, int seat, int cid) {
+    const int16_t *h = g->hands[seat];
+    for (int i = 0, len = g->hand_len[seat]; i < len; i++)
+        if (h[i] == cid) return 1;
+    return 0;
+}
+
+/* Why a play is illegal (Game._play_error); *misplay: a card that does not match. */
+static int play_error(const uk_game *g, int seat, int cid, int color, int flex, int target,
+                      int swap, int flip_color, int *misplay) {
+    const uk_tables *t = g->t;
+    const uk_options *o = &g->o;
+    int n = g->n, side = g->side, ph = g->phase, jump = 0;
+    *misplay = 0;
+    if ((ph == UK_TURN || ph == UK_DRAWN || ph == UK_COLOR || ph == UK_CHALLENGE) &&
+        seat != g->current && o->jump_in) {
+        if (ph != UK_TURN || g->pending) return UK_ERR_PHASE;
+        int ident = t->ident[side][cid];
+        if (ident < 0 || ident != uk_top_ident(g) || flex) return UK_ERR_NOT_YOUR_TURN;
+        jump = 1;
+    } else {
+        int err = check_turn(g, seat, (1 << UK_TURN) | (1 << UK_DRAWN));
+        if (err) return err;
+    }
+    if (!holds(g, seat, cid)) return UK_ERR_NOT_HELD;
+    if (ph == UK_DRAWN && !jump && cid != g->drawn) return UK_ERR_FORM;
+    int kind = t->kind[side][cid];
+    int wild = (t->mask[side][cid] & UK_WILD_BIT) != 0;
+    int last = g->hand_len[seat] == 1;
+    if (flex) {
+        if (!t->flex || !t->flexmask[cid] || !g->powers[seat]) return UK_ERR_FORM;
+    }
+    if (g->pending) {
+        int sc = t->stack_class[side][cid];
+        if (flex || !sc) return UK_ERR_STACK;
+        if (o->stacking == 1 && sc != g->stack_class) return UK_ERR_STACK;
+        if (o->stacking == 2 && t->draw_amount[side][cid] < g->stack_amount) return UK_ERR_STACK;
+    }
+    if (wild) {
+        if (color < 0) {
+            if (!last || kind == UK_WDC) return UK_ERR_FORM;
+        } else if (!side_color_ok(side, color)) {
+            return UK_ERR_FORM;
+        }
+    } else if (color >= 0) {
+        return UK_ERR_FORM;
+    }
+    if (flex && (kind == UK_WTD || kind == UK_FW4)) {
+        if (target < 0 || target >= n || target == seat) return UK_ERR_FORM;
+    } else if (target >= 0) {
+        return UK_ERR_FORM;
+    }
+    int seven = o->seven_zero && kind == UK_NUMBER && t->number[side][cid] == 7;
+    if (seven && !last) {
+        if (swap < 0 || swap >= n || swap == seat) return UK_ERR_FORM;
+    } else if (swap >= 0 && !seven) {
+        return UK_ERR_FORM;
+    }
+    if (flip_color >= 0) {
+        if (kind != UK_FLIP || !side_color_ok(1 - side, flip_color)) return UK_ERR_FORM;
+    }
+    /* a card that does not match, after the command's form (D65) */
+    uint32_t acc = uk_accept_mask(g);
+    uint32_t ok = flex ? (t->flexmask[cid] & acc) : (t->mask[side][cid] & acc);
+    if (!ok && !jump) {
+        *misplay = 1;
+        return UK_ERR_NO_MATCH;
+    }
+    if (o->no_bluff && uk_restricted_side(g, cid, flex) && g->color >= 0 &&
+        !uk_restricted_legal(g, seat, cid))
+        return UK_ERR_NO_BLUFF;
+    return UK_OK;
+}
+
+static void misplay(uk_game *g, int seat) {
+    uk_turn_action(g);
+    int got = uk_give(g, seat, 2);
+    g->uno_pre = -1;
+    if (!uk_turn_ended(g, got)) g->current = uk_next(g, seat, 1);
+}
+
+int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
+            int flip_color) {
+    if (cid < 0 || cid >= g->t->ncards) return UK_ERR_CARD;
+    if (color > 7 || target > 9 || flip_color > 7) return UK_ERR_FORM;
+    int mis;
+    int err = play_error(g, seat, cid, color, flex, target, swap, flip_color, &mis);
+    if (err) {
+        if (mis && g->o.misplay_penalty && g->phase == UK_TURN) {
+            misplay(g, seat);
+            return UK_OK;
+        }
+        return err;
+    }
+    uk_do_play(g, seat, cid, color, flex, target, swap, uno, flip_color);
+    return UK_OK;
+}
+
+/* ---- legal moves (Game.legal_moves / turn_moves / _play_codes), same order */
+
+/* the distinct cards of a hand, ascending (sorted(set(hand))) */
+static int distinct_sorted(const uk_game *g, int seat, int16_t *out) {
+    int m = 0;
+    const int16_t *h = g->hands[seat];
+    for (int i = 0, len = g->hand_len[seat]; i < len; i++) {
+        int c = h[i], j = m;
+        while (j > 0 && out[j - 1] > c) j--;
+        if (j > 0 && out[j - 1] == c) continue;
+        memmove(out + j + 1, out + j, sizeof(int16_t) * (size_t)(m - j));
+        out[j] = (int16_t)c;
+        m++;
+    }
+    return m;
+}
+
+int uk_play_codes(const uk_game *g, int seat, int c, int flex, int last, int32_t *out) {
+    const uk_tables *t = g->t;
+    int side = g->side, kind = t->kind[side][c], n = g->n, k = 0;
+    int32_t base = (c << 4) | (flex ? UK_FLEX_BIT : 0);
+    if (t->mask[side][c] & UK_WILD_BIT) {
+        if (g->o.no_bluff && uk_restricted_side(g, c, flex) && !uk_restricted_legal(g, seat, c))
+            return 0;
+        int c0 = side ? 4 : 0;
+        if (flex && (kind == UK_WTD || kind == UK_FW4)) {
+            for (int col = c0; col < c0 + 4; col++)
+                for (int tg = 0; tg < n; tg++)
+                    if (tg != seat) out[k++] = base | ((col + 1) << 16) | ((tg + 1) << 21);
+            return k;
+        }
+        for (int col = c0; col < c0 + 4; col++) out[k++] = base | ((col + 1) << 16);
+        return k;
+    }
+    if (g->o.seven_zero && kind == UK_NUMBER && t->number[side][c] == 7 && !last) {
+        for (int tg = 0; tg < n; tg++)
+            if (tg != seat) out[k++] = base | ((tg + 1) << 25);
+        return k;
+    }
+    out[0] = base;
+    return 1;
+}
+
+int uk_turn_moves(const uk_game *g, int32_t *out) {
+    const uk_tables *t = g->t;
+    int ph = g->phase, p = g->current, side = g->side, k = 0;
+    if (ph == UK_TURN) {
+        int16_t cards[UK_MAX_DECK];
+        int m = distinct_sorted(g, p, cards);
+        int last = g->hand_len[p] == 1;
+        uint32_t acc = uk_accept_mask(g);
+        if (g->pending) {
+            int mode = g->o.stacking;
+            for (int i = 0; i < m; i++) {
+                int c = cards[i], sc = t->stack_class[side][c];
+                if (!sc) continue;
+                if (mode == 1 && sc != g->stack_class) continue;
+                if (mode == 2 && t->draw_amount[side][c] < g->stack_amount) continue;
+                k += uk_play_codes(g, p, c, 0, last, out + k);
+            }
+            out[k++] = UK_OP_DRAW;
+            if (g->ch_offender >= 0) out[k++] = UK_OP_CHALLENGE;
+            return k;
+        }
+        int flex = t->flex && g->powers[p], plain = !g->o.seven_zero, playable = 0;
+        for (int i = 0; i < m; i++) {
+            int c = cards[i];
+            uint32_t mk = t->mask[side][c];
+            if (mk & acc) {
+                if (plain && !(mk & UK_WILD_BIT)) {
+                    out[k++] = c << 4;
+                    playable = 1;
+                } else {
+                    int got = uk_play_codes(g, p, c, 0, last, out + k);
+                    if (got) playable = 1;
+                    k += got;
+                }
+            }
+            if (flex && (t->flexmask[c] & acc)) {
+                k += uk_play_codes(g, p, c, 1, last, out + k);
+                playable = 1;
+            }
+        }
+        if (!(playable && g->o.forced_play && uk_has_forced_play(g, p))) out[k++] = UK_OP_DRAW;
+        return k;
+    }
+    if (ph == UK_DRAWN) {
+        int c = g->drawn, last = g->hand_len[p] == 1;
+        uint32_t acc = uk_accept_mask(g);
+        if (t->mask[side][c] & acc) k += uk_play_codes(g, p, c, 0, last, out + k);
+        if (t->flex && g->powers[p] && (t->flexmask[c] & acc))
+            k += uk_play_codes(g, p, c, 1, last, out + k);
+        if (!uk_must_play_drawn(g, p)) out[k++] = UK_OP_PASS;
+        return k;
+    }
+    if (ph == UK_COLOR) {
+        int c0 = side ? 4 : 0;
+        for (int col = c0; col < c0 + 4; col++) out[k++] = UK_OP_COLOR | ((col + 1) << 16);
+        return k;
+    }
+    if (ph == UK_CHALLENGE) {
+        out[k++] = UK_OP_ACCEPT;
+        out[k++] = UK_OP_CHALLENGE;
+    }
+    return k;
+}
+
+int uk_legal_moves(const uk_game *g, int seat, int32_t *out) {
+    int ph = g->phase, k = 0;
+    if (ph == UK_ROUND_OVER || ph == UK_MATCH_OVER || ph == UK_DEAL) return 0;
+    int s = seat < 0 ? g->current : seat;
+    if (s == g->current) k = uk_turn_moves(g, out);
+    if (s != g->current && g->o.jump_in && ph == UK_TURN && !g->pending)
+        k += uk_jump_moves(g, s, out + k);
+    int size = g->hand_len[s];
+    if ((size == 1 && g->uno[s] != UK_UNO_SAFE) ||
+        (size == 2 && s == g->current && (ph == UK_TURN || ph == UK_DRAWN) && g->uno_pre != s))
+        out[k++] = UK_OP_UNO;
+    int v = g->vulnerable;
+    if (v >= 0 && v != s) out[k++] = UK_OP_CATCH | ((v + 1) << 21);
+    return k;
+}
+
+int uk_apply_move(uk_game *g, int32_t move, int seat, int uno) {
+    int s = seat < 0 ? g->current : seat;
+    int op = move & 15, effect;
+    if (op == UK_OP_NEXT) {
+        int err = uk_next_round(g);
+        if (!err) g->commands++;
+        return err;
+    }
+    if (s >= g->n) return UK_ERR_SEAT;
+    int err;
+    switch (op) {
+    case UK_OP_PLAY:
+        err = uk_play(g, s, (move >> 4) & 0xFFF, ((move >> 16) & 15) - 1, (move & UK_FLEX_BIT) != 0,
+                      ((move >> 21) & 15) - 1, ((move >> 25) & 15) - 1, uno, -1);
+        break;
+    case UK_OP_DRAW: err = uk_draw(g, s); break;
+    case UK_OP_PASS: err = uk_pass(g, s); break;
+    case UK_OP_COLOR: err = uk_choose_color(g, s, ((move >> 16) & 15) - 1); break;
+    case UK_OP_ACCEPT: err = uk_accept(g, s); break;
+    case UK_OP_CHALLENGE: err = uk_challenge(g, s); break;
+    case UK_OP_UNO: err = uk_call_uno(g, s, &effect); break;
+    case UK_OP_CATCH: err = uk_catch(g, s, ((move >> 21) & 15) - 1, &effect); break;
+    default: return UK_ERR_MOVE;
+    }
+    if (!err) g->commands++;
+    return err;
+}
+
+const char *uk_error_text(int code) {
+    static const char *text[UK_ERR_COUNT] = {
+        "accepted",
+        "not a seat of this game",
+        "not possible in this state",
+        "it is another seat's decision",
+        "not a card of this variant",
+        "the seat does not hold that card",
+        "malformed command (colour, side, target or swap)",
+        "the card does not match the top of the discard pile",
+        "a restricted wild draw may not be played while a card of the colour is held (noBluff)",
+        "only a stackable draw card may answer the stacked penalty",
+        "the seat holds a playable card and must play it (forcedPlay)",
+        "not a move code",
+        "the draw pile is empty: no first card to turn",
+    };
+    return code >= 0 && code < UK_ERR_COUNT ? text[code] : "unknown error";
+}

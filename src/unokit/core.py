@@ -1,0 +1,355 @@
+"""The rules core in C (:mod:`unokit._core`), behind a small typed face.
+
+:class:`CoreGame` is one match on the C core: the same move codes as
+:meth:`unokit.Game.legal_moves` / :meth:`~unokit.Game.apply_move`, in the same
+order, and the same randomness (CPython's Mersenne Twister, reimplemented
+bit for bit), so that a ``CoreGame`` and a ``Game`` created with the same
+variant, players, options and seed are in the same state after every command
+(:meth:`CoreGame.state_tuple` equals :meth:`Game.state_tuple`; the fuzzer checks
+this command by command, docs/core.md). Card data is not written in C: the
+tables of :mod:`unokit.variants` are handed to the core at construction.
+
+>>> g = CoreGame.new("classic", 3, seed=7)
+>>> from unokit import Game
+>>> r = Game.new("classic", 3, seed=7, events=False)
+>>> g.state_tuple() == r.state_tuple()
+True
+>>> m = g.legal_moves()[0]; g.apply_move(m); r.apply_move(m)
+>>> g.state_tuple() == r.state_tuple()
+True
+
+Events are not kept: the core is for playouts, simulations and environments;
+:class:`unokit.Game` keeps the event log, notation and typed actions.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from unokit import _core
+from unokit.actions import Action
+from unokit.errors import IllegalActionError
+from unokit.game import Game, check_config
+from unokit.options import Options
+from unokit.variants import Variant
+
+__all__ = ["CoreGame", "core_tables", "core_options", "simulate_random"]
+
+_REASONS = ("", "first_card", "flip_exposed_wild")
+_BASE: dict[str, _core.Tables] = {}
+_TABLES: dict[tuple[str, tuple[int, ...]], _core.Tables] = {}
+
+
+def core_tables(variant: Variant, options: Options, seed: int = 0) -> _core.Tables:
+    """The core's card tables of ``variant`` with the deck in force under
+    ``options`` (cached; Flip's ``random_seeded`` pairing has a deck per seed)."""
+    deck = variant.deck_ids(options, seed)
+    key = (variant.name, deck)
+    t = _TABLES.get(key)
+    if t is not None:
+        return t
+    base = _BASE.get(variant.name)
+    if base is None:
+        v = variant
+        flex_color = [
+            -1 if c.light.flex_color is None else int(c.light.flex_color) for c in v.cards.cards
+        ]
+        base = _BASE[variant.name] = _core.Tables(
+            len(v.cards), v.two_sided, v.flex, deck, v.color, v.kind, v.number, v.mask,
+            v.topkey, v.points, v.draw_amount,
+            [[int(x) for x in side] for side in v.restricted],
+            v.stack_class, v.ident, v.flexmask, v.cut_value,
+            [int(x) for x in v.flip_icon], flex_color,
+        )  # fmt: skip
+    t = base.with_deck(deck)
+    if len(_TABLES) > 64:
+        _TABLES.clear()
+    _TABLES[key] = t
+    return t
+
+
+def core_options(o: Options) -> tuple[int, ...]:
+    """``o`` as the core's option integers (the order of ``uk_options``, core.h)."""
+    fixed = o.dealer_fixed_seat
+    return (
+        o.targetScore,
+        o.scoringMode == "lowest",
+        o.matchMode == "single_round",
+        o.lowestModeTie == "play_on",
+        2 if fixed is not None else (1 if o.dealerSelection == "random" else 0),
+        fixed if fixed is not None else 0,
+        ("left", "winner", "random").index(o.dealerRotation),
+        o.handSize,
+        o.unoPenalty,
+        o.falseCatchPenalty,
+        o.misplayPenalty == "on",
+        o.blockedRound == "lowest_hand_wins",
+        o.wildDrawWildsCountAsMatch,
+        o.flipFirstCardWild == "redraw",
+        o.flipFirstCardFlip == "redraw",
+        o.flipExposedWildChooser == "next_player",
+        o.flipReverseDrawPile,
+        o.flipLastCardFlips,
+        -1 if o.flipDrawColorCap is None else o.flipDrawColorCap,
+        o.flexWildsCountAsMatch,
+        o.flexFlexColorsCountAsMatch,
+        o.flexWildAllFlipResetCheck == "skip_after_wild_all_flip",
+        o.flexFlexSideWD4Restricted,
+        o.flexFirstCardIgnored == "return_to_deck",
+        ("off", "same_symbol", "escalate").index(o.stacking),
+        o.jumpIn,
+        o.sevenZero,
+        o.drawUntilPlayable,
+        o.forcedPlay,
+        o.noBluff,
+    )
+
+
+class CoreGame:
+    """One match on the C core. Read the state through the properties; change
+    it only with :meth:`apply_move` and :meth:`next_round`."""
+
+    __slots__ = ("variant", "options", "n", "seed", "_g")
+
+    def __init__(self, variant: Variant, options: Options, players: int, seed: int) -> None:
+        """An empty table (phase ``DEAL``); use :meth:`new` or :meth:`from_game`."""
+        self.variant = variant
+        self.options = options
+        self.n = players
+        self.seed = seed
+        tables = core_tables(variant, options, seed)
+        self._g = _core.Game(tables, core_options(options), players, seed & 0xFFFFFFFFFFFF)
+
+    @classmethod
+    def new(
+        cls,
+        variant: str | Variant,
+        players: int,
+        options: Options | dict[str, Any] | None = None,
+        seed: int = 0,
+    ) -> CoreGame:
+        """Start a match like :meth:`unokit.Game.new` (same checks, same deal)."""
+        v, opts = check_config(variant, players, options, seed)
+        g = cls(v, opts, players, seed)
+        g._g.new_match()
+        return g
+
+    @classmethod
+    def from_game(cls, game: Game) -> CoreGame:
+        """The position of ``game`` on the core (its event log is not carried)."""
+        g = cls(game.variant, game.options, game.n, game.seed)
+        st = game.state_tuple()[4:]
+        reason = _REASONS.index(st[12])
+        g._g.set_state(st[:12] + (reason,) + st[13:])
+        return g
+
+    def to_game(self) -> Game:
+        """This position as an :class:`unokit.Game` (without events)."""
+        g = Game(self.variant, self.n, self.options, self.seed, events=False)
+        (
+            g.shuffles, hands, draw, discard, g.side, g.color, g.current, g.direction,
+            g.dealer, g.phase, g.drawn, g.color_next, reason, g.ch_offender, ch_legal,
+            g.ch_card, g.ch_after, g.ch_after_success, g.pending, g.stack_class,
+            g.stack_amount, uno, g.uno_pre, g.vulnerable, powers, scores, g.round_no,
+            g.winner, g.round_points, g.match_winners, g.empty_draws, wild_top, g.reveal,
+        ) = self._g.state()  # fmt: skip
+        g.hands = [list(h) for h in hands]
+        g.draw, g.discard = list(draw), list(discard)
+        g.color_reason = _REASONS[reason]
+        g.ch_legal = bool(ch_legal)
+        g.uno = list(uno)
+        g.powers = list(powers) if self.variant.flex else []
+        g.scores = list(scores)
+        g.wild_top = bool(wild_top)
+        return g
+
+    def copy(self) -> CoreGame:
+        c = CoreGame.__new__(CoreGame)
+        c.variant, c.options, c.n, c.seed = self.variant, self.options, self.n, self.seed
+        c._g = self._g.copy()
+        return c
+
+    # ------------------------------------------------------------------ commands
+
+    def legal_moves(self, seat: int | None = None) -> list[int]:
+        """:meth:`unokit.Game.legal_moves`: the same codes in the same order."""
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
+        return self._g.legal_moves(-1 if seat is None else seat)
+
+    def turn_moves(self) -> list[int]:
+        return self._g.turn_moves()
+
+    def apply_move(self, move: int, seat: int | None = None, uno: bool = False) -> None:
+        """:meth:`unokit.Game.apply_move`: a refused move raises
+        :class:`~unokit.errors.IllegalActionError` and changes nothing."""
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
+        err = self._g.apply_move(move, -1 if seat is None else seat, uno)
+        if err:
+            raise IllegalActionError(f"{_core.error_text(err)} (move {self.describe(move, seat)})")
+
+    def next_round(self) -> None:
+        err = self._g.next_round()
+        if err:
+            raise IllegalActionError("the next round can only be dealt when a round is over")
+
+    def describe(self, move: int, seat: int | None = None) -> str:
+        """A move code in the notation of commands (``P1 PLAY R5``)."""
+        s = self.current if seat is None else seat
+        try:
+            action: Action = _DECODER.decode(self.variant, s, move)
+        except (ValueError, IndexError):
+            return f"code {move}"
+        return str(action)
+
+    def playout(self, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
+        """:func:`unokit.playout.playout` on the core: the random policy, calling
+        ``rnd`` exactly as the Python playout does. A ``random.Random(...).random``
+        is read and written back as its Mersenne Twister state (no call per draw)."""
+        owner = getattr(rnd, "__self__", None)
+        if type(owner) is random.Random and getattr(rnd, "__name__", "") == "random":
+            version, state, gauss = owner.getstate()
+            turns, new = self._g.playout_mt(state, max_turns)
+            owner.setstate((version, new, gauss))
+            return int(turns)
+        return int(self._g.playout(rnd, max_turns))
+
+    # ------------------------------------------------------------------ state
+
+    def state_tuple(self) -> tuple[Any, ...]:
+        """Comparable with :meth:`unokit.Game.state_tuple`."""
+        st = self._g.state()
+        reveal = st[32]
+        return (
+            (self.variant.name, self.options, self.n, self.seed)
+            + st[:12]
+            + (_REASONS[st[12]], st[13], bool(st[14]))
+            + st[15:24]
+            + (st[24] if self.variant.flex else (),)
+            + st[25:31]
+            + (bool(st[31]), reveal)
+        )
+
+    @property
+    def phase(self) -> int:
+        return int(self._g.phase)
+
+    @property
+    def current(self) -> int:
+        return int(self._g.current)
+
+    @property
+    def side(self) -> int:
+        return int(self._g.side)
+
+    @property
+    def color(self) -> int:
+        return int(self._g.color)
+
+    @property
+    def direction(self) -> int:
+        return int(self._g.direction)
+
+    @property
+    def dealer(self) -> int:
+        return int(self._g.dealer)
+
+    @property
+    def drawn(self) -> int:
+        return int(self._g.drawn)
+
+    @property
+    def pending(self) -> int:
+        return int(self._g.pending)
+
+    @property
+    def vulnerable(self) -> int:
+        return int(self._g.vulnerable)
+
+    @property
+    def winner(self) -> int:
+        return int(self._g.winner)
+
+    @property
+    def round_no(self) -> int:
+        return int(self._g.round_no)
+
+    @property
+    def round_points(self) -> int:
+        return int(self._g.round_points)
+
+    @property
+    def draw_count(self) -> int:
+        return int(self._g.draw_count)
+
+    @property
+    def hands(self) -> list[list[int]]:
+        return [list(h) for h in self._g.state()[1]]
+
+    @property
+    def draw(self) -> list[int]:
+        """The draw pile (top of the pile is the end of the list)."""
+        return list(self._g.state()[2])
+
+    @property
+    def discard(self) -> list[int]:
+        return list(self._g.state()[3])
+
+    @property
+    def scores(self) -> list[int]:
+        return list(self._g.state()[25])
+
+    @property
+    def match_winners(self) -> tuple[int, ...]:
+        return tuple(self._g.state()[29])
+
+    @property
+    def uno(self) -> list[int]:
+        return list(self._g.state()[21])
+
+    @property
+    def powers(self) -> list[bool]:
+        return list(self._g.state()[24]) if self.variant.flex else []
+
+    def __repr__(self) -> str:
+        return (
+            f"<CoreGame {self.variant.name} {self.n}p round {self.round_no} "
+            f"phase {self.phase} P{self.current}>"
+        )
+
+
+class _Decoder:
+    """Move codes to typed actions through an empty Game of the variant (cached)."""
+
+    def __init__(self) -> None:
+        self._games: dict[str, Game] = {}
+
+    def decode(self, variant: Variant, seat: int, move: int) -> Action:
+        g = self._games.get(variant.name)
+        if g is None:
+            g = self._games[variant.name] = Game(variant, 2, None, 0, events=False)
+        return g.decode(seat, move)
+
+
+_DECODER = _Decoder()
+
+
+def simulate_random(
+    variant: Variant, players: int, options: Options, seed: int, games: int, match: bool
+) -> tuple[int, int, int, list[int], list[int]] | None:
+    """Games ``seed`` .. ``seed + games - 1`` of :func:`unokit.sim.simulate` with
+    every seat the ``random`` bot, played in C: ``(rounds, turns, blocked,
+    wins, points)``, the same tally as the Python path; None when the seeds do
+    not fit the core's 64-bit loop (the caller plays them one by one)."""
+    if not (-(2**62) < seed and seed + games < 2**62):
+        return None
+    if variant.two_sided and options.flipPairing == "random_seeded":
+        return None  # a deck per game seed: one table each, the caller's loop
+    tables = core_tables(variant, options, seed)
+    rounds, turns, blocked, wins, points = _core.simulate(
+        tables, core_options(options), players, seed, games, match
+    )
+    return int(rounds), int(turns), int(blocked), list(wins), list(points)
