@@ -234,7 +234,9 @@ class UnoVectorEnv:
         self._mask = np.zeros((self.num_envs, self.table.size), dtype=np.int8)
         self._cur = np.zeros(self.num_envs, dtype=np.int64)
         self.backend = backend
-        self._batch = _GameBatch(self) if backend == "reference" else _core_batch(self)
+        self._batch: _GameBatch | _CoreBatch = (
+            _GameBatch(self) if backend == "reference" else _CoreBatch(self)
+        )
 
     # ------------------------------------------------------------------ public API
 
@@ -318,7 +320,7 @@ class UnoVectorEnv:
         terminated: npt.NDArray[np.bool_],
         truncated: npt.NDArray[np.bool_],
     ) -> VectorStep:
-        obs, mask, cur = self._batch.observe()
+        obs, mask, cur = self._batch.outputs()
         self._mask = mask
         self._cur = cur
         return VectorStep(obs, mask.copy(), cur.copy(), rewards, terminated, truncated)
@@ -444,6 +446,9 @@ class _GameBatch:
                     mask[i, idx[m]] = 1
         return obs, mask, cur
 
+    def outputs(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], IntArray]:
+        return self.observe()
+
     def step(
         self, actions: IntArray
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
@@ -493,6 +498,137 @@ def _catch_code(target: int) -> int:
     return OP_CATCH | ((target + 1) << 21)
 
 
-def _core_batch(env: UnoVectorEnv) -> _GameBatch:
-    """The batch on the rules core (until the core lands: the engine games)."""
-    return _GameBatch(env)
+_LAYOUT = (
+    "hand", "top", "discard", "color", "phase", "uno", "hand_sizes", "direction", "draw_size",
+    "pending_draw", "scores", "side", "backs", "draw_top_back", "powers",
+)  # fmt: skip
+
+
+class _CoreBatch:
+    """The batch in the C rules core (:class:`unokit._core.Batch`): moves,
+    catch windows, automatic resets, observations and masks in one C loop."""
+
+    def __init__(self, env: UnoVectorEnv) -> None:
+        from unokit import _core
+        from unokit.core import CoreGame
+
+        self.env = env
+        v, n, opts = env.variant, env.players, env.options
+        enc, table = env.encoder, env.table
+        # Flip's random_seeded pairing deals a deck (card tables) per seed: those
+        # rounds are dealt here, the others in C
+        self.per_seed = bool(v.two_sided and opts.flipPairing == "random_seeded")
+        proto = CoreGame(v, opts, n, 0)
+        layout = [enc.segments[name][0] if name in enc.segments else 0 for name in _LAYOUT]
+        layout += [len(enc.cards), len(enc.faces), enc.size]
+        assert len(layout) == _core.BATCH_LAYOUT
+        back: tuple[list[int], list[int]] = enc._back_at if v.two_sided else ([], [])
+        self.batch = _core.Batch(
+            proto._g, env.num_envs, [m for s in range(n) for m in table.moves(s)], layout,
+            enc._uidx, back[0], back[1], env.max_steps or 0, not self.per_seed,
+        )  # fmt: skip
+        B = env.num_envs
+        self.positioned = np.zeros(B, dtype=bool)  # started by reset_from
+        self.position_seeds: dict[int, int] = {}
+        self._ends = np.empty(B, dtype=np.int8)
+        self._winner = np.empty(B, dtype=np.int64)
+        self._values = np.empty((B, n), dtype=np.int64)
+        self._seeds = np.empty(B, dtype=np.int64)
+
+    @property
+    def seeds(self) -> list[int]:
+        self.batch.seeds(self._seeds)
+        out = self._seeds.copy()
+        out[self.positioned] = -1
+        return [int(x) for x in out]
+
+    def _deal_per_seed(self, rows: list[int]) -> None:
+        from unokit.core import CoreGame
+
+        env = self.env
+        nxt = int(self.batch.seeds(self._seeds))
+        for i in rows:
+            g = CoreGame.new(env.variant, env.players, env.options, seed=nxt)
+            self.batch.set(i, g._g, nxt)
+            nxt += 1
+        self.batch.set_next_seed(nxt)
+
+    def reset(self, seed: int) -> None:
+        self.positioned[:] = False
+        self.position_seeds.clear()
+        if self.per_seed:
+            self.batch.set_next_seed(seed)
+            self._deal_per_seed(list(range(self.env.num_envs)))
+        else:
+            self.batch.reset(seed)
+
+    def reset_from(self, games: list[Game], seed: int) -> None:
+        from unokit.core import CoreGame
+
+        for i, g in enumerate(games):
+            c = CoreGame.from_game(g)
+            if c.phase == _DEAL:
+                c._g.start()
+            self.batch.set(i, c._g, 0)
+            self.position_seeds[i] = g.seed
+        self.positioned[:] = True
+        self.batch.set_next_seed(seed)
+
+    def observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], IntArray]:
+        env = self.env
+        B = env.num_envs
+        obs = np.empty((B, env.encoder.size), dtype=np.float32)
+        mask = np.empty((B, env.table.size), dtype=np.int8)
+        cur = np.empty(B, dtype=np.int64)
+        self.batch.observe(obs, mask, cur)
+        return obs, mask, cur
+
+    def step(
+        self, actions: IntArray
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        env = self.env
+        B, n = env.num_envs, env.players
+        acting = env._cur
+        obs = np.empty((B, env.encoder.size), dtype=np.float32)
+        mask = np.empty((B, env.table.size), dtype=np.int8)
+        cur = np.empty(B, dtype=np.int64)
+        ends = self._ends
+        ended = self.batch.step(
+            np.array(actions, dtype=np.int64), obs, mask, cur, ends, self._winner, self._values
+        )
+        rewards = np.zeros((B, n), dtype=np.float32)
+        cost = env.rewards_spec.step_cost
+        if cost:
+            rewards[np.arange(B), acting] = -cost
+        terminated = ends == 1
+        truncated = ends == 2
+        if ended:
+            rows = np.flatnonzero(ends)
+            rewards[rows] += env.rewards_spec.outcome(self._values[rows], self._winner[rows])
+            self.positioned[rows] = False
+            for i in rows.tolist():
+                self.position_seeds.pop(i, None)
+            if self.per_seed:
+                self._deal_per_seed(rows.tolist())
+                obs, mask, cur = self.observe()
+        self._next: tuple[Any, ...] | None = (obs, mask, cur)
+        return rewards, terminated, truncated
+
+    def outputs(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], IntArray]:
+        """The arrays of the last step (written by it), else fresh ones."""
+        out = getattr(self, "_next", None)
+        self._next = None
+        return out if out is not None else self.observe()
+
+    def to_game(self, i: int) -> Game:
+        from unokit.core import CoreGame
+
+        env = self.env
+        seed = self.position_seeds.get(i)
+        if seed is None:
+            self.batch.seeds(self._seeds)
+            seed = int(self._seeds[i])
+        c = CoreGame(env.variant, env.options, env.players, seed)
+        self.batch.get(i, c._g)
+        return c.to_game()
+

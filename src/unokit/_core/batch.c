@@ -1,0 +1,536 @@
+/* unokit._core.Batch: many games of one variant stepped together, with the
+ * observation vectors and action masks of the RL environments written into
+ * caller-owned arrays (NumPy arrays through the buffer protocol; no NumPy C API).
+ *
+ * The rules are the core's (uk_legal_moves / uk_apply_move); what is here is
+ * the environments' bookkeeping of unokit.envs (the reference is the engine
+ * path of unokit/envs/vector.py, _GameBatch, and the AEC environment in
+ * unokit/envs/_base.py):
+ *
+ *   the action table     per seat: action index -> absolute move code, and the
+ *                        sorted move codes -> index (both built in Python by
+ *                        unokit.envs.actions; no move arithmetic here)
+ *   the observation      unokit.envs.observation.ObservationEncoder.encode_game,
+ *                        with the segment offsets and card lookups built in Python
+ *   catch windows        Game.catch_window: after a move that leaves the
+ *                        vulnerable seat to act, the other seats in order of play
+ *                        are offered CATCH or PASS first
+ *   episodes             a round; max_steps truncation; automatic reset in the
+ *                        same step with the next seed (Game.new(seed) = uk_init +
+ *                        uk_new_match with seed48)
+ *
+ * Rewards are computed in Python (unokit.envs.rewards) from what step() writes
+ * for the rounds that ended: the winner (-1: none) and each seat's hand value.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "core.h"
+
+/* layout of the observation: segment offsets (ObservationEncoder.segments) */
+enum {
+    L_HAND, L_TOP, L_DISCARD, L_COLOR, L_PHASE, L_UNO, L_SIZES, L_DIRECTION, L_DRAW_SIZE,
+    L_PENDING, L_SCORES, L_SIDE, L_BACKS, L_DRAW_TOP_BACK, L_POWERS, L_UNIVERSE, L_FACES, L_SIZE,
+    L_COUNT
+};
+
+typedef struct {
+    PyObject_HEAD
+    PyObject **refs;   /* per game: the _core.Game whose tables it uses (kept alive) */
+    uk_game *games;
+    int B, n, A, auto_deal;
+    long max_steps;    /* <= 0: none */
+    int64_t *seeds, next_seed;
+    int32_t *steps, *win_k, *win_of;
+    int32_t *moves;    /* n * A: absolute move code of action a for seat s */
+    int32_t *sorted;   /* n * A: the codes of seat s, ascending */
+    int32_t *sorted_i; /* n * A: their action indices */
+    int pass_index;    /* of OP_PASS (the same for every seat) */
+    int lay[L_COUNT];
+    int ncards;
+    int32_t *uidx;     /* card id -> universe index */
+    int32_t *back[2];  /* card id -> face index of its back, by side up */
+    int32_t legal[UK_MAX_MOVES];
+} BatchObject;
+
+static int32_t *ints(PyObject *obj, Py_ssize_t want, const char *what) {
+    PyObject *fast = PySequence_Fast(obj, what);
+    if (!fast) return NULL;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len != want) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd values, expected %zd", what, len, want);
+        Py_DECREF(fast);
+        return NULL;
+    }
+    int32_t *out = malloc(sizeof(int32_t) * (want ? want : 1));
+    if (!out) {
+        Py_DECREF(fast);
+        PyErr_NoMemory();
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            free(out);
+            Py_DECREF(fast);
+            return NULL;
+        }
+        out[i] = (int32_t)v;
+    }
+    Py_DECREF(fast);
+    return out;
+}
+
+static void Batch_dealloc(BatchObject *self) {
+    if (self->refs)
+        for (int i = 0; i < self->B; i++) Py_XDECREF(self->refs[i]);
+    free(self->refs);
+    free(self->games);
+    free(self->seeds);
+    free(self->steps);
+    free(self->win_k);
+    free(self->win_of);
+    free(self->moves);
+    free(self->sorted);
+    free(self->sorted_i);
+    free(self->uidx);
+    free(self->back[0]);
+    free(self->back[1]);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int cmp_pair(const void *a, const void *b) {
+    int64_t x = ((const int64_t *)a)[0], y = ((const int64_t *)b)[0];
+    return (x > y) - (x < y);
+}
+
+/* Batch(proto, num_envs, moves, layout, uidx, back_light_up, back_dark_up, max_steps, auto_deal)
+ *   proto: a _core.Game of the variant, players and options (dealt or not)
+ *   moves: n * A absolute move codes (seat-major), layout: L_COUNT ints */
+static PyObject *Batch_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
+    PyObject *proto, *moves, *layout, *uidx, *back0, *back1;
+    int B, auto_deal;
+    long max_steps;
+    static char *names[] = {"proto", "num_envs", "moves", "layout", "uidx", "back0", "back1",
+                            "max_steps", "auto_deal", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OiOOOOOlp", names, &proto, &B, &moves, &layout,
+                                     &uidx, &back0, &back1, &max_steps, &auto_deal))
+        return NULL;
+    uk_game *pg = uk_py_game(proto);
+    if (!pg) return NULL;
+    if (B < 1) {
+        PyErr_SetString(PyExc_ValueError, "num_envs must be >= 1");
+        return NULL;
+    }
+    BatchObject *self = (BatchObject *)type->tp_alloc(type, 0);
+    if (!self) return NULL;
+    int n = pg->n, nc = pg->t->ncards;
+    self->B = B;
+    self->n = n;
+    self->ncards = nc;
+    self->max_steps = max_steps;
+    self->auto_deal = auto_deal;
+    Py_ssize_t total = PySequence_Size(moves);
+    if (total < 0) goto fail;
+    if (total == 0 || total % n) {
+        PyErr_SetString(PyExc_ValueError, "moves: players x actions codes expected");
+        goto fail;
+    }
+    self->A = (int)(total / n);
+    int32_t *lay = ints(layout, L_COUNT, "layout");
+    if (!lay) goto fail;
+    memcpy(self->lay, lay, sizeof self->lay);
+    free(lay);
+    if (!(self->moves = ints(moves, total, "moves"))) goto fail;
+    if (!(self->uidx = ints(uidx, nc, "uidx"))) goto fail;
+    if (pg->t->two_sided) {
+        if (!(self->back[0] = ints(back0, nc, "back0"))) goto fail;
+        if (!(self->back[1] = ints(back1, nc, "back1"))) goto fail;
+    }
+    self->refs = calloc(B, sizeof(PyObject *));
+    self->games = malloc(sizeof(uk_game) * B);
+    self->seeds = calloc(B, sizeof(int64_t));
+    self->steps = calloc(B, sizeof(int32_t));
+    self->win_k = calloc(B, sizeof(int32_t));
+    self->win_of = calloc(B, sizeof(int32_t));
+    self->sorted = malloc(sizeof(int32_t) * total);
+    self->sorted_i = malloc(sizeof(int32_t) * total);
+    int64_t *pairs = malloc(sizeof(int64_t) * 2 * self->A);
+    if (!self->refs || !self->games || !self->seeds || !self->steps || !self->win_k ||
+        !self->win_of || !self->sorted || !self->sorted_i || !pairs) {
+        free(pairs);
+        PyErr_NoMemory();
+        goto fail;
+    }
+    self->pass_index = -1;
+    for (int s = 0; s < n; s++) {
+        for (int a = 0; a < self->A; a++) {
+            int32_t m = self->moves[s * self->A + a];
+            pairs[2 * a] = m;
+            pairs[2 * a + 1] = a;
+            if (m == UK_OP_PASS) self->pass_index = a;
+        }
+        qsort(pairs, self->A, 2 * sizeof(int64_t), cmp_pair);
+        for (int a = 0; a < self->A; a++) {
+            self->sorted[s * self->A + a] = (int32_t)pairs[2 * a];
+            self->sorted_i[s * self->A + a] = (int32_t)pairs[2 * a + 1];
+        }
+    }
+    free(pairs);
+    for (int i = 0; i < B; i++) {
+        memcpy(&self->games[i], pg, sizeof(uk_game));
+        Py_INCREF(proto);
+        self->refs[i] = proto;
+    }
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ buffers */
+
+static int wbuf(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t items,
+                const char *what) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->itemsize != itemsize || view->len != itemsize * items) {
+        PyErr_Format(PyExc_ValueError, "%s: a C-contiguous buffer of %zd items of %zd bytes",
+                     what, items, itemsize);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ one game */
+
+static int actor(const BatchObject *b, int i) {
+    const uk_game *g = &b->games[i];
+    int k = b->win_k[i];
+    if (!k) return g->current;
+    return ((b->win_of[i] + k * g->direction) % b->n + b->n) % b->n;
+}
+
+static int index_of(const BatchObject *b, int seat, int32_t move) {
+    const int32_t *s = b->sorted + (size_t)seat * b->A;
+    int lo = 0, hi = b->A - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) >> 1;
+        if (s[mid] == move) return b->sorted_i[(size_t)seat * b->A + mid];
+        if (s[mid] < move)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return -1;
+}
+
+/* ObservationEncoder.encode_game(game, seat) into out (zeroed here) */
+static void encode(const BatchObject *b, const uk_game *g, int seat, float *out) {
+    const int *L = b->lay;
+    int n = b->n;
+    memset(out, 0, sizeof(float) * L[L_SIZE]);
+    const int32_t *uidx = b->uidx;
+    for (int j = 0, len = g->hand_len[seat]; j < len; j++)
+        out[L[L_HAND] + uidx[g->hands[seat][j]]] += 1.0f;
+    if (g->discard_len) out[L[L_TOP] + uidx[g->discard[g->discard_len - 1]]] = 1.0f;
+    for (int j = 0; j < g->discard_len; j++) out[L[L_DISCARD] + uidx[g->discard[j]]] += 1.0f;
+    if (g->color >= 0) out[L[L_COLOR] + g->color] = 1.0f;
+    if (g->phase < 4) out[L[L_PHASE] + g->phase] = 1.0f;
+    for (int k = 0; k < n; k++) {
+        int s = (seat + k) % n;
+        int u = g->uno[s];
+        if (u) out[L[L_UNO] + (u - 1) * n + k] = 1.0f;
+        out[L[L_SIZES] + k] = (float)g->hand_len[s];
+        out[L[L_SCORES] + k] = (float)g->scores[s];
+    }
+    out[L[L_DIRECTION]] = g->direction == -1 ? 1.0f : 0.0f;
+    out[L[L_DRAW_SIZE]] = (float)g->draw_len;
+    out[L[L_PENDING]] = (float)g->pending;
+    if (g->t->two_sided) {
+        const int32_t *back = b->back[g->side];
+        int nf = L[L_FACES];
+        for (int k = 1; k < n; k++) {
+            int s = (seat + k) % n;
+            float *at = out + L[L_BACKS] + (k - 1) * nf;
+            for (int j = 0, len = g->hand_len[s]; j < len; j++) at[back[g->hands[s][j]]] += 1.0f;
+        }
+        if (g->draw_len) out[L[L_DRAW_TOP_BACK] + back[g->draw[g->draw_len - 1]]] = 1.0f;
+        if (g->side) out[L[L_SIDE]] = 1.0f;
+    }
+    if (g->t->flex)
+        for (int k = 0; k < n; k++)
+            if (g->powers[(seat + k) % n]) out[L[L_POWERS] + k] = 1.0f;
+}
+
+/* the mask of the seat to act (zeroed here); -1 with an exception if a legal
+ * move is not in the action table */
+static int mask_of(BatchObject *b, int i, int seat, int8_t *mask) {
+    const uk_game *g = &b->games[i];
+    memset(mask, 0, b->A);
+    if (b->win_k[i]) {
+        int c = index_of(b, seat, UK_OP_CATCH | ((b->win_of[i] + 1) << 21));
+        if (c < 0 || b->pass_index < 0) {
+            PyErr_SetString(PyExc_RuntimeError, "the action table has no CATCH/PASS entry");
+            return -1;
+        }
+        mask[c] = mask[b->pass_index] = 1;
+        return 0;
+    }
+    int k = uk_legal_moves(g, seat, b->legal);
+    for (int j = 0; j < k; j++) {
+        int a = index_of(b, seat, b->legal[j]);
+        if (a < 0) {
+            PyErr_Format(PyExc_RuntimeError, "game %d: move code %d of P%d is not in the table", i,
+                         (int)b->legal[j], seat);
+            return -1;
+        }
+        mask[a] = 1;
+    }
+    return 0;
+}
+
+static void deal(BatchObject *b, int i, int64_t seed) {
+    uk_game *g = &b->games[i];
+    const uk_tables *t = g->t;
+    uk_options o = g->o;
+    int n = g->n;
+    uk_init(g, t, &o, n, (uint64_t)seed & 0xFFFFFFFFFFFFULL);
+    uk_new_match(g);
+    b->seeds[i] = seed;
+    b->steps[i] = 0;
+    b->win_k[i] = 0;
+    b->win_of[i] = -1;
+}
+
+/* ------------------------------------------------------------------ methods */
+
+/* reset(seed): game i is dealt Game.new(seed=seed + i) */
+static PyObject *Batch_reset(BatchObject *self, PyObject *arg) {
+    long long seed = PyLong_AsLongLong(arg);
+    if (seed == -1 && PyErr_Occurred()) return NULL;
+    for (int i = 0; i < self->B; i++) deal(self, i, seed + i);
+    self->next_seed = seed + self->B;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Batch_observe(BatchObject *self, PyObject *args) {
+    PyObject *o_obs, *o_mask, *o_cur, *o_rows = Py_None;
+    if (!PyArg_ParseTuple(args, "OOO|O", &o_obs, &o_mask, &o_cur, &o_rows)) return NULL;
+    Py_buffer obs, mask, cur;
+    int B = self->B;
+    if (wbuf(o_obs, &obs, 4, (Py_ssize_t)B * self->lay[L_SIZE], "observation")) return NULL;
+    if (wbuf(o_mask, &mask, 1, (Py_ssize_t)B * self->A, "action_mask")) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    if (wbuf(o_cur, &cur, 8, B, "current_player")) {
+        PyBuffer_Release(&obs);
+        PyBuffer_Release(&mask);
+        return NULL;
+    }
+    int err = 0;
+    for (int i = 0; i < B && !err; i++) {
+        int seat = actor(self, i);
+        ((int64_t *)cur.buf)[i] = seat;
+        encode(self, &self->games[i], seat, (float *)obs.buf + (size_t)i * self->lay[L_SIZE]);
+        err = mask_of(self, i, seat, (int8_t *)mask.buf + (size_t)i * self->A);
+    }
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    PyBuffer_Release(&cur);
+    (void)o_rows;
+    if (err) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* step(actions, obs, mask, cur, ends, winner, values) -> number of rounds that ended
+ *   actions int64 (B): legal action indices (checked by the caller)
+ *   ends int8 (B): 1 terminated, 2 truncated, 0 else; winner int64 (B);
+ *   values int64 (B, n): hand values at the end of the round (for rewards)
+ * With auto_deal, a game whose round ended is dealt the next seed's round and
+ * its row shows that round; without, it stays over and its row is not written. */
+static PyObject *Batch_step(BatchObject *self, PyObject *args) {
+    PyObject *o_act, *o_obs, *o_mask, *o_cur, *o_ends, *o_win, *o_val;
+    if (!PyArg_ParseTuple(args, "OOOOOOO", &o_act, &o_obs, &o_mask, &o_cur, &o_ends, &o_win,
+                          &o_val))
+        return NULL;
+    int B = self->B, n = self->n, A = self->A;
+    Py_buffer act, obs, mask, cur, ends, win, val;
+    Py_buffer *views[7] = {&act, &obs, &mask, &cur, &ends, &win, &val};
+    PyObject *objs[7] = {o_act, o_obs, o_mask, o_cur, o_ends, o_win, o_val};
+    Py_ssize_t sizes[7] = {8, 4, 1, 8, 1, 8, 8};
+    Py_ssize_t items[7] = {B, (Py_ssize_t)B * self->lay[L_SIZE], (Py_ssize_t)B * A, B, B, B,
+                           (Py_ssize_t)B * n};
+    const char *what[7] = {"actions", "observation", "action_mask", "current_player", "ends",
+                           "winner", "values"};
+    int got = 0;
+    for (; got < 7; got++)
+        if (wbuf(objs[got], views[got], sizes[got], items[got], what[got])) break;
+    if (got < 7) {
+        for (int j = 0; j < got; j++) PyBuffer_Release(views[j]);
+        return NULL;
+    }
+    const int64_t *actions = act.buf;
+    int64_t *curp = cur.buf, *winp = win.buf, *valp = val.buf;
+    int8_t *endp = ends.buf;
+    long ended = 0;
+    int err = 0;
+    for (int i = 0; i < B && !err; i++) {
+        uk_game *g = &self->games[i];
+        int seat = actor(self, i);
+        int64_t a = actions[i];
+        if (a < 0 || a >= A) {
+            PyErr_Format(PyExc_ValueError, "game %d: action %lld outside the table", i,
+                         (long long)a);
+            err = 1;
+            break;
+        }
+        int32_t move = self->moves[(size_t)seat * A + a];
+        int rc = 0;
+        if (self->win_k[i]) {
+            if (move == UK_OP_PASS) {
+                if (++self->win_k[i] >= n) self->win_k[i] = 0;
+            } else { /* the catch: the vulnerable seat draws, the window closes */
+                rc = uk_apply_move(g, move, seat, 0);
+                self->win_k[i] = 0;
+            }
+        } else {
+            rc = uk_apply_move(g, move, seat, 0);
+            if (!rc && g->vulnerable >= 0 && g->vulnerable == g->current &&
+                g->phase < UK_ROUND_OVER && n > 1) {
+                self->win_k[i] = 1;
+                self->win_of[i] = g->vulnerable;
+            }
+        }
+        if (rc) {
+            PyErr_Format(PyExc_RuntimeError, "game %d: the core refused move %d of P%d: %s", i,
+                         (int)move, seat, uk_error_text(rc));
+            err = 1;
+            break;
+        }
+        self->steps[i]++;
+        int end = 0;
+        if (g->phase >= UK_ROUND_OVER)
+            end = 1;
+        else if (self->max_steps > 0 && self->steps[i] >= self->max_steps)
+            end = 2;
+        endp[i] = (int8_t)end;
+        if (end) {
+            ended++;
+            winp[i] = end == 1 ? g->winner : -1;
+            for (int s = 0; s < n; s++) valp[(size_t)i * n + s] = uk_hand_value(g, s);
+            if (!self->auto_deal) {
+                curp[i] = -1;
+                continue;
+            }
+            deal(self, i, self->next_seed++);
+        }
+        seat = actor(self, i);
+        curp[i] = seat;
+        encode(self, g, seat, (float *)obs.buf + (size_t)i * self->lay[L_SIZE]);
+        err = mask_of(self, i, seat, (int8_t *)mask.buf + (size_t)i * A);
+    }
+    for (int j = 0; j < 7; j++) PyBuffer_Release(views[j]);
+    if (err) return NULL;
+    return PyLong_FromLong(ended);
+}
+
+/* get(i, target): copy game i into the _core.Game target (its own tables kept) */
+static PyObject *Batch_get(BatchObject *self, PyObject *args) {
+    int i;
+    PyObject *target;
+    if (!PyArg_ParseTuple(args, "iO", &i, &target)) return NULL;
+    if (i < 0 || i >= self->B) {
+        PyErr_Format(PyExc_IndexError, "no game %d in a batch of %d", i, self->B);
+        return NULL;
+    }
+    uk_game *t = uk_py_game(target);
+    if (!t) return NULL;
+    if (t->n != self->n || t->t->ncards != self->ncards) {
+        PyErr_SetString(PyExc_ValueError, "the target game is of another variant or size");
+        return NULL;
+    }
+    const uk_tables *keep = t->t;
+    memcpy(t, &self->games[i], sizeof(uk_game));
+    t->t = keep;
+    Py_RETURN_NONE;
+}
+
+/* set(i, source, seed): game i becomes a copy of the _core.Game source (whose tables
+ * it keeps using), with no window and no decision counted; seed is recorded */
+static PyObject *Batch_set(BatchObject *self, PyObject *args) {
+    int i;
+    PyObject *source;
+    long long seed;
+    if (!PyArg_ParseTuple(args, "iOL", &i, &source, &seed)) return NULL;
+    if (i < 0 || i >= self->B) {
+        PyErr_Format(PyExc_IndexError, "no game %d in a batch of %d", i, self->B);
+        return NULL;
+    }
+    uk_game *s = uk_py_game(source);
+    if (!s) return NULL;
+    if (s->n != self->n || s->t->ncards != self->ncards) {
+        PyErr_SetString(PyExc_ValueError, "the source game is of another variant or size");
+        return NULL;
+    }
+    memcpy(&self->games[i], s, sizeof(uk_game));
+    Py_INCREF(source);
+    Py_XSETREF(self->refs[i], source);
+    self->seeds[i] = seed;
+    self->steps[i] = 0;
+    self->win_k[i] = 0;
+    self->win_of[i] = -1;
+    Py_RETURN_NONE;
+}
+
+/* seeds(out int64 (B)); next_seed as the return value */
+static PyObject *Batch_seeds(BatchObject *self, PyObject *arg) {
+    Py_buffer v;
+    if (wbuf(arg, &v, 8, self->B, "seeds")) return NULL;
+    memcpy(v.buf, self->seeds, sizeof(int64_t) * self->B);
+    PyBuffer_Release(&v);
+    return PyLong_FromLongLong(self->next_seed);
+}
+
+static PyObject *Batch_set_next_seed(BatchObject *self, PyObject *arg) {
+    long long s = PyLong_AsLongLong(arg);
+    if (s == -1 && PyErr_Occurred()) return NULL;
+    self->next_seed = s;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef Batch_methods[] = {
+    {"reset", (PyCFunction)Batch_reset, METH_O, "deal Game.new(seed=seed + i) in every game"},
+    {"observe", (PyCFunction)Batch_observe, METH_VARARGS, "write observations, masks, seats"},
+    {"step", (PyCFunction)Batch_step, METH_VARARGS, "one decision in every game"},
+    {"get", (PyCFunction)Batch_get, METH_VARARGS, "copy game i into a _core.Game"},
+    {"set", (PyCFunction)Batch_set, METH_VARARGS, "game i from a _core.Game"},
+    {"seeds", (PyCFunction)Batch_seeds, METH_O, "write the seeds; return the next seed"},
+    {"set_next_seed", (PyCFunction)Batch_set_next_seed, METH_O, "the seed of the next deal"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "unokit._core.Batch",
+    .tp_basicsize = sizeof(BatchObject),
+    .tp_dealloc = (destructor)Batch_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Games of one variant stepped together (unokit.envs.vector).",
+    .tp_new = Batch_new,
+    .tp_methods = Batch_methods,
+};
+
+int uk_batch_register(PyObject *module) {
+    if (PyType_Ready(&BatchType) < 0) return -1;
+    Py_INCREF(&BatchType);
+    if (PyModule_AddObject(module, "Batch", (PyObject *)&BatchType) < 0) {
+        Py_DECREF(&BatchType);
+        return -1;
+    }
+    return PyModule_AddIntConstant(module, "BATCH_LAYOUT", L_COUNT);
+}
