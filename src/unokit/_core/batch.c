@@ -504,7 +504,176 @@ static PyObject *Batch_set_next_seed(BatchObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+
+static int check_index(const BatchObject *self, int i) {
+    if (i < 0 || i >= self->B) {
+        PyErr_Format(PyExc_IndexError, "no game %d in a batch of %d", i, self->B);
+        return -1;
+    }
+    return 0;
+}
+
+/* observe_seat(i, seat, obs float32 (size), mask int8 (A)): game i from seat's view;
+ * the mask is the legal actions if seat is to act (and the round not over), else zeros */
+static PyObject *Batch_observe_seat(BatchObject *self, PyObject *args) {
+    int i, seat;
+    PyObject *o_obs, *o_mask;
+    if (!PyArg_ParseTuple(args, "iiOO", &i, &seat, &o_obs, &o_mask)) return NULL;
+    if (check_index(self, i)) return NULL;
+    if (seat < 0 || seat >= self->n) {
+        PyErr_Format(PyExc_ValueError, "no seat %d", seat);
+        return NULL;
+    }
+    Py_buffer obs, mask;
+    if (wbuf(o_obs, &obs, 4, self->lay[L_SIZE], "observation")) return NULL;
+    if (wbuf(o_mask, &mask, 1, self->A, "action_mask")) {
+        PyBuffer_Release(&obs);
+        return NULL;
+    }
+    const uk_game *g = &self->games[i];
+    encode(self, g, seat, obs.buf);
+    int err = 0;
+    if (g->phase < UK_ROUND_OVER && actor(self, i) == seat)
+        err = mask_of(self, i, seat, mask.buf);
+    else
+        memset(mask.buf, 0, self->A);
+    PyBuffer_Release(&obs);
+    PyBuffer_Release(&mask);
+    if (err) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* status(i) -> (phase, seat to act (the window's seat in a catch window), window
+ * (0: none, else the offered seat's rank 1..n-1), winner, decisions) */
+static PyObject *Batch_status(BatchObject *self, PyObject *arg) {
+    int i = (int)PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (check_index(self, i)) return NULL;
+    const uk_game *g = &self->games[i];
+    return Py_BuildValue("(iiiii)", g->phase, actor(self, i), self->win_k[i], g->winner,
+                         self->steps[i]);
+}
+
+/* hand_values(i) -> each seat's hand value (round scoring, docs/rules.md) */
+static PyObject *Batch_hand_values(BatchObject *self, PyObject *arg) {
+    int i = (int)PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (check_index(self, i)) return NULL;
+    PyObject *t = PyTuple_New(self->n);
+    if (!t) return NULL;
+    for (int s = 0; s < self->n; s++)
+        PyTuple_SET_ITEM(t, s, PyLong_FromLong(uk_hand_value(&self->games[i], s)));
+    return t;
+}
+
+/* next_round(i): deal the match's next round in game i (Game.next_round) -> error code */
+static PyObject *Batch_next_round(BatchObject *self, PyObject *arg) {
+    int i = (int)PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (check_index(self, i)) return NULL;
+    int rc = uk_next_round(&self->games[i]);
+    if (!rc) {
+        self->steps[i] = 0;
+        self->win_k[i] = 0;
+        self->win_of[i] = -1;
+    }
+    return PyLong_FromLong(rc);
+}
+
+typedef struct {
+    PyObject *fn;
+    int err;
+} py_rnd;
+
+static double call_rnd(void *ctx) {
+    py_rnd *c = ctx;
+    if (c->err) return 0.0;
+    PyObject *r = PyObject_CallNoArgs(c->fn);
+    double v = r ? PyFloat_AsDouble(r) : -1.0;
+    Py_XDECREF(r);
+    if (PyErr_Occurred()) {
+        c->err = 1;
+        return 0.0;
+    }
+    if (!(v >= 0.0 && v < 1.0)) {
+        PyErr_SetString(PyExc_ValueError, "rnd() must return a float in [0, 1)");
+        c->err = 1;
+        return 0.0;
+    }
+    return v;
+}
+
+/* play_random(i, agent, rnds, limit) -> decisions made: the other seats of game i
+ * play unokit.playout.random_move (seat s calling rnds[s]) with the UNO call
+ * made, until agent is to act or the round is over; offered a catch window,
+ * they let it go (the random policy never catches) */
+static PyObject *Batch_play_random(BatchObject *self, PyObject *args) {
+    int i, agent;
+    long limit;
+    PyObject *rnds;
+    if (!PyArg_ParseTuple(args, "iiOl", &i, &agent, &rnds, &limit)) return NULL;
+    if (check_index(self, i)) return NULL;
+    int n = self->n;
+    if (!PySequence_Check(rnds) || PySequence_Size(rnds) != n) {
+        PyErr_Format(PyExc_ValueError, "rnds: one callable per seat (%d)", n);
+        return NULL;
+    }
+    uk_game *g = &self->games[i];
+    long made = 0;
+    while (g->phase < UK_ROUND_OVER) {
+        int s = actor(self, i);
+        if (s == agent) break;
+        if (made >= limit) {
+            PyErr_Format(PyExc_RuntimeError, "the bots made %ld decisions in a row", limit);
+            return NULL;
+        }
+        made++;
+        if (self->win_k[i]) {
+            if (++self->win_k[i] >= n) self->win_k[i] = 0;
+            continue;
+        }
+        PyObject *fn = PySequence_GetItem(rnds, s);
+        if (!fn) return NULL;
+        py_rnd ctx = {fn, 0};
+        int32_t m = uk_random_move(g, call_rnd, &ctx);
+        Py_DECREF(fn);
+        if (ctx.err) return NULL;
+        int rc = uk_apply_move(g, m, s, 1);
+        if (rc) {
+            PyErr_Format(PyExc_RuntimeError, "the core refused the random move %d: %s", (int)m,
+                         uk_error_text(rc));
+            return NULL;
+        }
+        if (g->vulnerable >= 0 && g->vulnerable == g->current && g->phase < UK_ROUND_OVER) {
+            self->win_k[i] = 1;
+            self->win_of[i] = g->vulnerable;
+        }
+    }
+    return PyLong_FromLong(made);
+}
+
+/* is_legal(i, a) -> whether action a is in game i's mask */
+static PyObject *Batch_is_legal(BatchObject *self, PyObject *args) {
+    int i, a;
+    if (!PyArg_ParseTuple(args, "ii", &i, &a)) return NULL;
+    if (check_index(self, i)) return NULL;
+    if (a < 0 || a >= self->A || self->games[i].phase >= UK_ROUND_OVER) Py_RETURN_FALSE;
+    int8_t mask[UK_MAX_MOVES];
+    if (self->A > UK_MAX_MOVES) {
+        PyErr_SetString(PyExc_RuntimeError, "action table too large");
+        return NULL;
+    }
+    if (mask_of(self, i, actor(self, i), mask)) return NULL;
+    return PyBool_FromLong(mask[a]);
+}
+
 static PyMethodDef Batch_methods[] = {
+    {"is_legal", (PyCFunction)Batch_is_legal, METH_VARARGS, "whether an action is legal"},
+    {"observe_seat", (PyCFunction)Batch_observe_seat, METH_VARARGS, "game i from one seat"},
+    {"status", (PyCFunction)Batch_status, METH_O, "phase, seat to act, window, winner, steps"},
+    {"hand_values", (PyCFunction)Batch_hand_values, METH_O, "each seat's hand value"},
+    {"next_round", (PyCFunction)Batch_next_round, METH_O, "deal the match's next round"},
+    {"play_random", (PyCFunction)Batch_play_random, METH_VARARGS, "random bots play"},
     {"reset", (PyCFunction)Batch_reset, METH_O, "deal Game.new(seed=seed + i) in every game"},
     {"observe", (PyCFunction)Batch_observe, METH_VARARGS, "write observations, masks, seats"},
     {"step", (PyCFunction)Batch_step, METH_VARARGS, "one decision in every game"},

@@ -147,6 +147,7 @@ from unokit.options import Options
 from unokit.variants import get_variant
 
 from ._base import MAX_STEPS, check_max_steps, check_playable
+from ._corebatch import make_batch, per_seed_tables, to_game
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 from .rewards import RewardSpec
@@ -498,35 +499,17 @@ def _catch_code(target: int) -> int:
     return OP_CATCH | ((target + 1) << 21)
 
 
-_LAYOUT = (
-    "hand", "top", "discard", "color", "phase", "uno", "hand_sizes", "direction", "draw_size",
-    "pending_draw", "scores", "side", "backs", "draw_top_back", "powers",
-)  # fmt: skip
-
-
 class _CoreBatch:
     """The batch in the C rules core (:class:`unokit._core.Batch`): moves,
     catch windows, automatic resets, observations and masks in one C loop."""
 
     def __init__(self, env: UnoVectorEnv) -> None:
-        from unokit import _core
-        from unokit.core import CoreGame
-
         self.env = env
-        v, n, opts = env.variant, env.players, env.options
-        enc, table = env.encoder, env.table
-        # Flip's random_seeded pairing deals a deck (card tables) per seed: those
-        # rounds are dealt here, the others in C
-        self.per_seed = bool(v.two_sided and opts.flipPairing == "random_seeded")
-        proto = CoreGame(v, opts, n, 0)
-        layout = [enc.segments[name][0] if name in enc.segments else 0 for name in _LAYOUT]
-        layout += [len(enc.cards), len(enc.faces), enc.size]
-        assert len(layout) == _core.BATCH_LAYOUT
-        back: tuple[list[int], list[int]] = enc._back_at if v.two_sided else ([], [])
-        self.batch = _core.Batch(
-            proto._g, env.num_envs, [m for s in range(n) for m in table.moves(s)], layout,
-            enc._uidx, back[0], back[1], env.max_steps or 0, not self.per_seed,
-        )  # fmt: skip
+        self.per_seed = per_seed_tables(env.variant, env.options)
+        self.batch = make_batch(
+            env.table, env.encoder, env.num_envs, max_steps=env.max_steps, auto_deal=True
+        )
+        n = env.players
         B = env.num_envs
         self.positioned = np.zeros(B, dtype=bool)  # started by reset_from
         self.position_seeds: dict[int, int] = {}
@@ -621,14 +604,9 @@ class _CoreBatch:
         return out if out is not None else self.observe()
 
     def to_game(self, i: int) -> Game:
-        from unokit.core import CoreGame
-
-        env = self.env
         seed = self.position_seeds.get(i)
         if seed is None:
             self.batch.seeds(self._seeds)
             seed = int(self._seeds[i])
-        c = CoreGame(env.variant, env.options, env.players, seed)
-        self.batch.get(i, c._g)
-        return c.to_game()
+        return to_game(self.batch, i, self.env.table, seed)
 
