@@ -2,7 +2,7 @@
 #   make serve   install and run the web app with bots (http://127.0.0.1:8000)
 #   make test    install everything (Python packages, Debian's chromium) and run all tests
 #   make sim     install and run a simulation
-#   make bench   engine and environment benchmarks against RLCard
+#   make bench   engine, environment and C core benchmarks against RLCard
 #   make dataset write the sample dataset: 1,000 recorded matches per variant (dataset/)
 #   make screenshots  the web app's pictures in docs/img (Debian's chromium)
 #   make fuzz    fuzz the rules engine (SECONDS=600 for ten minutes; SEED=n)
@@ -110,6 +110,7 @@ dataset: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_core.py
 
 # Seeded random matches over every variant, player count, option and valid
 # handSize, checked after every command (src/unokit/fuzz.py). Prints matches,

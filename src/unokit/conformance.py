@@ -23,7 +23,14 @@ from unokit.cards import Color
 from unokit.errors import UnoError
 from unokit.game import Game, Phase, UnoState
 
-__all__ = ["ScenarioResult", "run_scenario", "run_file", "iter_scenario_files", "run_paths"]
+__all__ = [
+    "ScenarioResult",
+    "run_scenario",
+    "run_file",
+    "iter_scenario_files",
+    "run_paths",
+    "run_on_core",
+]
 
 _TOP_KEYS = {"format", "id", "title", "variant", "players", "options", "given", "steps"}
 _REQUIRED = {"format", "variant", "players", "given", "steps"}
@@ -351,3 +358,42 @@ def run_paths(paths: Iterable[str | Path]) -> list[ScenarioResult]:
         else:
             results.append(run_file(p))
     return results
+
+
+def run_on_core(doc: Any, name: str = "?") -> ScenarioResult:
+    """Replay a scenario's commands on the C core (:class:`unokit.core.CoreGame`)
+    beside :class:`Game`: after every step both must accept or both reject,
+    and their states must be equal (so every expectation that holds for
+    ``Game`` holds for the core). A scenario that ``Game`` fails or cannot
+    build is reported as it is by :func:`run_scenario`."""
+    from unokit.core import CoreGame
+
+    plain = run_scenario(doc, name)
+    if not plain.passed:
+        return plain
+    sid, title = plain.id, plain.title
+    steps = doc["steps"]
+    if steps and steps[0]["do"].strip().upper() == "NEW":
+        return plain  # construction rejected: nothing to replay
+    game = _build(doc)
+    core = CoreGame.from_game(game)
+    for i, step in enumerate(steps, 1):
+        command = str(step["do"]).strip()
+        ref_err = core_err = None
+        try:
+            game.start() if command.upper() == "START" else game.apply(command)
+        except UnoError as e:
+            ref_err = e
+        try:
+            core.start() if command.upper() == "START" else core.apply(command)
+        except UnoError as e:
+            core_err = e
+        if (ref_err is None) != (core_err is None):
+            return ScenarioResult(
+                sid, title, False,
+                f"step {i} ({command}): Game {'rejected' if ref_err else 'accepted'} it, "
+                f"the core {'rejected' if core_err else 'accepted'} it ({core_err or ref_err})",
+            )  # fmt: skip
+        if game.state_tuple() != core.state_tuple():
+            return ScenarioResult(sid, title, False, f"step {i} ({command}): states differ")
+    return ScenarioResult(sid, title, True, "")

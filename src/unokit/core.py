@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from unokit import _core
-from unokit.actions import Action
+from unokit.actions import Action, NextRound, Play, parse_action
 from unokit.errors import IllegalActionError
 from unokit.game import Game, check_config
 from unokit.options import Options
@@ -148,6 +148,12 @@ class CoreGame:
     def to_game(self) -> Game:
         """This position as an :class:`unokit.Game` (without events)."""
         g = Game(self.variant, self.n, self.options, self.seed, events=False)
+        self.store(g)
+        return g
+
+    def store(self, g: Game) -> None:
+        """Write this position into ``g``, a Game of the same match (its event
+        log and command list are left as they are)."""
         (
             g.shuffles, hands, draw, discard, g.side, g.color, g.current, g.direction,
             g.dealer, g.phase, g.drawn, g.color_next, reason, g.ch_offender, ch_legal,
@@ -163,7 +169,6 @@ class CoreGame:
         g.powers = list(powers) if self.variant.flex else []
         g.scores = list(scores)
         g.wild_top = bool(wild_top)
-        return g
 
     def copy(self) -> CoreGame:
         c = CoreGame.__new__(CoreGame)
@@ -191,6 +196,45 @@ class CoreGame:
         if err:
             raise IllegalActionError(f"{_core.error_text(err)} (move {self.describe(move, seat)})")
 
+    def apply(self, action: Action | str) -> None:
+        """A typed action or its text (:meth:`unokit.Game.apply` without events);
+        a refused command raises and changes nothing."""
+        if isinstance(action, str):
+            action = parse_action(action, self.variant.cards)
+        if isinstance(action, NextRound):
+            self.next_round()
+            return
+        if isinstance(action, Play):
+            cid = self.variant.cards.index.get(action.card)
+            if cid is None:
+                raise IllegalActionError(f"{action.card} is not a {self.variant.name} card")
+            err = self._g.play(
+                action.seat,
+                cid,
+                -1 if action.color is None else int(action.color),
+                action.flex,
+                -1 if action.target is None else action.target,
+                -1 if action.swap is None else action.swap,
+                action.uno,
+                -1 if action.flip_color is None else int(action.flip_color),
+            )
+        else:
+            seat = getattr(action, "seat", -1)
+            if not (isinstance(seat, int) and 0 <= seat < self.n):
+                raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
+            target = getattr(action, "target", 0)
+            if not (isinstance(target, int) and 0 <= target < self.n):
+                raise IllegalActionError(f"P{target} is not a seat of this {self.n}-player game")
+            err = self._g.apply_move(_DECODER.encode(self.variant, action), seat)
+        if err:
+            raise IllegalActionError(f"{_core.error_text(err)} ({action})")
+
+    def start(self) -> None:
+        """Turn the first card of a set-up position (phase ``DEAL``)."""
+        err = self._g.start()
+        if err:
+            raise IllegalActionError(_core.error_text(err))
+
     def next_round(self) -> None:
         err = self._g.next_round()
         if err:
@@ -207,15 +251,18 @@ class CoreGame:
 
     def playout(self, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
         """:func:`unokit.playout.playout` on the core: the random policy, calling
-        ``rnd`` exactly as the Python playout does. A ``random.Random(...).random``
-        is read and written back as its Mersenne Twister state (no call per draw)."""
-        owner = getattr(rnd, "__self__", None)
-        if type(owner) is random.Random and getattr(rnd, "__name__", "") == "random":
-            version, state, gauss = owner.getstate()
-            turns, new = self._g.playout_mt(state, max_turns)
-            owner.setstate((version, new, gauss))
-            return int(turns)
+        ``rnd`` exactly as the Python playout does (a round needs a few dozen
+        calls: cheaper than moving a ``random.Random``'s state in and out)."""
         return int(self._g.playout(rnd, max_turns))
+
+    def playout_random(self, r: random.Random, max_turns: int = 1_000_000) -> int:
+        """:meth:`playout` drawing from ``r`` inside C: ``r``'s Mersenne Twister
+        state is read, advanced as ``r.random()`` would advance it, and written
+        back (worth it for long playouts, e.g. whole matches)."""
+        version, state, gauss = r.getstate()
+        turns, new = self._g.playout_mt(state, max_turns)
+        r.setstate((version, new, gauss))
+        return int(turns)
 
     # ------------------------------------------------------------------ state
 
@@ -332,6 +379,12 @@ class _Decoder:
         if g is None:
             g = self._games[variant.name] = Game(variant, 2, None, 0, events=False)
         return g.decode(seat, move)
+
+    def encode(self, variant: Variant, action: Action) -> int:
+        g = self._games.get(variant.name)
+        if g is None:
+            g = self._games[variant.name] = Game(variant, 2, None, 0, events=False)
+        return g.encode(action)
 
 
 _DECODER = _Decoder()

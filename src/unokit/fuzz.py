@@ -23,6 +23,10 @@ Checked (a failed check is a :class:`Failure` naming the seed):
 * rounds end (§8.10, D60): a round longer than ``round_limit`` commands fails;
 * a watchdog: a command, a deal or ``Game.new`` that takes longer than
   ``command_seconds`` is a hang and fails (``SIGALRM`` interrupts it);
+* the C core (``--core``, :func:`core_match`): :class:`unokit.core.CoreGame`
+  and ``Game`` (the reference) play the same commands, legal or not, over
+  whole matches; after every command both have the same ``state_tuple``, list
+  the same legal moves in the same order and refuse the same commands;
 * differential checks: the fast paths that re-implement rules agree with
   ``Game`` command by command -- the random playout (:mod:`unokit.playout`),
   the sensible rollout (:mod:`unokit.bots.rollout`; the greedy one draws its
@@ -76,7 +80,9 @@ __all__ = [
     "Hang",
     "random_config",
     "fuzz_match",
+    "core_match",
     "run",
+    "run_core",
     "main",
 ]
 
@@ -570,6 +576,142 @@ def fuzz_match(
     return stats
 
 
+# ---------------------------------------------------------------------------- the C core
+
+
+def _random_code(g: Game, r: random.Random) -> int:
+    """A move code with random fields: mostly malformed or illegal, sometimes legal."""
+    op = r.choice((0, 0, 0, 1, 2, 3, 4, 5, 6, 7))
+    if op == 0:
+        hand = g.hands[r.randrange(g.n)]
+        cid = r.choice(hand) if hand and r.random() < 0.8 else r.randrange(len(g.cards))
+        col = r.randrange(10) if r.random() < 0.5 else 0
+        flex = _FLEX if g.variant.flex and r.random() < 0.3 else 0
+        tgt = r.randrange(g.n + 2) if r.random() < 0.3 else 0
+        swp = r.randrange(g.n + 2) if r.random() < 0.2 else 0
+        return (cid << 4) | (col << 16) | flex | (tgt << 21) | (swp << 25)
+    if op == 3:
+        return 3 | (r.randrange(10) << 16)
+    if op == 7:
+        return 7 | (r.randrange(g.n + 1) << 21)
+    return op
+
+
+_FLEX = 1 << 20
+
+
+def core_match(seed: int, *, max_commands: int = 20_000) -> FuzzStats:
+    """Match ``seed`` (the configuration of :func:`random_config`) on the C core
+    and on ``Game``, command by command, to the end of the match (or
+    ``max_commands``): equal states, equal legal move lists (the seat to act
+    and a random seat), the same refusals. ``stats.differential`` counts the
+    commands compared."""
+    from unokit.core import CoreGame
+
+    stats = FuzzStats(matches=1)
+    cfg = random_config(seed)
+    stats.variants[cfg.variant] += 1
+    stats.options_seen.update(f"{k}={v}" for k, v in cfg.options.items())
+    r = random.Random(seed ^ 0x5EED)
+    rounds = commands = 0
+
+    def fail(message: str) -> None:
+        stats.failures.append(Failure(seed, cfg.describe(), rounds, commands, message))
+
+    try:
+        ref = Game.new(cfg.variant, cfg.players, cfg.options, seed=seed, events=False)
+        core = CoreGame.new(cfg.variant, cfg.players, cfg.options, seed=seed)
+        rounds = 1
+        n = cfg.players
+        while commands < max_commands:
+            a, b = ref.state_tuple(), core.state_tuple()
+            if a != b:
+                fields = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+                raise _Broken(f"core state differs from Game in fields {fields}")
+            if ref.phase == Phase.MATCH_OVER:
+                break
+            if ref.phase == Phase.ROUND_OVER:
+                ref.next_round()
+                core.next_round()
+                rounds += 1
+                stats.rounds += 1
+                commands += 1
+                continue
+            seat = ref.current if r.random() < 0.75 else r.randrange(n)
+            legal = ref.legal_moves(seat)
+            got = core.legal_moves(seat)
+            if legal != got:
+                raise _Broken(f"P{seat}: Game lists {legal}, the core {got}")
+            if r.random() < 0.03:
+                # a copy is independent of its original
+                c = core.copy()
+                c.apply_move(legal[0], seat) if legal else None
+                _check(core.state_tuple() == b, "a core copy shares state with its original")
+            x = r.random()
+            if legal and x < 0.85:
+                plays = [m for m in legal if m & 15 == 0]
+                move = r.choice(plays if plays and r.random() < 0.8 else legal)
+            else:
+                move = _random_code(ref, r)
+            uno = r.random() < 0.6
+            ref_err: Exception | None = None
+            core_err: Exception | None = None
+            try:
+                ref.apply_move(move, seat, uno)
+            except UnoError as e:
+                ref_err = e
+            except ValueError as e:  # Game: Color(8+) of a malformed code
+                ref_err = e
+            try:
+                core.apply_move(move, seat, uno)
+            except UnoError as e:
+                core_err = e
+            if (ref_err is None) != (core_err is None):
+                raise _Broken(
+                    f"P{seat} move {move}: Game {'refused' if ref_err else 'accepted'}, "
+                    f"the core {'refused' if core_err else 'accepted'} ({ref_err or core_err})"
+                )
+            commands += 1
+        stats.rounds += 1
+    except _Broken as e:
+        fail(str(e))
+    except Exception as e:  # a crash of either is a failure of this seed
+        fail(f"crash {type(e).__name__}: {e}")
+    stats.commands = stats.differential = commands
+    return stats
+
+
+def run_core(
+    *,
+    seconds: float | None = None,
+    matches: int | None = None,
+    commands: int | None = None,
+    seed: int = 0,
+    progress: Callable[[FuzzStats], None] | None = None,
+) -> FuzzStats:
+    """:func:`core_match` over seeds ``seed``, ``seed + 1``, ... within the bounds."""
+    if seconds is None and matches is None and commands is None:
+        raise ValueError("give seconds, matches or commands")
+    total = FuzzStats()
+    t0 = last = time.perf_counter()
+    s = seed
+    while True:
+        total.add(core_match(s))
+        s += 1
+        now = time.perf_counter()
+        total.seconds = now - t0
+        if progress is not None and now - last >= 30:
+            progress(total)
+            last = now
+        if matches is not None and total.matches >= matches:
+            break
+        if commands is not None and total.commands >= commands:
+            break
+        if seconds is not None and total.seconds >= seconds:
+            break
+    return total
+
+
 def run(
     *,
     seconds: float | None = None,
@@ -615,7 +757,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0, help="first match seed")
     p.add_argument("--replay", type=int, default=None, help="replay one match seed, verbosely")
     p.add_argument("--no-differential", action="store_true", help="skip the fast-path checks")
+    p.add_argument(
+        "--core", action="store_true", help="compare the C core with Game command by command"
+    )
     a = p.parse_args(argv)
+
+    def progress(s: FuzzStats) -> None:
+        print(f"... {s.summary()}", flush=True)
+
+    if a.core:
+        if a.replay is not None:
+            print(f"seed {a.replay}: {random_config(a.replay).describe()}")
+            stats = core_match(a.replay)
+        else:
+            if a.seconds is None and a.matches is None and a.commands is None:
+                a.seconds = 60.0
+            stats = run_core(
+                seconds=a.seconds, matches=a.matches, commands=a.commands, seed=a.seed,
+                progress=progress,
+            )  # fmt: skip
+        for f in stats.failures:
+            print(f.line().replace("--replay", "--core --replay"))
+        print(stats.summary())
+        return 1 if stats.failures else 0
     if a.replay is not None:
         cfg = random_config(a.replay)
         print(f"seed {a.replay}: {cfg.describe()}")
@@ -623,10 +787,6 @@ def main(argv: list[str] | None = None) -> int:
     else:
         if a.seconds is None and a.matches is None and a.commands is None:
             a.seconds = 60.0
-
-        def progress(s: FuzzStats) -> None:
-            print(f"... {s.summary()}", flush=True)
-
         stats = run(
             seconds=a.seconds,
             matches=a.matches,

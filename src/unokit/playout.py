@@ -29,7 +29,7 @@ from collections.abc import Callable
 from unokit.game import _D, _NUMBER, _RO, _T, OP_DRAW, OP_PLAY, Game
 from unokit.variants import WILD_BIT
 
-__all__ = ["random_move", "playout"]
+__all__ = ["random_move", "playout", "playout_python"]
 
 
 def random_move(game: Game, rnd: Callable[[], float]) -> int:
@@ -54,7 +54,24 @@ def random_move(game: Game, rnd: Callable[[], float]) -> int:
 def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
     """Play the round in progress to its end (``ROUND_OVER`` or ``MATCH_OVER``)
     with :func:`random_move`; returns the number of decisions made.
-    ``rnd`` returns floats in [0, 1)."""
+    ``rnd`` returns floats in [0, 1).
+
+    A game without an event log plays on the C core (:mod:`unokit.core`: the
+    same policy, the same calls of ``rnd``, the same final state); a game that
+    keeps events plays here, so that its log and commands are complete."""
+    if game.log is None and game.commands is None and game.phase < _RO:
+        from unokit.core import CoreGame
+
+        core = CoreGame.from_game(game)
+        turns = core.playout(rnd, max_turns)
+        core.store(game)
+        return turns
+    return playout_python(game, rnd, max_turns)
+
+
+def playout_python(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
+    """:func:`playout` in Python, on ``Game`` itself (keeps events): the
+    reference the core's playout is compared with."""
     v = game.variant
     o = game.options
     flexv = v.flex

@@ -212,7 +212,10 @@ def _sim_job(
     result = SimResult(variant, players, names, job.stop - job.start, match, seed)
     result.wins = [0] * players
     result.points = [0] * players
-    for i in range(job.start, job.stop):
+    start = job.start
+    if all_random:
+        start = _sim_on_core(job, result, progress)
+    for i in range(start, job.stop):
         game = Game.new(variant, players, opts, seed=seed + i, events=not all_random)
         if all_random:
             rnd = random.Random(seed + i).random
@@ -241,6 +244,35 @@ def _sim_job(
         if progress is not None:
             progress(i + 1)
     return result, job.start, records
+
+
+def _sim_on_core(
+    job: _SimJob, result: SimResult, progress: Callable[[int], None] | None
+) -> int:
+    """Play the job's all-random games on the C core (:func:`unokit.core.simulate_random`:
+    the same games, the same tally as the loop below), in chunks so that
+    ``progress`` moves. Returns the first game left to the caller's loop
+    (``job.stop`` when the core played them all)."""
+    from unokit.core import simulate_random
+    from unokit.variants import get_variant
+
+    v = get_variant(job.variant)
+    i = job.start
+    while i < job.stop:
+        k = min(job.stop - i, 512)
+        tally = simulate_random(v, job.players, job.options, job.seed + i, k, job.match)
+        if tally is None:
+            return i
+        rounds, turns, blocked, wins, points = tally
+        result.rounds += rounds
+        result.turns += turns
+        result.blocked += blocked
+        result.wins = [a + b for a, b in zip(result.wins, wins, strict=True)]
+        result.points = [a + b for a, b in zip(result.points, points, strict=True)]
+        i += k
+        if progress is not None:
+            progress(i)
+    return i
 
 
 def _record_line(game: Game, bots: Sequence[str], seed: int, event: str | None) -> str:

@@ -162,9 +162,11 @@ typedef double (*uk_rnd_fn)(void *ctx);
 typedef struct uk_mt {
     uint32_t state[624];
     int index;
+    int ready; /* words [0, ready) of the current block are twisted (lazy twist) */
 } uk_mt;
 void uk_mt_seed(uk_mt *mt, uint64_t lo, uint64_t hi); /* random.seed(hi << 64 | lo) */
 uint32_t uk_mt_u32(uk_mt *mt);
+void uk_mt_finish(uk_mt *mt); /* complete a lazy twist (before reading mt->state) */
 double uk_mt_random(uk_mt *mt);                        /* random.random() */
 int uk_mt_randbelow(uk_mt *mt, int k);                 /* random.randrange(k), k >= 1 */
 void uk_mt_seed_shuffle(uk_mt *mt, const uk_game *g);  /* the generator of shuffle g->shuffles */
@@ -179,6 +181,11 @@ void uk_shuffle(uk_game *g, int16_t *cards, int len);
 /* turn.c */
 int uk_legal_moves(const uk_game *g, int seat, int32_t *out); /* seat < 0: the seat to act */
 int uk_turn_moves(const uk_game *g, int32_t *out);
+/* the plays of a plain turn (phase TURN, no stack), by card: the codes of card
+ * cards[i] are out[start[i] .. start[i+1]); returns the number of cards with codes */
+int uk_turn_plays(const uk_game *g, int32_t *out, int16_t *cards, int *start, int *playable);
+int uk_card_plays(const uk_game *g, int p, int c, int last, uint32_t acc, int flex,
+                  int *playable, int32_t *out);
 int uk_apply_move(uk_game *g, int32_t move, int seat, int uno); /* UK_OK or UK_ERR_* */
 int uk_playable(const uk_game *g, int seat, int cid, int strict);
 uint32_t uk_accept_mask(const uk_game *g);

@@ -374,6 +374,21 @@ static PyObject *Game_apply_move(GameObject *self, PyObject *args, PyObject *kw)
     return PyLong_FromLong(uk_apply_move(&self->g, (int32_t)move, seat, uno));
 }
 
+/* play(seat, cid, color, flex, target, swap, uno, flip_color): a PLAY with every
+ * field of unokit.actions.Play (flip_color has no move code) */
+static PyObject *Game_play(GameObject *self, PyObject *args) {
+    int seat, cid, color, flex, target, swap, uno, flip_color;
+    if (!PyArg_ParseTuple(args, "iiipiipi", &seat, &cid, &color, &flex, &target, &swap, &uno,
+                          &flip_color))
+        return NULL;
+    if (seat < 0 || seat >= self->g.n) return PyLong_FromLong(UK_ERR_SEAT);
+    if (color < -1 || target < -1 || swap < -1 || flip_color < -1)
+        return PyLong_FromLong(UK_ERR_FORM);
+    int err = uk_play(&self->g, seat, cid, color, flex, target, swap, uno, flip_color);
+    if (!err) self->g.commands++;
+    return PyLong_FromLong(err);
+}
+
 static PyObject *Game_copy(GameObject *self, PyObject *unused) {
     (void)unused;
     GameObject *c = (GameObject *)GameType.tp_alloc(&GameType, 0);
@@ -591,10 +606,12 @@ static int mt_from_tuple(PyObject *obj, uk_mt *mt) {
         return -1;
     }
     mt->index = (int)v[624];
+    mt->ready = 624;
     return 0;
 }
 
-static PyObject *mt_to_tuple(const uk_mt *mt) {
+static PyObject *mt_to_tuple(uk_mt *mt) {
+    uk_mt_finish(mt);
     PyObject *t = PyTuple_New(625);
     if (!t) return NULL;
     for (int i = 0; i < 624; i++) PyTuple_SET_ITEM(t, i, PyLong_FromUnsignedLong(mt->state[i]));
@@ -666,6 +683,7 @@ static PyMethodDef Game_methods[] = {
     {"turn_moves", (PyCFunction)Game_turn_moves, METH_NOARGS, "Game.turn_moves"},
     {"apply_move", (PyCFunction)(void (*)(void))Game_apply_move, METH_VARARGS | METH_KEYWORDS,
      "Game.apply_move; returns 0 or an error code"},
+    {"play", (PyCFunction)Game_play, METH_VARARGS, "a PLAY with every field; error code"},
     {"copy", (PyCFunction)Game_copy, METH_NOARGS, "an independent copy"},
     {"state", (PyCFunction)Game_state, METH_NOARGS, "the raw state fields"},
     {"set_state", (PyCFunction)Game_set_state, METH_VARARGS, "load raw state fields"},
@@ -791,6 +809,8 @@ static struct PyModuleDef moduledef = {
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
+    uk_mt warm; /* computes the seeding's constant start once, before any thread */
+    uk_mt_seed(&warm, 0, 0);
     if (PyType_Ready(&TablesType) < 0 || PyType_Ready(&GameType) < 0) return NULL;
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;

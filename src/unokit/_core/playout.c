@@ -7,39 +7,25 @@
 
 int32_t uk_random_move(uk_game *g, uk_rnd_fn rnd, void *ctx) {
     static __thread int32_t moves[UK_MAX_MOVES];
-    int k = uk_turn_moves(g, moves);
     if (g->phase == UK_TURN && !g->pending) {
-        /* a uniformly random playable card of the hand (each copy counts)... */
-        const int16_t *h = g->hands[g->current];
-        int len = g->hand_len[g->current], ncards = 0;
+        /* a uniformly random playable card of the hand (each copy counts)... The
+         * order of the cards does not matter here, only the order of each card's
+         * codes, so the hand is read as it is (no sorted move list). */
+        int p = g->current, len = g->hand_len[p], ncards = 0, playable = 0;
+        const int16_t *h = g->hands[p];
         int16_t cards[UK_MAX_DECK];
-        int nplay = 0;
-        for (int i = 0; i < k; i++)
-            if ((moves[i] & 15) == UK_OP_PLAY) nplay++;
-        if (!nplay) return UK_OP_DRAW;
-        for (int i = 0; i < len; i++) {
-            int c = h[i];
-            for (int j = 0; j < k; j++)
-                if ((moves[j] & 15) == UK_OP_PLAY && ((moves[j] >> 4) & 0xFFF) == c) {
-                    cards[ncards++] = (int16_t)c;
-                    break;
-                }
-        }
+        uint32_t acc = uk_accept_mask(g);
+        int flex = g->t->flex && g->powers[p], last = len == 1;
+        for (int i = 0; i < len; i++)
+            if (uk_card_plays(g, p, h[i], last, acc, flex, &playable, moves)) cards[ncards++] = h[i];
+        if (!ncards) return UK_OP_DRAW;
         int c = cards[(int)(rnd(ctx) * ncards)];
         /* ...then a uniformly random way to play it (colour, side, target) */
-        int first = -1, count = 0;
-        for (int j = 0; j < k; j++)
-            if ((moves[j] & 15) == UK_OP_PLAY && ((moves[j] >> 4) & 0xFFF) == c) {
-                if (first < 0) first = j;
-                count++;
-            }
-        if (count == 1) return moves[first];
-        int pick = (int)(rnd(ctx) * count);
-        for (int j = 0; j < k; j++)
-            if ((moves[j] & 15) == UK_OP_PLAY && ((moves[j] >> 4) & 0xFFF) == c && pick-- == 0)
-                return moves[j];
-        return moves[first]; /* not reached */
+        int count = uk_card_plays(g, p, c, last, acc, flex, &playable, moves);
+        if (count == 1) return moves[0];
+        return moves[(int)(rnd(ctx) * count)];
     }
+    int k = uk_turn_moves(g, moves);
     return moves[(int)(rnd(ctx) * k)];
 }
 

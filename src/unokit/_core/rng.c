@@ -2,6 +2,8 @@
  * shuffles exactly like random.Random: seed(int) = init_by_array over the
  * integer's 32-bit words (little end first), random() = 53-bit float from two
  * outputs, randrange(k) = getrandbits(k.bit_length()) until below k. */
+#include <string.h>
+
 #include "core.h"
 
 #define N 624
@@ -10,16 +12,22 @@
 #define UPPER_MASK 0x80000000U
 #define LOWER_MASK 0x7fffffffU
 
-static void init_genrand(uk_mt *mt, uint32_t s) {
-    uint32_t *m = mt->state;
+static void init_genrand(uint32_t *m, uint32_t s) {
     m[0] = s;
     for (int i = 1; i < N; i++) m[i] = 1812433253U * (m[i - 1] ^ (m[i - 1] >> 30)) + (uint32_t)i;
-    mt->index = N;
 }
+
+/* init_genrand(19650218), the start of every seeding: computed once */
+static uint32_t base_state[N];
+static int base_ready = 0;
 
 static void init_by_array(uk_mt *mt, const uint32_t *key, int len) {
     uint32_t *m = mt->state;
-    init_genrand(mt, 19650218U);
+    if (!base_ready) {
+        init_genrand(base_state, 19650218U);
+        base_ready = 1;
+    }
+    memcpy(m, base_state, sizeof base_state);
     int i = 1, j = 0;
     for (int k = (N > len ? N : len); k; k--) {
         m[i] = (m[i] ^ ((m[i - 1] ^ (m[i - 1] >> 30)) * 1664525U)) + key[j] + (uint32_t)j;
@@ -41,6 +49,7 @@ static void init_by_array(uk_mt *mt, const uint32_t *key, int len) {
     }
     m[0] = 0x80000000U;
     mt->index = N;
+    mt->ready = N;
 }
 
 void uk_mt_seed(uk_mt *mt, uint64_t lo, uint64_t hi) {
@@ -50,25 +59,43 @@ void uk_mt_seed(uk_mt *mt, uint64_t lo, uint64_t hi) {
     init_by_array(mt, key, len);
 }
 
-uint32_t uk_mt_u32(uk_mt *mt) {
-    static const uint32_t mag01[2] = {0x0U, MATRIX_A};
-    uint32_t *m = mt->state;
-    uint32_t y;
-    if (mt->index >= N) {
-        int kk;
-        for (kk = 0; kk < N - M; kk++) {
-            y = (m[kk] & UPPER_MASK) | (m[kk + 1] & LOWER_MASK);
-            m[kk] = m[kk + M] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        for (; kk < N - 1; kk++) {
-            y = (m[kk] & UPPER_MASK) | (m[kk + 1] & LOWER_MASK);
-            m[kk] = m[kk + (M - N)] ^ (y >> 1) ^ mag01[y & 0x1U];
-        }
-        y = (m[N - 1] & UPPER_MASK) | (m[0] & LOWER_MASK);
-        m[N - 1] = m[M - 1] ^ (y >> 1) ^ mag01[y & 0x1U];
-        mt->index = 0;
+/* Twist words [ready, upto) of the next block. The twist updates the state in
+ * place in index order, so doing it in pieces gives the same words as
+ * CPython's whole-block loop; a shuffle of a 108-card deck needs 214 of 624. */
+static void twist(uk_mt *mt, int upto) {
+    uint32_t *m = mt->state, y;
+    int kk = mt->ready;
+    for (; kk < upto && kk < N - M; kk++) {
+        y = (m[kk] & UPPER_MASK) | (m[kk + 1] & LOWER_MASK);
+        m[kk] = m[kk + M] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
     }
-    y = m[mt->index++];
+    for (; kk < upto && kk < N - 1; kk++) {
+        y = (m[kk] & UPPER_MASK) | (m[kk + 1] & LOWER_MASK);
+        m[kk] = m[kk + (M - N)] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+    }
+    if (kk < upto && kk == N - 1) {
+        y = (m[N - 1] & UPPER_MASK) | (m[0] & LOWER_MASK);
+        m[N - 1] = m[M - 1] ^ (y >> 1) ^ ((y & 1U) ? MATRIX_A : 0U);
+        kk = N;
+    }
+    mt->ready = kk;
+}
+
+void uk_mt_finish(uk_mt *mt) {
+    if (mt->index < N && mt->ready < N) twist(mt, N);
+}
+
+uint32_t uk_mt_u32(uk_mt *mt) {
+    uint32_t y;
+    if (mt->index >= N) { /* a new block */
+        mt->index = 0;
+        mt->ready = 0;
+    }
+    if (mt->index >= mt->ready) {
+        int upto = mt->index + 64;
+        twist(mt, upto > N ? N : upto);
+    }
+    y = mt->state[mt->index++];
     y ^= (y >> 11);
     y ^= (y << 7) & 0x9d2c5680U;
     y ^= (y << 15) & 0xefc60000U;

@@ -304,6 +304,51 @@ int uk_play_codes(const uk_game *g, int seat, int c, int flex, int last, int32_t
     return 1;
 }
 
+/* The plays of card c on a plain turn, in turn_moves order (regular side, then
+ * flex side); *playable is set as Game.turn_moves counts it (a flex side
+ * counts even without codes). acc: the accept mask; flex: the Power Card is green. */
+int uk_card_plays(const uk_game *g, int p, int c, int last, uint32_t acc, int flex,
+                  int *playable, int32_t *out) {
+    const uk_tables *t = g->t;
+    int k = 0;
+    uint32_t mk = t->mask[g->side][c];
+    if (mk & acc) {
+        if (!g->o.seven_zero && !(mk & UK_WILD_BIT)) {
+            out[k++] = c << 4;
+            *playable = 1;
+        } else {
+            int got = uk_play_codes(g, p, c, 0, last, out + k);
+            if (got) *playable = 1;
+            k += got;
+        }
+    }
+    if (flex && (t->flexmask[c] & acc)) {
+        k += uk_play_codes(g, p, c, 1, last, out + k);
+        *playable = 1;
+    }
+    return k;
+}
+
+int uk_turn_plays(const uk_game *g, int32_t *out, int16_t *cards, int *start, int *playable) {
+    int p = g->current, k = 0, segs = 0;
+    int16_t hand[UK_MAX_DECK];
+    int m = distinct_sorted(g, p, hand);
+    int last = g->hand_len[p] == 1;
+    uint32_t acc = uk_accept_mask(g);
+    int flex = g->t->flex && g->powers[p];
+    *playable = 0;
+    for (int i = 0; i < m; i++) {
+        int got = uk_card_plays(g, p, hand[i], last, acc, flex, playable, out + k);
+        if (got) {
+            cards[segs] = hand[i];
+            start[segs++] = k;
+            k += got;
+        }
+    }
+    start[segs] = k;
+    return segs;
+}
+
 int uk_turn_moves(const uk_game *g, int32_t *out) {
     const uk_tables *t = g->t;
     int ph = g->phase, p = g->current, side = g->side, k = 0;
@@ -311,7 +356,6 @@ int uk_turn_moves(const uk_game *g, int32_t *out) {
         int16_t cards[UK_MAX_DECK];
         int m = distinct_sorted(g, p, cards);
         int last = g->hand_len[p] == 1;
-        uint32_t acc = uk_accept_mask(g);
         if (g->pending) {
             int mode = g->o.stacking;
             for (int i = 0; i < m; i++) {
@@ -325,25 +369,11 @@ int uk_turn_moves(const uk_game *g, int32_t *out) {
             if (g->ch_offender >= 0) out[k++] = UK_OP_CHALLENGE;
             return k;
         }
-        int flex = t->flex && g->powers[p], plain = !g->o.seven_zero, playable = 0;
-        for (int i = 0; i < m; i++) {
-            int c = cards[i];
-            uint32_t mk = t->mask[side][c];
-            if (mk & acc) {
-                if (plain && !(mk & UK_WILD_BIT)) {
-                    out[k++] = c << 4;
-                    playable = 1;
-                } else {
-                    int got = uk_play_codes(g, p, c, 0, last, out + k);
-                    if (got) playable = 1;
-                    k += got;
-                }
-            }
-            if (flex && (t->flexmask[c] & acc)) {
-                k += uk_play_codes(g, p, c, 1, last, out + k);
-                playable = 1;
-            }
-        }
+        int playable;
+        int16_t segcards[UK_MAX_DECK];
+        int start[UK_MAX_DECK + 1];
+        int segs = uk_turn_plays(g, out, segcards, start, &playable);
+        k = start[segs];
         if (!(playable && g->o.forced_play && uk_has_forced_play(g, p))) out[k++] = UK_OP_DRAW;
         return k;
     }

@@ -1,0 +1,182 @@
+"""The C rules core (unokit._core, unokit.core.CoreGame) against the Python
+engine, the reference: same states, same legal moves, same refusals, same
+randomness; the scenarios, playouts and simulations on the core."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from unokit import Game, _core, fuzz
+from unokit.conformance import run_on_core
+from unokit.core import CoreGame, core_options, simulate_random
+from unokit.errors import IllegalActionError, InvalidPositionError, OptionError
+from unokit.options import Options
+from unokit.playout import playout, playout_python
+from unokit.sim import SimResult, _tally, simulate
+from unokit.variants import get_variant
+
+from .conftest import OPTION_SETS
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO_DIRS = [
+    d for d in (ROOT / "tests" / "scenarios", ROOT.parent / "shared" / "rules" / "scenarios")
+    if d.is_dir()
+]  # fmt: skip
+
+
+def _scenarios() -> list[Path]:
+    by_name = {p.name: p for d in SCENARIO_DIRS for p in d.glob("*.json")}
+    return sorted(by_name.values(), key=lambda p: p.name)
+
+
+def test_bounded_differential_pass_finds_no_disagreement() -> None:
+    stats = fuzz.run_core(matches=90, seed=20261125)
+    assert [f.line() for f in stats.failures] == []
+    assert stats.commands > 20_000
+    assert set(stats.variants) == {"classic", "flip", "flex"}
+    # the draw covers every option value of Appendix C the fuzzer knows
+    for name, values in fuzz._option_values("flex", 4).items():
+        if name == "dealerSelection":
+            values = ["cut", "random", "fixed"]
+        for value in values:
+            assert stats.options_seen[f"{name}={value}"] > 0, f"{name}={value} never compared"
+
+
+def test_the_differential_check_bites(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a core that hands out one card fewer on a catch (unoPenalty) is caught
+    def lenient(o: Options) -> tuple[int, ...]:
+        t = list(core_options(o))
+        t[8] = max(0, t[8] - 1)  # unoPenalty
+        return tuple(t)
+
+    monkeypatch.setattr("unokit.core.core_options", lenient)
+    stats = fuzz.run_core(matches=40, seed=7)
+    assert stats.failures, "a wrong unoPenalty went unnoticed"
+    assert all("differs" in f.message or "lists" in f.message for f in stats.failures)
+
+
+@pytest.mark.parametrize("path", _scenarios(), ids=lambda p: p.stem)
+def test_every_scenario_passes_on_the_core(path: Path) -> None:
+    result = run_on_core(json.loads(path.read_text(encoding="utf-8")), path.stem)
+    assert result.passed, result.line()
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("opt", range(len(OPTION_SETS)))
+def test_playout_on_the_core_equals_the_python_playout(variant: str, opt: int) -> None:
+    options = {**OPTION_SETS[opt], "matchMode": "single_round"}
+    for seed in range(3):
+        for players in (2, 5):
+            core_side = Game.new(variant, players, options, seed=seed, events=False)
+            ref = core_side.copy()
+            ra, rb = random.Random(seed), random.Random(seed)
+            assert playout(core_side, ra.random) == playout_python(ref, rb.random)
+            assert core_side.state_tuple() == ref.state_tuple()
+            assert ra.random() == rb.random()  # the stream was consumed alike
+            # the generator's state can also be moved into C and back
+            c1 = Game.new(variant, players, options, seed=seed, events=False)
+            core = CoreGame.from_game(c1)
+            r1 = random.Random(seed)
+            core.playout_random(r1)
+            assert core.state_tuple() == ref.state_tuple()
+            r2 = random.Random(seed)
+            playout_python(Game.new(variant, players, options, seed=seed, events=False), r2.random)
+            assert r1.getstate() == r2.getstate()
+            # any callable works too (one call per random choice)
+            c2 = Game.new(variant, players, options, seed=seed, events=False)
+            r3 = random.Random(seed)
+            playout(c2, lambda r=r3: r.random())  # type: ignore[misc]
+            assert c2.state_tuple() == ref.state_tuple()
+
+
+@pytest.mark.parametrize("match", [False, True])
+def test_simulation_on_the_core_equals_the_python_loop(match: bool) -> None:
+    for variant in ("classic", "flip", "flex"):
+        games = 12 if match else 60
+        got = simulate(variant, 3, games, seed=11, bots=["random"], match=match)
+        opts = Options() if match else Options(matchMode="single_round")
+        want = SimResult(variant, 3, ["random"] * 3, games, match, 11)
+        want.wins, want.points = [0] * 3, [0] * 3
+        for i in range(games):
+            g = Game.new(variant, 3, opts, seed=11 + i, events=False)
+            rnd = random.Random(11 + i).random
+            while True:
+                want.turns += playout_python(g, rnd)
+                _tally(want, g)
+                if g.is_over:
+                    break
+                g.next_round()
+            if match:
+                for w in g.match_winners:
+                    want.wins[w] += 1
+        assert (got.rounds, got.turns, got.blocked, got.wins, got.points) == (
+            want.rounds, want.turns, want.blocked, want.wins, want.points,
+        )  # fmt: skip
+
+
+def test_positions_move_between_game_and_core() -> None:
+    g = Game.new("flip", 4, {"stacking": "escalate", "sevenZero": True}, seed=3, events=False)
+    r = random.Random(3)
+    for _ in range(120):
+        if g.phase >= 4:
+            break
+        g.apply_move(r.choice(g.legal_moves()), uno=r.random() < 0.5)
+        core = CoreGame.from_game(g)
+        assert core.state_tuple() == g.state_tuple()
+        back = core.to_game()
+        assert back.state_tuple() == g.state_tuple()
+        assert core.legal_moves() == g.legal_moves()
+
+
+def test_refusals_change_nothing_and_say_why() -> None:
+    core = CoreGame.new("classic", 3, seed=5)
+    before = core.state_tuple()
+    other = (core.current + 1) % 3
+    with pytest.raises(IllegalActionError, match="another seat"):
+        core.apply_move(1, other)  # DRAW out of turn
+    with pytest.raises(IllegalActionError, match="not a move code"):
+        core.apply_move(15)
+    with pytest.raises(IllegalActionError, match="not a seat"):
+        core.apply_move(1, 7)
+    with pytest.raises(IllegalActionError):
+        core.next_round()
+    assert core.state_tuple() == before
+    copy = core.copy()
+    copy.apply_move(copy.legal_moves()[-1])
+    assert core.state_tuple() == before and copy.state_tuple() != before
+
+
+def test_bad_configurations_are_refused_like_game() -> None:
+    with pytest.raises(InvalidPositionError, match="2 to 8 players"):
+        CoreGame.new("flex", 9)
+    with pytest.raises(OptionError, match="handSize"):
+        CoreGame.new("classic", 10, {"handSize": 11})
+    with pytest.raises(OptionError):
+        CoreGame.new("classic", 2, {"stacking": "always"})
+    v = get_variant("classic")
+    with pytest.raises(ValueError, match="deck"):
+        _core.Tables(
+            len(v.cards), False, False, [999] * 10, v.color, v.kind, v.number, v.mask,
+            v.topkey, v.points, v.draw_amount, [[0] * 54] * 2, v.stack_class, v.ident,
+            v.flexmask, v.cut_value, [0] * 54, [-1] * 54,
+        )  # fmt: skip
+    t = _core.Tables(
+        len(v.cards), False, False, v.deck_ids(Options(), 0), v.color, v.kind, v.number, v.mask,
+        v.topkey, v.points, v.draw_amount, [[0] * 54] * 2, v.stack_class, v.ident,
+        v.flexmask, v.cut_value, [0] * 54, [-1] * 54,
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="options"):
+        _core.Game(t, (0,) * 3, 2, 0)
+    with pytest.raises(ValueError, match="players"):
+        _core.Game(t, core_options(Options()), 11, 0)
+
+
+def test_simulate_random_leaves_unusual_seeds_to_the_caller() -> None:
+    v = get_variant("classic")
+    assert simulate_random(v, 2, Options(), 2**70, 3, False) is None
+    tally = simulate_random(v, 2, Options(matchMode="single_round"), -5, 3, False)
+    assert tally is not None and tally[0] == 3
