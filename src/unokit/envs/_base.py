@@ -29,7 +29,7 @@ from unokit.game import OP_PASS, Game, Phase
 from unokit.options import Options
 from unokit.variants import get_variant
 
-from ._corebatch import make_batch, to_game
+from ._corebatch import make_batch, step_arrays, to_game
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 from .rewards import REWARDS, STALL_REWARDS, RewardSpec
@@ -207,16 +207,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._window = False  # a seat is offered a catch
         self._legal: list[int] | None = None  # legal action indices, this state
         self._dirty_rewards = False
-        # step()'s outputs, unused (observe() writes fresh arrays)
-        self._act = np.zeros(1, dtype=np.int64)
-        self._scratch = (
-            np.empty(self.encoder.size, dtype=np.float32),
-            np.empty(self.table.size, dtype=np.int8),
-            np.empty(1, dtype=np.int64),
-            np.empty(1, dtype=np.int8),
-            np.empty(1, dtype=np.int64),
-            np.empty(players, dtype=np.int64),
-        )
+        # step()'s arrays (its observation is not used: observe() writes fresh ones)
+        self._arrays = step_arrays(self.table, self.encoder, 1)
         self.agents: list[str] = []
         self._has_reset = False
 
@@ -367,15 +359,15 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         move = self.table.moves(seat)[index]
         if not self._window or move != OP_PASS:  # passing a catch is no command
             self._moves.append((seat, move))
-        self._act[0] = index
-        obs, mask, cur, ends, winner, values = self._scratch
-        batch.step(self._act, obs, mask, cur, ends, winner, values)
+        act, _, _, _, ends, winner, values = self._arrays
+        act[0] = index
+        batch.step(*self._arrays)
         self._refresh()
         cost = self.rewards_spec.step_cost
         if cost:
             self.rewards[agent] = -cost
         if ends[0]:
-            self._round_over(values, int(winner[0]))
+            self._round_over(values[0], int(winner[0]))
         elif self.max_steps is not None and self._steps >= self.max_steps:
             # the round is cut: it is worth what a round without a winner is
             rewards = self.rewards_spec.outcome([batch.hand_values(0)], [-1])[0]

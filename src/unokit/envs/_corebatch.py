@@ -10,6 +10,10 @@ the core's rules and writes observations and masks into NumPy arrays.
 
 from __future__ import annotations
 
+from typing import Any
+
+import numpy as np
+
 from unokit import _core
 from unokit.core import CoreGame
 from unokit.game import Game
@@ -19,7 +23,7 @@ from unokit.variants import Variant
 from .actions import ActionTable
 from .observation import ObservationEncoder
 
-__all__ = ["make_batch", "per_seed_tables", "to_game", "LAYOUT"]
+__all__ = ["make_batch", "per_seed_tables", "step_arrays", "to_game", "LAYOUT"]
 
 #: Segments of the observation whose offsets batch.c needs, in its order.
 LAYOUT = (
@@ -65,3 +69,17 @@ def to_game(batch: _core.Batch, i: int, table: ActionTable, seed: int) -> Game:
     c = CoreGame(table.variant, table.options, table.players, seed)
     batch.get(i, c._g)
     return c.to_game()
+
+
+def step_arrays(table: ActionTable, encoder: ObservationEncoder, num_envs: int) -> tuple[Any, ...]:
+    """The arrays ``Batch.step`` reads and writes, for ``num_envs`` games:
+    actions, observations, masks, seats to act, ends, winners, hand values."""
+    return (
+        np.zeros(num_envs, dtype=np.int64),
+        np.empty((num_envs, encoder.size), dtype=np.float32),
+        np.empty((num_envs, table.size), dtype=np.int8),
+        np.empty(num_envs, dtype=np.int64),
+        np.empty(num_envs, dtype=np.int8),
+        np.empty(num_envs, dtype=np.int64),
+        np.empty((num_envs, table.players), dtype=np.int64),
+    )

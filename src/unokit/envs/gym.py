@@ -82,7 +82,7 @@ from ._base import (
     render_game,
     render_output,
 )
-from ._corebatch import make_batch, to_game
+from ._corebatch import make_batch, step_arrays, to_game
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 from .rewards import RewardSpec
@@ -165,15 +165,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._seed = 0
         self._rnd_list: list[Callable[[], float] | None] = []
         self._mask = np.zeros(self.table.size, dtype=np.int8)
-        self._scratch = (
-            np.empty(1, dtype=np.int64),
-            np.empty(self.encoder.size, dtype=np.float32),
-            np.empty(self.table.size, dtype=np.int8),
-            np.empty(1, dtype=np.int64),
-            np.empty(1, dtype=np.int8),
-            np.empty(1, dtype=np.int64),
-            np.empty(players, dtype=np.int64),
-        )
+        self._arrays = step_arrays(self.table, self.encoder, 1)
         self._bots: dict[int, Bot] = {}
         self._rnds: dict[int, Callable[[], float]] = {}
         self._legal: dict[int, int] = {}
@@ -226,9 +218,8 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             bad = {"illegal_action": index, "action_mask": obs["action_mask"]}
             return obs, self.illegal_reward, True, False, bad
         if self._batch is not None:
-            act = self._scratch[0]
-            act[0] = index
-            self._batch.step(*self._scratch)
+            self._arrays[0][0] = index
+            self._batch.step(*self._arrays)
         else:
             self._game_step(self._legal[index])
         self._play_bots()
