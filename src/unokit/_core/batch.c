@@ -7,9 +7,9 @@
  * path of unokit/envs/vector.py, _GameBatch, and the AEC environment in
  * unokit/envs/_base.py):
  *
- *   the action table     per seat: action index -> absolute move code, and the
- *                        sorted move codes -> index (both built in Python by
- *                        unokit.envs.actions; no move arithmetic here)
+ *   the action table     per seat: action index -> absolute move code (built in
+ *                        Python by unokit.envs.actions; no move arithmetic here),
+ *                        and a hash table of those codes -> index
  *   the observation      unokit.envs.observation.ObservationEncoder.encode_game,
  *                        with the segment offsets and card lookups built in Python
  *   catch windows        Game.catch_window: after a move that leaves the
@@ -46,9 +46,11 @@ typedef struct {
     int64_t *seeds, next_seed;
     int32_t *steps, *win_k, *win_of;
     int32_t *moves;    /* n * A: absolute move code of action a for seat s */
-    int32_t *sorted;   /* n * A: the codes of seat s, ascending */
-    int32_t *sorted_i; /* n * A: their action indices */
+    int32_t *hkey;     /* n * H: open-addressing hash table per seat, move code -> */
+    int32_t *hval;     /* n * H: action index (-1: empty slot) */
+    int hbits;         /* H = 1 << hbits >= 2 A */
     int pass_index;    /* of OP_PASS (the same for every seat) */
+    int8_t *last_mask; /* B * A: the masks last written (what step() checks actions against) */
     int lay[L_COUNT];
     int ncards;
     int32_t *uidx;     /* card id -> universe index */
@@ -94,17 +96,17 @@ static void Batch_dealloc(BatchObject *self) {
     free(self->win_k);
     free(self->win_of);
     free(self->moves);
-    free(self->sorted);
-    free(self->sorted_i);
+    free(self->hkey);
+    free(self->hval);
+    free(self->last_mask);
     free(self->uidx);
     free(self->back[0]);
     free(self->back[1]);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static int cmp_pair(const void *a, const void *b) {
-    int64_t x = ((const int64_t *)a)[0], y = ((const int64_t *)b)[0];
-    return (x > y) - (x < y);
+static inline uint32_t slot_of(int32_t code, int hbits) {
+    return ((uint32_t)code * 2654435761u) >> (32 - hbits);
 }
 
 /* Batch(proto, num_envs, moves, layout, uidx, back_light_up, back_dark_up, max_steps, auto_deal)
@@ -156,30 +158,32 @@ static PyObject *Batch_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     self->steps = calloc(B, sizeof(int32_t));
     self->win_k = calloc(B, sizeof(int32_t));
     self->win_of = calloc(B, sizeof(int32_t));
-    self->sorted = malloc(sizeof(int32_t) * total);
-    self->sorted_i = malloc(sizeof(int32_t) * total);
-    int64_t *pairs = malloc(sizeof(int64_t) * 2 * self->A);
+    self->hbits = 4;
+    while ((1 << self->hbits) < 2 * self->A) self->hbits++;
+    size_t H = (size_t)1 << self->hbits;
+    self->hkey = malloc(sizeof(int32_t) * H * n);
+    self->hval = malloc(sizeof(int32_t) * H * n);
+    self->last_mask = calloc((size_t)B * self->A, 1);
     if (!self->refs || !self->games || !self->seeds || !self->steps || !self->win_k ||
-        !self->win_of || !self->sorted || !self->sorted_i || !pairs) {
-        free(pairs);
+        !self->win_of || !self->hkey || !self->hval || !self->last_mask) {
         PyErr_NoMemory();
         goto fail;
     }
     self->pass_index = -1;
+    for (size_t j = 0; j < H * n; j++) self->hval[j] = -1;
     for (int s = 0; s < n; s++) {
+        int32_t *key = self->hkey + H * s, *val = self->hval + H * s;
         for (int a = 0; a < self->A; a++) {
             int32_t m = self->moves[s * self->A + a];
-            pairs[2 * a] = m;
-            pairs[2 * a + 1] = a;
             if (m == UK_OP_PASS) self->pass_index = a;
-        }
-        qsort(pairs, self->A, 2 * sizeof(int64_t), cmp_pair);
-        for (int a = 0; a < self->A; a++) {
-            self->sorted[s * self->A + a] = (int32_t)pairs[2 * a];
-            self->sorted_i[s * self->A + a] = (int32_t)pairs[2 * a + 1];
+            uint32_t h = slot_of(m, self->hbits);
+            while (val[h] >= 0 && key[h] != m) h = (h + 1) & (H - 1);
+            if (val[h] < 0) { /* the first action of a code wins (codes are distinct) */
+                key[h] = m;
+                val[h] = a;
+            }
         }
     }
-    free(pairs);
     for (int i = 0; i < B; i++) {
         memcpy(&self->games[i], pg, sizeof(uk_game));
         Py_INCREF(proto);
@@ -193,10 +197,10 @@ fail:
 
 /* ------------------------------------------------------------------ buffers */
 
-static int wbuf(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t items,
-                const char *what) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
+static int buf(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t items,
+               const char *what, int writable) {
+    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) return -1;
     if (view->itemsize != itemsize || view->len != itemsize * items) {
         PyErr_Format(PyExc_ValueError, "%s: a C-contiguous buffer of %zd items of %zd bytes",
                      what, items, itemsize);
@@ -204,6 +208,11 @@ static int wbuf(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t 
         return -1;
     }
     return 0;
+}
+
+static int wbuf(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t items,
+                const char *what) {
+    return buf(obj, view, itemsize, items, what, 1);
 }
 
 /* ------------------------------------------------------------------ one game */
@@ -216,15 +225,12 @@ static int actor(const BatchObject *b, int i) {
 }
 
 static int index_of(const BatchObject *b, int seat, int32_t move) {
-    const int32_t *s = b->sorted + (size_t)seat * b->A;
-    int lo = 0, hi = b->A - 1;
-    while (lo <= hi) {
-        int mid = (lo + hi) >> 1;
-        if (s[mid] == move) return b->sorted_i[(size_t)seat * b->A + mid];
-        if (s[mid] < move)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
+    size_t H = (size_t)1 << b->hbits;
+    const int32_t *key = b->hkey + H * seat, *val = b->hval + H * seat;
+    uint32_t h = slot_of(move, b->hbits);
+    while (val[h] >= 0) {
+        if (key[h] == move) return val[h];
+        h = (h + 1) & (H - 1);
     }
     return -1;
 }
@@ -272,6 +278,7 @@ static void encode(const BatchObject *b, const uk_game *g, int seat, float *out)
 static int mask_of(BatchObject *b, int i, int seat, int8_t *mask) {
     const uk_game *g = &b->games[i];
     memset(mask, 0, b->A);
+    if (b->games[i].phase >= UK_ROUND_OVER) return 0;
     if (b->win_k[i]) {
         int c = index_of(b, seat, UK_OP_CATCH | ((b->win_of[i] + 1) << 21));
         if (c < 0 || b->pass_index < 0) {
@@ -338,7 +345,9 @@ static PyObject *Batch_observe(BatchObject *self, PyObject *args) {
         int seat = actor(self, i);
         ((int64_t *)cur.buf)[i] = seat;
         encode(self, &self->games[i], seat, (float *)obs.buf + (size_t)i * self->lay[L_SIZE]);
-        err = mask_of(self, i, seat, (int8_t *)mask.buf + (size_t)i * self->A);
+        int8_t *row = (int8_t *)mask.buf + (size_t)i * self->A;
+        err = mask_of(self, i, seat, row);
+        memcpy(self->last_mask + (size_t)i * self->A, row, self->A);
     }
     PyBuffer_Release(&obs);
     PyBuffer_Release(&mask);
@@ -348,16 +357,19 @@ static PyObject *Batch_observe(BatchObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* step(actions, obs, mask, cur, ends, winner, values) -> number of rounds that ended
- *   actions int64 (B): legal action indices (checked by the caller)
+/* step(actions, obs, mask, cur, ends, winner, values, check=True) -> number of rounds
+ * that ended, or -1 (and nothing changed) if check and an action is not in the
+ * mask last written for its game (observe() or step(); legal(i) lists it)
+ *   actions int64 (B): action indices
  *   ends int8 (B): 1 terminated, 2 truncated, 0 else; winner int64 (B);
  *   values int64 (B, n): hand values at the end of the round (for rewards)
  * With auto_deal, a game whose round ended is dealt the next seed's round and
  * its row shows that round; without, it stays over and its row is not written. */
 static PyObject *Batch_step(BatchObject *self, PyObject *args) {
     PyObject *o_act, *o_obs, *o_mask, *o_cur, *o_ends, *o_win, *o_val;
-    if (!PyArg_ParseTuple(args, "OOOOOOO", &o_act, &o_obs, &o_mask, &o_cur, &o_ends, &o_win,
-                          &o_val))
+    int check = 1;
+    if (!PyArg_ParseTuple(args, "OOOOOOO|p", &o_act, &o_obs, &o_mask, &o_cur, &o_ends, &o_win,
+                          &o_val, &check))
         return NULL;
     int B = self->B, n = self->n, A = self->A;
     Py_buffer act, obs, mask, cur, ends, win, val;
@@ -370,7 +382,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
                            "winner", "values"};
     int got = 0;
     for (; got < 7; got++)
-        if (wbuf(objs[got], views[got], sizes[got], items[got], what[got])) break;
+        if (buf(objs[got], views[got], sizes[got], items[got], what[got], got > 0)) break;
     if (got < 7) {
         for (int j = 0; j < got; j++) PyBuffer_Release(views[j]);
         return NULL;
@@ -380,6 +392,14 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
     int8_t *endp = ends.buf;
     long ended = 0;
     int err = 0;
+    if (check)
+        for (int i = 0; i < B; i++) {
+            int64_t a = actions[i];
+            if (a < 0 || a >= A || !self->last_mask[(size_t)i * A + a]) {
+                for (int j = 0; j < 7; j++) PyBuffer_Release(views[j]);
+                return PyLong_FromLong(-1);
+            }
+        }
     for (int i = 0; i < B && !err; i++) {
         uk_game *g = &self->games[i];
         int seat = actor(self, i);
@@ -426,6 +446,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
             for (int s = 0; s < n; s++) valp[(size_t)i * n + s] = uk_hand_value(g, s);
             if (!self->auto_deal) {
                 curp[i] = -1;
+                memset(self->last_mask + (size_t)i * A, 0, A);
                 continue;
             }
             deal(self, i, self->next_seed++);
@@ -433,7 +454,9 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
         seat = actor(self, i);
         curp[i] = seat;
         encode(self, g, seat, (float *)obs.buf + (size_t)i * self->lay[L_SIZE]);
-        err = mask_of(self, i, seat, (int8_t *)mask.buf + (size_t)i * A);
+        int8_t *row = (int8_t *)mask.buf + (size_t)i * A;
+        err = mask_of(self, i, seat, row);
+        memcpy(self->last_mask + (size_t)i * A, row, A);
     }
     for (int j = 0; j < 7; j++) PyBuffer_Release(views[j]);
     if (err) return NULL;
@@ -485,6 +508,7 @@ static PyObject *Batch_set(BatchObject *self, PyObject *args) {
     self->steps[i] = 0;
     self->win_k[i] = 0;
     self->win_of[i] = -1;
+    memset(self->last_mask + (size_t)i * self->A, 0, self->A); /* observe() again */
     Py_RETURN_NONE;
 }
 
@@ -667,7 +691,29 @@ static PyObject *Batch_is_legal(BatchObject *self, PyObject *args) {
     return PyBool_FromLong(mask[a]);
 }
 
+/* legal(i) -> the action indices of game i's mask last written */
+static PyObject *Batch_legal(BatchObject *self, PyObject *arg) {
+    int i = (int)PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (check_index(self, i)) return NULL;
+    PyObject *out = PyList_New(0);
+    if (!out) return NULL;
+    const int8_t *row = self->last_mask + (size_t)i * self->A;
+    for (int a = 0; a < self->A; a++)
+        if (row[a]) {
+            PyObject *v = PyLong_FromLong(a);
+            if (!v || PyList_Append(out, v) < 0) {
+                Py_XDECREF(v);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(v);
+        }
+    return out;
+}
+
 static PyMethodDef Batch_methods[] = {
+    {"legal", (PyCFunction)Batch_legal, METH_O, "game i's legal actions (last mask)"},
     {"is_legal", (PyCFunction)Batch_is_legal, METH_VARARGS, "whether an action is legal"},
     {"observe_seat", (PyCFunction)Batch_observe_seat, METH_VARARGS, "game i from one seat"},
     {"status", (PyCFunction)Batch_status, METH_O, "phase, seat to act, window, winner, steps"},

@@ -361,7 +361,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             self._moves.append((seat, move))
         act, _, _, _, ends, winner, values = self._arrays
         act[0] = index
-        batch.step(*self._arrays)
+        batch.step(*self._arrays, False)
         self._refresh()
         cost = self.rewards_spec.step_cost
         if cost:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from unokit import _core
 from unokit.core import CoreGame
@@ -71,7 +72,12 @@ def to_game(batch: _core.Batch, i: int, table: ActionTable, seed: int) -> Game:
     return c.to_game()
 
 
-def step_arrays(table: ActionTable, encoder: ObservationEncoder, num_envs: int) -> tuple[Any, ...]:
+_A = npt.NDArray[Any]
+#: actions, observations, masks, seats to act, ends, winners, hand values
+StepArrays = tuple[_A, _A, _A, _A, _A, _A, _A]
+
+
+def step_arrays(table: ActionTable, encoder: ObservationEncoder, num_envs: int) -> StepArrays:
     """The arrays ``Batch.step`` reads and writes, for ``num_envs`` games:
     actions, observations, masks, seats to act, ends, winners, hand values."""
     return (

@@ -219,7 +219,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             return obs, self.illegal_reward, True, False, bad
         if self._batch is not None:
             self._arrays[0][0] = index
-            self._batch.step(*self._arrays)
+            self._batch.step(*self._arrays, False)
         else:
             self._game_step(self._legal[index])
         self._play_bots()

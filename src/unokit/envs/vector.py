@@ -160,6 +160,8 @@ __all__ = ["UnoVectorEnv", "VectorStep", "BACKENDS"]
 BACKENDS = ("core", "reference")
 
 IntArray = npt.NDArray[np.int64]
+#: what a backend's step gives: rewards, terminated, truncated
+Result = tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
 
 _ROUND_OVER = int(Phase.ROUND_OVER)
 _DEAL = int(Phase.DEAL)
@@ -232,7 +234,6 @@ class UnoVectorEnv:
         self.encoder = ObservationEncoder(v, self.players, self.options)
         self._base_seed = base
         self._has_reset = False
-        self._mask = np.zeros((self.num_envs, self.table.size), dtype=np.int8)
         self._cur = np.zeros(self.num_envs, dtype=np.int64)
         self.backend = backend
         self._batch: _GameBatch | _CoreBatch = (
@@ -291,8 +292,10 @@ class UnoVectorEnv:
     def step(self, actions: Any) -> VectorStep:
         """One decision in every game: ``actions[i]`` is game ``i``'s action index."""
         a = self._check_actions(actions)
-        rewards, terminated, truncated = self._batch.step(a)
-        return self._output(rewards, terminated, truncated)
+        result = self._batch.step(a)
+        if result is None:  # an action outside a game's mask: nothing changed
+            raise self._illegal(a)
+        return self._output(*result)
 
     def to_game(self, i: int) -> Game:
         """Game ``i`` as a :class:`unokit.Game` (a copy: changing it does not change
@@ -322,9 +325,8 @@ class UnoVectorEnv:
         truncated: npt.NDArray[np.bool_],
     ) -> VectorStep:
         obs, mask, cur = self._batch.outputs()
-        self._mask = mask
-        self._cur = cur
-        return VectorStep(obs, mask.copy(), cur.copy(), rewards, terminated, truncated)
+        self._cur = cur.copy()  # the acting seats of the next step (step_cost)
+        return VectorStep(obs, mask, cur, rewards, terminated, truncated)
 
     def _check_game(self, i: int, g: object) -> None:
         if not isinstance(g, Game):
@@ -355,30 +357,34 @@ class UnoVectorEnv:
             raise IllegalActionError(
                 f"actions must be integer indices of the action table, got dtype {arr.dtype}"
             )
+        return np.ascontiguousarray(arr, dtype=np.int64)
+
+    def _illegal(self, a: IntArray) -> IllegalActionError:
+        """The error for actions ``a`` of which some are outside the table or
+        their game's mask."""
         A = self.table.size
-        outside = (arr < 0) | (arr >= A)
-        if outside.any():
-            bad = np.flatnonzero(outside)
-            raise IllegalActionError(
+        outside = np.flatnonzero((a < 0) | (a >= A))
+        if outside.size:
+            return IllegalActionError(
                 f"actions outside the action table (0..{A - 1}) in game(s) "
-                + ", ".join(f"{i}: {arr[i]}" for i in bad[:5].tolist())
-                + (f" and {bad.size - 5} more" if bad.size > 5 else "")
+                + ", ".join(f"{i}: {a[i]}" for i in outside[:5].tolist())
+                + (f" and {outside.size - 5} more" if outside.size > 5 else "")
             )
-        a = arr.astype(np.int64, copy=False)
-        illegal = self._mask[np.arange(B), a] == 0
-        if illegal.any():
-            bad = np.flatnonzero(illegal)
-            names = self.table.names
-            parts = []
-            for i in bad[:3].tolist():
-                legal = np.flatnonzero(self._mask[i]).tolist()
+        names = self.table.names
+        parts = []
+        bad = 0
+        for i in range(self.num_envs):
+            legal = self._batch.legal(i)
+            if int(a[i]) in legal:
+                continue
+            bad += 1
+            if bad <= 3:
                 parts.append(
                     f"game {i} (P{self._cur[i]} to act) cannot take {a[i]} ({names[a[i]]}); "
                     f"legal: {', '.join(f'{j} {names[j]}' for j in legal)}"
                 )
-            more = f"; and {bad.size - 3} more game(s)" if bad.size > 3 else ""
-            raise IllegalActionError("illegal action: " + "; ".join(parts) + more)
-        return a
+        more = f"; and {bad - 3} more game(s)" if bad > 3 else ""
+        return IllegalActionError("illegal action: " + "; ".join(parts) + more)
 
 
 class _GameBatch:
@@ -393,6 +399,7 @@ class _GameBatch:
         self.window: list[list[int]] = [[] for _ in range(B)]
         self.window_of = [-1] * B
         self.next_seed = 0
+        self.mask = np.zeros((B, env.table.size), dtype=np.int8)  # the last one returned
 
     def _deal(self, i: int) -> Game:
         env = self.env
@@ -445,16 +452,21 @@ class _GameBatch:
             else:
                 for m in g.legal_moves(seat):
                     mask[i, idx[m]] = 1
+        self.mask = mask.copy()
         return obs, mask, cur
 
     def outputs(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8], IntArray]:
         return self.observe()
 
-    def step(
-        self, actions: IntArray
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    def legal(self, i: int) -> list[int]:
+        return [int(x) for x in np.flatnonzero(self.mask[i])]
+
+    def step(self, actions: IntArray) -> Result | None:
         env = self.env
         B, n = env.num_envs, env.players
+        A = env.table.size
+        if ((actions < 0) | (actions >= A)).any() or not self.mask[np.arange(B), actions].all():
+            return None
         spec = env.rewards_spec
         cost = spec.step_cost
         rewards = np.zeros((B, n), dtype=np.float32)
@@ -566,9 +578,10 @@ class _CoreBatch:
         self.batch.observe(obs, mask, cur)
         return obs, mask, cur
 
-    def step(
-        self, actions: IntArray
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+    def legal(self, i: int) -> list[int]:
+        return self.batch.legal(i)
+
+    def step(self, actions: IntArray) -> Result | None:
         env = self.env
         B, n = env.num_envs, env.players
         acting = env._cur
@@ -576,9 +589,9 @@ class _CoreBatch:
         mask = np.empty((B, env.table.size), dtype=np.int8)
         cur = np.empty(B, dtype=np.int64)
         ends = self._ends
-        ended = self.batch.step(
-            np.array(actions, dtype=np.int64), obs, mask, cur, ends, self._winner, self._values
-        )
+        ended = self.batch.step(actions, obs, mask, cur, ends, self._winner, self._values)
+        if ended < 0:
+            return None
         rewards = np.zeros((B, n), dtype=np.float32)
         cost = env.rewards_spec.step_cost
         if cost:
