@@ -232,6 +232,10 @@ def test_illegal_actions_raise_and_change_nothing() -> None:
     ):
         with pytest.raises(IllegalActionError, match=match):
             env.step(bad)
+    # the environment checks against its own copy of the masks, not the arrays it returned
+    out.action_mask[:] = 1
+    with pytest.raises(IllegalActionError, match=r"game 3 .*cannot take"):
+        env.step(not_legal)
     assert _same(env.step(legal.tolist()), twin.step(legal))
 
 
