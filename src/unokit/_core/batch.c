@@ -712,7 +712,33 @@ static PyObject *Batch_legal(BatchObject *self, PyObject *arg) {
     return out;
 }
 
+/* window(i) -> (window rank, vulnerable seat, decisions): the environment's
+ * state of game i beyond the engine's (for copies and pickles) */
+static PyObject *Batch_window(BatchObject *self, PyObject *arg) {
+    int i = (int)PyLong_AsLong(arg);
+    if (i == -1 && PyErr_Occurred()) return NULL;
+    if (check_index(self, i)) return NULL;
+    return Py_BuildValue("(iii)", self->win_k[i], self->win_of[i], self->steps[i]);
+}
+
+/* set_window(i, rank, vulnerable, decisions): restore what window(i) gave */
+static PyObject *Batch_set_window(BatchObject *self, PyObject *args) {
+    int i, k, of, steps;
+    if (!PyArg_ParseTuple(args, "iiii", &i, &k, &of, &steps)) return NULL;
+    if (check_index(self, i)) return NULL;
+    if (k < 0 || k >= self->n || (k && (of < 0 || of >= self->n)) || steps < 0) {
+        PyErr_SetString(PyExc_ValueError, "not a window of this game");
+        return NULL;
+    }
+    self->win_k[i] = k;
+    self->win_of[i] = k ? of : -1;
+    self->steps[i] = steps;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef Batch_methods[] = {
+    {"window", (PyCFunction)Batch_window, METH_O, "window rank, vulnerable seat, decisions"},
+    {"set_window", (PyCFunction)Batch_set_window, METH_VARARGS, "restore window(i)"},
     {"legal", (PyCFunction)Batch_legal, METH_O, "game i's legal actions (last mask)"},
     {"is_legal", (PyCFunction)Batch_is_legal, METH_VARARGS, "whether an action is legal"},
     {"observe_seat", (PyCFunction)Batch_observe_seat, METH_VARARGS, "game i from one seat"},

@@ -29,7 +29,7 @@ from unokit.game import OP_PASS, Game, Phase
 from unokit.options import Options
 from unokit.variants import get_variant
 
-from ._corebatch import make_batch, step_arrays, to_game
+from ._corebatch import make_batch, restore_game, save_game, step_arrays, to_game
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 from .rewards import REWARDS, STALL_REWARDS, RewardSpec
@@ -262,6 +262,18 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._start(CoreGame.from_game(game))
         origin: int | str = notation.dumps(game)
         self._origin = origin
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles: the game in the core goes as plain values."""
+        state = self.__dict__.copy()
+        state["_batch"] = save_game(self._batch, 0, self.table, self._seed)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        saved = state.pop("_batch")
+        self.__dict__.update(state)
+        self._batch = make_batch(self.table, self.encoder, 1)
+        restore_game(self._batch, 0, self.table, self._seed, saved)
 
     @property
     def game(self) -> Game:

@@ -24,7 +24,10 @@ from unokit.variants import Variant
 from .actions import ActionTable
 from .observation import ObservationEncoder
 
-__all__ = ["make_batch", "per_seed_tables", "step_arrays", "to_game", "LAYOUT"]
+__all__ = [
+    "make_batch", "per_seed_tables", "step_arrays", "to_game", "save_game", "restore_game",
+    "LAYOUT",
+]  # fmt: skip
 
 #: Segments of the observation whose offsets batch.c needs, in its order.
 LAYOUT = (
@@ -89,3 +92,22 @@ def step_arrays(table: ActionTable, encoder: ObservationEncoder, num_envs: int) 
         np.empty(num_envs, dtype=np.int64),
         np.empty((num_envs, table.players), dtype=np.int64),
     )
+
+
+def save_game(batch: _core.Batch, i: int, table: ActionTable, seed: int) -> tuple[Any, ...]:
+    """Game ``i`` of ``batch`` (dealt from ``seed``) as plain Python values, for
+    copies and pickles of an environment: the core's state and the window."""
+    c = CoreGame(table.variant, table.options, table.players, seed)
+    batch.get(i, c._g)
+    return (c._g.state(), batch.window(i))
+
+
+def restore_game(
+    batch: _core.Batch, i: int, table: ActionTable, seed: int, saved: tuple[Any, ...]
+) -> None:
+    """Game ``i`` of ``batch`` becomes what :func:`save_game` gave."""
+    state, window = saved
+    c = CoreGame(table.variant, table.options, table.players, seed)
+    c._g.set_state(state)
+    batch.set(i, c._g, seed)
+    batch.set_window(i, *window)

@@ -82,7 +82,7 @@ from ._base import (
     render_game,
     render_output,
 )
-from ._corebatch import make_batch, step_arrays, to_game
+from ._corebatch import make_batch, restore_game, save_game, step_arrays, to_game
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 from .rewards import RewardSpec
@@ -175,6 +175,21 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._steps = 0
 
     # ------------------------------------------------------------------ API
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles: the game in the core goes as plain values."""
+        state = self.__dict__.copy()
+        if self._batch is not None:
+            state["_batch"] = save_game(self._batch, 0, self.table, self._seed)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        saved = state.pop("_batch")
+        self.__dict__.update(state)
+        self._batch = None
+        if saved is not None:
+            self._batch = make_batch(self.table, self.encoder, 1)
+            restore_game(self._batch, 0, self.table, self._seed, saved)
 
     @property
     def game(self) -> Game:
