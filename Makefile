@@ -6,6 +6,7 @@
 #   make dataset write the sample dataset: 1,000 recorded matches per variant (dataset/)
 #   make screenshots  the web app's pictures in docs/img (Debian's chromium)
 #   make fuzz    fuzz the rules engine (SECONDS=600 for ten minutes; SEED=n)
+#   make fuzz-core  compare the C core with the Python engine command by command
 
 PYTHON ?= python3
 VENV   := .venv
@@ -18,7 +19,7 @@ STAMP  := $(VENV)/.installed-dev
 SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
 DATASET ?= dataset
 
-.PHONY: install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz
+.PHONY: cc install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz fuzz-core
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,12 +27,24 @@ $(VENV)/bin/python:
 
 # torch on its own first (the CPU build), so that the RL recipes' libraries
 # (extra rl-recipes: SB3, sb3-contrib, Tianshou, RLlib) never pull a CUDA torch.
-$(STAMP): pyproject.toml | $(VENV)/bin/python
+# pip compiles the C rules core (src/unokit/_core) with gcc and Python's
+# headers: on a fresh Debian, install them (Debian packages) first.
+cc:
+	@if ! command -v gcc >/dev/null 2>&1; then \
+	  echo "installing gcc (Debian package) to build the C rules core"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null; \
+	fi
+	@if ! $(PYTHON) -c "import os, sysconfig, sys; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))"; then \
+	  echo "installing Python's headers (Debian package python3-dev) to build the C rules core"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-dev >/dev/null; \
+	fi
+
+$(STAMP): pyproject.toml | cc $(VENV)/bin/python
 	$(BIN)/pip install -q torch==2.13.0
 	$(BIN)/pip install -q -e ".[dev,rl-recipes]"
 	touch $@
 
-$(VENV)/.installed-web: pyproject.toml | $(VENV)/bin/python
+$(VENV)/.installed-web: pyproject.toml | cc $(VENV)/bin/python
 	$(BIN)/pip install -q -e ".[web]"
 	touch $@
 
@@ -80,7 +93,7 @@ typecheck: install
 	$(BIN)/mypy
 
 conformance: install
-	$(BIN)/unokit conformance $(SCENARIOS)
+	$(BIN)/unokit conformance --core $(SCENARIOS)
 
 # Each area runs in its own process: browser sessions and event loops of one
 # area must not leak into another's tests.
@@ -121,6 +134,11 @@ SECONDS ?= 120
 SEED ?= 0
 fuzz: install
 	$(BIN)/python -m unokit.fuzz --seconds $(SECONDS) --seed $(SEED)
+
+# The C core against Game, command by command (docs/core.md): states, legal
+# move lists and refusals must agree after every command.
+fuzz-core: install
+	$(BIN)/python -m unokit.fuzz --core --seconds $(SECONDS) --seed $(SEED)
 
 HOST ?= 127.0.0.1
 PORT ?= 8000

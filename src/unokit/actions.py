@@ -86,6 +86,18 @@ class Play:
             parts.append(f"flipcolor={self.flip_color.name}")
         return " ".join(parts)
 
+    def engine_args(self) -> tuple[int, bool, int, int, bool, int]:
+        """``(color, flex, target, swap, uno, flip_color)`` as the engines take
+        them (-1 for an absent colour, seat or flip colour)."""
+        return (
+            -1 if self.color is None else int(self.color),
+            self.flex,
+            -1 if self.target is None else self.target,
+            -1 if self.swap is None else self.swap,
+            self.uno,
+            -1 if self.flip_color is None else int(self.flip_color),
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Draw:

@@ -199,6 +199,14 @@ def conformance(
         typer.Argument(help="Scenario files, or directories (every *.json below them)."),
     ],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print only failures.")] = False,
+    core: Annotated[
+        bool,
+        typer.Option(
+            "--core",
+            help="Also replay every scenario on the C core: same acceptance and state as Game "
+            "after every step (docs/core.md).",
+        ),
+    ] = False,
 ) -> None:
     """Run rules scenario files (docs/scenario-format.md); exit 0 only if all pass."""
     from unokit.conformance import run_paths
@@ -208,7 +216,7 @@ def conformance(
             fail(f"{p} does not exist")
         if p.is_dir() and not any(p.rglob("*.json")):
             fail(f"{p} holds no scenario files (*.json)")
-    results = run_paths(paths)
+    results = run_paths(paths, core=core)
     for r in results:
         if not quiet or not r.passed:
             print(r.line())

@@ -329,12 +329,12 @@ def _run(doc: Any) -> None:
             raise _Fail(f"step {i} ({command}): " + "; ".join(errors))
 
 
-def run_file(path: Path) -> ScenarioResult:
+def run_file(path: Path, *, core: bool = False) -> ScenarioResult:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as e:
         return ScenarioResult(path.stem, str(path), False, f"cannot read scenario file: {e}")
-    return run_scenario(doc, path.stem)
+    return run_on_core(doc, path.stem) if core else run_scenario(doc, path.stem)
 
 
 def iter_scenario_files(paths: Iterable[str | Path]) -> Iterator[Path | str]:
@@ -350,13 +350,14 @@ def iter_scenario_files(paths: Iterable[str | Path]) -> Iterator[Path | str]:
             yield str(p)
 
 
-def run_paths(paths: Iterable[str | Path]) -> list[ScenarioResult]:
+def run_paths(paths: Iterable[str | Path], *, core: bool = False) -> list[ScenarioResult]:
+    """Every scenario file of ``paths``; ``core``: on the C core too (:func:`run_on_core`)."""
     results = []
     for p in iter_scenario_files(paths):
         if isinstance(p, str):
             results.append(ScenarioResult(p, "", False, "no such file or directory"))
         else:
-            results.append(run_file(p))
+            results.append(run_file(p, core=core))
     return results
 
 

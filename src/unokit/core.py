@@ -40,6 +40,8 @@ __all__ = ["CoreGame", "core_tables", "core_options", "simulate_random"]
 _REASONS = ("", "first_card", "flip_exposed_wild")
 _BASE: dict[str, _core.Tables] = {}
 _TABLES: dict[tuple[str, tuple[int, ...]], _core.Tables] = {}
+# (variant, options, pairing seed) -> the core's tables and option integers
+_MADE: dict[tuple[str, Options, int], tuple[_core.Tables, tuple[int, ...]]] = {}
 
 
 def core_tables(variant: Variant, options: Options, seed: int = 0) -> _core.Tables:
@@ -119,8 +121,14 @@ class CoreGame:
         self.options = options
         self.n = players
         self.seed = seed
-        tables = core_tables(variant, options, seed)
-        self._g = _core.Game(tables, core_options(options), players, seed & 0xFFFFFFFFFFFF)
+        key = (variant.name, options, seed if options.flipPairing == "random_seeded" else 0)
+        made = _MADE.get(key)
+        if made is None:
+            made = (core_tables(variant, options, seed), core_options(options))
+            if len(_MADE) > 256:
+                _MADE.clear()
+            _MADE[key] = made
+        self._g = _core.Game(made[0], made[1], players, seed & 0xFFFFFFFFFFFF)
 
     @classmethod
     def new(
@@ -140,9 +148,17 @@ class CoreGame:
     def from_game(cls, game: Game) -> CoreGame:
         """The position of ``game`` on the core (its event log is not carried)."""
         g = cls(game.variant, game.options, game.n, game.seed)
-        st = game.state_tuple()[4:]
-        reason = _REASONS.index(st[12])
-        g._g.set_state(st[:12] + (reason,) + st[13:])
+        g._g.set_state(
+            (
+                game.shuffles, game.hands, game.draw, game.discard, game.side, game.color,
+                game.current, game.direction, game.dealer, game.phase, game.drawn,
+                game.color_next, _REASONS.index(game.color_reason), game.ch_offender,
+                game.ch_legal, game.ch_card, game.ch_after, game.ch_after_success, game.pending,
+                game.stack_class, game.stack_amount, game.uno, game.uno_pre, game.vulnerable,
+                game.powers, game.scores, game.round_no, game.winner, game.round_points,
+                game.match_winners, game.empty_draws, game.wild_top, game.reveal,
+            )
+        )  # fmt: skip
         return g
 
     def to_game(self) -> Game:
@@ -208,16 +224,7 @@ class CoreGame:
             cid = self.variant.cards.index.get(action.card)
             if cid is None:
                 raise IllegalActionError(f"{action.card} is not a {self.variant.name} card")
-            err = self._g.play(
-                action.seat,
-                cid,
-                -1 if action.color is None else int(action.color),
-                action.flex,
-                -1 if action.target is None else action.target,
-                -1 if action.swap is None else action.swap,
-                action.uno,
-                -1 if action.flip_color is None else int(action.flip_color),
-            )
+            err = self._g.play(action.seat, cid, *action.engine_args())
         else:
             seat = getattr(action, "seat", -1)
             if not (isinstance(seat, int) and 0 <= seat < self.n):
@@ -369,22 +376,22 @@ class CoreGame:
 
 
 class _Decoder:
-    """Move codes to typed actions through an empty Game of the variant (cached)."""
+    """Move codes to typed actions and back through an empty Game of the variant."""
 
     def __init__(self) -> None:
         self._games: dict[str, Game] = {}
 
-    def decode(self, variant: Variant, seat: int, move: int) -> Action:
+    def _game(self, variant: Variant) -> Game:
         g = self._games.get(variant.name)
         if g is None:
             g = self._games[variant.name] = Game(variant, 2, None, 0, events=False)
-        return g.decode(seat, move)
+        return g
+
+    def decode(self, variant: Variant, seat: int, move: int) -> Action:
+        return self._game(variant).decode(seat, move)
 
     def encode(self, variant: Variant, action: Action) -> int:
-        g = self._games.get(variant.name)
-        if g is None:
-            g = self._games[variant.name] = Game(variant, 2, None, 0, events=False)
-        return g.encode(action)
+        return self._game(variant).encode(action)
 
 
 _DECODER = _Decoder()

@@ -140,7 +140,8 @@ class FuzzStats:
     commands: int = 0  # commands played in the matches (each checked after)
     legal_checked: int = 0  # listed legal actions tried on a copy
     illegal_checked: int = 0  # commands that had to be rejected
-    differential: int = 0  # commands compared against a fast path
+    differential: int = 0  # commands compared against a fast path (or the C core)
+    compared_with: str = "the fast paths"
     seconds: float = 0.0
     variants: Counter[str] = field(default_factory=Counter)
     options_seen: Counter[str] = field(default_factory=Counter)
@@ -153,6 +154,7 @@ class FuzzStats:
         self.legal_checked += other.legal_checked
         self.illegal_checked += other.illegal_checked
         self.differential += other.differential
+        self.compared_with = other.compared_with
         self.variants.update(other.variants)
         self.options_seen.update(other.options_seen)
         self.failures += other.failures
@@ -162,7 +164,7 @@ class FuzzStats:
         return (
             f"{self.matches} matches, {self.rounds} rounds, {self.commands} commands checked "
             f"({self.legal_checked} legal actions tried, {self.illegal_checked} illegal "
-            f"commands rejected, {self.differential} compared with the fast paths) in "
+            f"commands rejected, {self.differential} compared with {self.compared_with}) in "
             f"{self.seconds:.1f} s ({rate:.0f} commands/s); "
             f"variants {dict(sorted(self.variants.items()))}; "
             f"{len(self.failures)} failure(s)"
@@ -608,7 +610,7 @@ def core_match(seed: int, *, max_commands: int = 20_000) -> FuzzStats:
     commands compared."""
     from unokit.core import CoreGame
 
-    stats = FuzzStats(matches=1)
+    stats = FuzzStats(matches=1, compared_with="the C core")
     cfg = random_config(seed)
     stats.variants[cfg.variant] += 1
     stats.options_seen.update(f"{k}={v}" for k, v in cfg.options.items())
@@ -690,26 +692,7 @@ def run_core(
     progress: Callable[[FuzzStats], None] | None = None,
 ) -> FuzzStats:
     """:func:`core_match` over seeds ``seed``, ``seed + 1``, ... within the bounds."""
-    if seconds is None and matches is None and commands is None:
-        raise ValueError("give seconds, matches or commands")
-    total = FuzzStats()
-    t0 = last = time.perf_counter()
-    s = seed
-    while True:
-        total.add(core_match(s))
-        s += 1
-        now = time.perf_counter()
-        total.seconds = now - t0
-        if progress is not None and now - last >= 30:
-            progress(total)
-            last = now
-        if matches is not None and total.matches >= matches:
-            break
-        if commands is not None and total.commands >= commands:
-            break
-        if seconds is not None and total.seconds >= seconds:
-            break
-    return total
+    return _run_seeds(core_match, seconds, matches, commands, seed, progress, 30.0)
 
 
 def run(
@@ -724,18 +707,33 @@ def run(
     """Fuzz matches ``seed``, ``seed + 1``, ... until ``seconds`` have passed,
     ``matches`` were played or ``commands`` checked (whichever comes first; at
     least one bound is needed)."""
+    return _run_seeds(
+        lambda s: fuzz_match(s, differential=differential),
+        seconds, matches, commands, seed, progress, 10.0,
+    )  # fmt: skip
+
+
+def _run_seeds(
+    one: Callable[[int], FuzzStats],
+    seconds: float | None,
+    matches: int | None,
+    commands: int | None,
+    seed: int,
+    progress: Callable[[FuzzStats], None] | None,
+    every: float,
+) -> FuzzStats:
+    """``one(seed)``, ``one(seed + 1)``, ... until a bound is reached; the totals."""
     if seconds is None and matches is None and commands is None:
         raise ValueError("give seconds, matches or commands")
     total = FuzzStats()
-    t0 = time.perf_counter()
-    last = t0
+    t0 = last = time.perf_counter()
     s = seed
     while True:
-        total.add(fuzz_match(s, differential=differential))
+        total.add(one(s))
         s += 1
         now = time.perf_counter()
         total.seconds = now - t0
-        if progress is not None and now - last >= 10:
+        if progress is not None and now - last >= every:
             progress(total)
             last = now
         if matches is not None and total.matches >= matches:

@@ -1250,16 +1250,7 @@ class Game:
         start = len(self.log) if self.log is not None else 0
         if isinstance(action, Play):
             cid = self._action_card(action.seat, action.card)
-            self.play(
-                action.seat,
-                cid,
-                -1 if action.color is None else int(action.color),
-                action.flex,
-                -1 if action.target is None else action.target,
-                -1 if action.swap is None else action.swap,
-                action.uno,
-                -1 if action.flip_color is None else int(action.flip_color),
-            )
+            self.play(action.seat, cid, *action.engine_args())
         elif isinstance(action, Draw):
             self.draw_card(action.seat)
         elif isinstance(action, Pass):

@@ -54,6 +54,7 @@ def test_the_differential_check_bites(monkeypatch: pytest.MonkeyPatch) -> None:
         return tuple(t)
 
     monkeypatch.setattr("unokit.core.core_options", lenient)
+    monkeypatch.setattr("unokit.core._MADE", {})  # no cached option integers
     stats = fuzz.run_core(matches=40, seed=7)
     assert stats.failures, "a wrong unoPenalty went unnoticed"
     assert all("differs" in f.message or "lists" in f.message for f in stats.failures)
@@ -89,7 +90,7 @@ def test_playout_on_the_core_equals_the_python_playout(variant: str, opt: int) -
             # any callable works too (one call per random choice)
             c2 = Game.new(variant, players, options, seed=seed, events=False)
             r3 = random.Random(seed)
-            playout(c2, lambda r=r3: r.random())  # type: ignore[misc]
+            playout(c2, lambda r=r3: r.random())
             assert c2.state_tuple() == ref.state_tuple()
 
 
@@ -180,3 +181,38 @@ def test_simulate_random_leaves_unusual_seeds_to_the_caller() -> None:
     assert simulate_random(v, 2, Options(), 2**70, 3, False) is None
     tally = simulate_random(v, 2, Options(matchMode="single_round"), -5, 3, False)
     assert tally is not None and tally[0] == 3
+
+
+def test_conformance_on_the_core_from_the_command_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from unokit.cli import app
+
+    folder = str(ROOT / "tests" / "scenarios")
+    out = CliRunner().invoke(app, ["conformance", "--core", "-q", folder])
+    assert out.exit_code == 0, out.output
+    assert " passed, 0 failed" in out.output
+    # a core that ignores commands fails the replay, naming the step
+    monkeypatch.setattr(CoreGame, "apply", lambda self, action: None)
+    out = CliRunner().invoke(app, ["conformance", "--core", "-q", folder])
+    assert out.exit_code == 1
+    assert "states differ" in out.output or "the core accepted it" in out.output
+
+
+def test_a_bad_position_is_refused_and_changes_nothing() -> None:
+    core = CoreGame.new("classic", 2, seed=1)
+    before = core.state_tuple()
+    raw = core._g.state()
+    bad = [
+        raw[:9] + (1,) + (-1,) + raw[11:],  # AWAIT_DRAWN without a drawn card
+        raw[:9] + (2,) + raw[10:11] + (-1,) + raw[12:],  # AWAIT_COLOR: nobody to declare
+        raw[:9] + (3,) + raw[10:],  # AWAIT_CHALLENGE without a challenged card
+        raw[:1] + (((9999,),) + raw[1][1:],) + raw[2:],  # not a card id
+        raw[:21] + ((0, 7),) + raw[22:],  # not a UNO state
+        raw[:6] + (5,) + raw[7:],  # current is not a seat
+        raw[:-1],  # a field missing
+    ]
+    for position in bad:
+        with pytest.raises(ValueError):
+            core._g.set_state(position)
+        assert core.state_tuple() == before

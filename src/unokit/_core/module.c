@@ -470,15 +470,21 @@ static PyObject *Game_set_state(GameObject *self, PyObject *args) {
     int len;
 #define INT(i) PyLong_AsLong(PyTuple_GET_ITEM(st, i))
     g.shuffles = PyLong_AsLongLong(PyTuple_GET_ITEM(st, 0));
-    PyObject *hands = PyTuple_GET_ITEM(st, 1);
-    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != n) {
+    PyObject *hands = PySequence_Fast(PyTuple_GET_ITEM(st, 1), "set_state: hands");
+    if (!hands) return NULL;
+    if (PySequence_Fast_GET_SIZE(hands) != n) {
+        Py_DECREF(hands);
         PyErr_SetString(PyExc_ValueError, "set_state: one hand per seat");
         return NULL;
     }
     for (int s = 0; s < n; s++) {
-        if (load_cards(PyTuple_GET_ITEM(hands, s), g.hands[s], &len, nc, "hand")) return NULL;
+        if (load_cards(PySequence_Fast_GET_ITEM(hands, s), g.hands[s], &len, nc, "hand")) {
+            Py_DECREF(hands);
+            return NULL;
+        }
         g.hand_len[s] = (int16_t)len;
     }
+    Py_DECREF(hands);
     if (load_cards(PyTuple_GET_ITEM(st, 2), g.draw, &g.draw_len, nc, "draw")) return NULL;
     if (load_cards(PyTuple_GET_ITEM(st, 3), g.discard, &g.discard_len, nc, "discard")) return NULL;
     g.side = INT(4);
@@ -499,7 +505,13 @@ static PyObject *Game_set_state(GameObject *self, PyObject *args) {
     g.stack_class = INT(19);
     g.stack_amount = INT(20);
     if (seq_ints(PyTuple_GET_ITEM(st, 21), v, n, n, NULL, "uno")) return NULL;
-    for (int s = 0; s < n; s++) g.uno[s] = (int8_t)v[s];
+    for (int s = 0; s < n; s++) {
+        if (v[s] < 0 || v[s] > 2) {
+            PyErr_SetString(PyExc_ValueError, "set_state: a UNO state is not 0, 1 or 2");
+            return NULL;
+        }
+        g.uno[s] = (int8_t)v[s];
+    }
     g.uno_pre = INT(22);
     g.vulnerable = INT(23);
     Py_ssize_t np;
@@ -513,7 +525,13 @@ static PyObject *Game_set_state(GameObject *self, PyObject *args) {
     Py_ssize_t nw;
     if (seq_ints(PyTuple_GET_ITEM(st, 29), v, -1, n, &nw, "match_winners")) return NULL;
     g.match_winners_n = (int)nw;
-    for (int i = 0; i < nw; i++) g.match_winners[i] = (int8_t)v[i];
+    for (int i = 0; i < nw; i++) {
+        if (v[i] < 0 || v[i] >= n) {
+            PyErr_SetString(PyExc_ValueError, "set_state: a match winner is not a seat");
+            return NULL;
+        }
+        g.match_winners[i] = (int8_t)v[i];
+    }
     g.empty_draws = INT(30);
     g.wild_top = INT(31);
     PyObject *rv = PyTuple_GET_ITEM(st, 32);
@@ -533,7 +551,15 @@ static PyObject *Game_set_state(GameObject *self, PyObject *args) {
         g.color < -1 || g.color > 7 || g.drawn < -1 || g.drawn >= nc || g.ch_card >= nc ||
         g.ch_offender >= n || g.ch_after >= n || g.ch_after_success >= n || g.color_next >= n ||
         g.vulnerable >= n || g.uno_pre >= n || g.reveal_off >= n || g.winner >= n ||
-        (g.phase != UK_DEAL && g.phase < UK_ROUND_OVER && g.discard_len == 0)) {
+        (g.phase != UK_DEAL && g.phase < UK_ROUND_OVER && g.discard_len == 0) ||
+        g.ch_card < -1 || g.ch_offender < -1 || g.ch_after < -1 || g.ch_after_success < -1 ||
+        g.color_next < -1 || g.vulnerable < -1 || g.uno_pre < -1 || g.winner < -1 ||
+        g.color_reason < 0 || g.color_reason > 2 || g.pending < 0 || g.stack_amount < 0 ||
+        (g.phase == UK_DRAWN && g.drawn < 0) ||
+        (g.phase == UK_COLOR && g.color_next < 0) ||
+        (g.phase == UK_CHALLENGE && (g.ch_card < 0 || g.ch_offender < 0 || g.ch_after < 0 ||
+                                     g.ch_after_success < 0)) ||
+        (g.pending && g.ch_offender >= 0 && (g.ch_after < 0 || g.ch_card < 0))) {
         PyErr_SetString(PyExc_ValueError, "set_state: a field is out of range");
         return NULL;
     }
