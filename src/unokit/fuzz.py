@@ -758,7 +758,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--core", action="store_true", help="compare the C core with Game command by command"
     )
+    p.add_argument(
+        "--vector", action="store_true", help="compare the batched environments with Game"
+    )
     a = p.parse_args(argv)
+    if a.vector:  # unokit.envs.differential.fuzz_vector
+        from unokit.envs.differential import fuzz_vector
+
+        vs = fuzz_vector(
+            seconds=a.seconds if a.seconds or a.matches else 60.0, configs=a.matches,
+            seed=a.seed, progress=lambda v: print(f"... {v.summary()}", flush=True),
+        )  # fmt: skip
+        for seed, config, message in vs.failures:
+            print(f"seed {seed} ({config}): {message}")
+        print(vs.summary())
+        return 1 if vs.failures else 0
 
     def progress(s: FuzzStats) -> None:
         print(f"... {s.summary()}", flush=True)

@@ -311,3 +311,16 @@ def test_positions_continue_like_the_engine() -> None:
     again = uno_flip_v0.vector_env(24, 3, seed=0).reset_from(games)
     for field in ("observation", "action_mask", "current_player"):
         assert np.array_equal(getattr(again, field), getattr(out, field)), field
+
+
+def test_fuzz_vector_mode(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m unokit.fuzz --vector``: the differential check over the
+    fuzzer's random configurations (variants, players, options, handSize)."""
+    from unokit.envs.differential import fuzz_vector
+    from unokit.fuzz import main
+
+    stats = fuzz_vector(configs=4, seed=10, num_envs=2, steps=40)
+    assert stats.configs == 4 and stats.decisions == 4 * 2 * 40 and not stats.failures
+    assert sum(stats.variants.values()) == 4
+    assert main(["--vector", "--matches", "2", "--seed", "20"]) == 0
+    assert "batched environment: 2 configurations" in capsys.readouterr().out

@@ -8,8 +8,10 @@ same actions, and compares every array of every step -- observations, masks,
 seats to act, rewards, terminations, truncations -- and the seeds of the
 rounds dealt by automatic resets; every ``check_every`` steps each game's whole
 engine state (:meth:`unokit.Game.state_tuple` of ``to_game``). The fuzzer
-(:mod:`unokit.fuzz`) calls it for every variant and random options; the
-tests of tests/envs/test_vector.py too.
+(:mod:`unokit.fuzz`) calls it on the first round of every fuzzed match, and
+:func:`fuzz_vector` (``python -m unokit.fuzz --vector``) runs nothing else,
+over the fuzzer's random configurations (variant, players, options,
+``handSize``); the tests of tests/envs/test_vector.py call it too.
 
 >>> vector_differential("flip", 2, {}, seed=3, steps=50)
 200
@@ -18,6 +20,10 @@ tests of tests/envs/test_vector.py too.
 from __future__ import annotations
 
 import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -26,7 +32,7 @@ from unokit.game import OP_DRAW
 
 from .vector import UnoVectorEnv, VectorStep
 
-__all__ = ["Disagreement", "vector_differential", "FIELDS"]
+__all__ = ["Disagreement", "vector_differential", "fuzz_vector", "VectorFuzzStats", "FIELDS"]
 
 #: The arrays of a step that must agree.
 FIELDS = ("observation", "action_mask", "current_player", "rewards", "terminated", "truncated")
@@ -102,3 +108,65 @@ def vector_differential(
                         f"step {k}: game {i}'s state differs from the engine's (fields {diff})"
                     )
     return steps * num_envs
+
+
+@dataclass
+class VectorFuzzStats:
+    """What :func:`fuzz_vector` did."""
+
+    configs: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    variants: Counter[str] = field(default_factory=Counter)
+    #: ``(seed, configuration, message)`` of each disagreement
+    failures: list[tuple[int, str, str]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"batched environment: {self.configs} configurations, {self.decisions:,} decisions "
+            f"compared with the engine in {self.seconds:.1f} s; variants "
+            f"{dict(sorted(self.variants.items()))}; {len(self.failures)} disagreement(s)"
+        )
+
+
+def fuzz_vector(
+    *,
+    seconds: float | None = None,
+    configs: int | None = None,
+    seed: int = 0,
+    num_envs: int = 8,
+    steps: int = 300,
+    progress: Callable[[VectorFuzzStats], None] | None = None,
+) -> VectorFuzzStats:
+    """:func:`vector_differential` on the fuzzer's configurations ``seed``,
+    ``seed + 1``, ... (:func:`unokit.fuzz.random_config`: a variant, a player
+    count, random options and ``handSize``) for ``seconds`` or ``configs``
+    configurations; ``num_envs`` games of ``steps`` decisions each."""
+    from unokit.fuzz import random_config
+
+    stats = VectorFuzzStats()
+    start = time.monotonic()
+    last = start
+    s = seed
+    while True:
+        now = time.monotonic()
+        if (seconds is not None and now - start >= seconds) or (
+            configs is not None and stats.configs >= configs
+        ):
+            break
+        cfg = random_config(s)
+        try:
+            stats.decisions += vector_differential(
+                cfg.variant, cfg.players, cfg.options, s, num_envs=num_envs, steps=steps
+            )
+        except Disagreement as e:
+            stats.failures.append((s, cfg.describe(), str(e)))
+        stats.configs += 1
+        stats.variants[cfg.variant] += 1
+        s += 1
+        if progress is not None and time.monotonic() - last >= 10:
+            last = time.monotonic()
+            stats.seconds = last - start
+            progress(stats)
+    stats.seconds = time.monotonic() - start
+    return stats
