@@ -47,8 +47,26 @@ OPTION_SETS: list[tuple[str, int, dict[str, Any]]] = [
 def test_the_core_batch_plays_like_the_engine(
     variant: str, players: int, options: dict[str, Any]
 ) -> None:
-    compared = vector_differential(variant, players, options, seed=players, num_envs=6, steps=250)
-    assert compared == 6 * 250
+    seen: Counter[str] = Counter()
+    compared = vector_differential(
+        variant, players, options, seed=players, num_envs=6, steps=250, seen=seen
+    )
+    assert compared == 6 * 250 and seen["terminated"] + seen["truncated"] > 0
+
+
+@pytest.mark.parametrize(
+    "rewards",
+    [
+        {"reward": "win", "stall_reward": "zero", "step_cost": 0.01},
+        {"reward": "norm_points", "max_steps": 40},
+    ],
+)
+def test_reward_options_and_truncation_play_like_the_engine(rewards: dict[str, Any]) -> None:
+    seen: Counter[str] = Counter()
+    for variant in ("classic", "flip", "flex"):
+        vector_differential(variant, 3, {}, seed=5, num_envs=4, steps=120, seen=seen, **rewards)
+    assert seen["terminated"] > 0
+    assert (seen["truncated"] > 0) == ("max_steps" in rewards)
 
 
 def test_the_differential_check_finds_a_difference() -> None:

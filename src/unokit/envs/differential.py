@@ -68,8 +68,9 @@ def vector_differential(
     num_envs: int = 4,
     steps: int = 300,
     check_every: int = 25,
-    max_steps: int | None = 400,
+    max_steps: int | None = 150,
     draw_weight: float = 0.2,
+    seen: Counter[str] | None = None,
     **kwargs: Any,
 ) -> int:
     """Play ``steps`` batch steps of ``num_envs`` games of ``variant`` under
@@ -78,7 +79,8 @@ def vector_differential(
     taken with weight ``draw_weight`` so that rounds end), and compare them
     (module documentation). Returns the number of game decisions compared;
     raises :class:`Disagreement` at the first difference. ``kwargs`` go to
-    both environments (``reward=``, ``step_cost=``...)."""
+    both environments (``reward=``, ``step_cost=``...); ``seen`` counts the
+    rounds that ended (``terminated``, ``truncated``)."""
     opts = dict(options or {})
     args = dict(seed=seed, max_steps=max_steps, **kwargs, **opts)
     fast = UnoVectorEnv(variant, num_envs, players, backend="core", **args)
@@ -97,6 +99,9 @@ def vector_differential(
             actions[i] = pool[r.randrange(pool.size)]
         a, b = fast.step(actions), ref.step(actions)
         _compare(a, b, k)
+        if seen is not None:
+            seen["terminated"] += int(a.terminated.sum())
+            seen["truncated"] += int(a.truncated.sum())
         if not np.array_equal(fast.seeds, ref.seeds):
             raise Disagreement(f"step {k}: seeds {fast.seeds} != {ref.seeds}")
         if k % check_every == 0 or k == steps:
