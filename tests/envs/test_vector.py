@@ -69,6 +69,13 @@ def test_reward_options_and_truncation_play_like_the_engine(rewards: dict[str, A
     assert (seen["truncated"] > 0) == ("max_steps" in rewards)
 
 
+def test_catch_windows_of_random_play_play_like_the_engine() -> None:
+    seen: Counter[str] = Counter()
+    for variant in ("classic", "flip", "flex"):
+        vector_differential(variant, 2, {}, seed=9, num_envs=8, steps=200, seen=seen)
+    assert seen["window"] > 0
+
+
 def test_the_differential_check_finds_a_difference() -> None:
     """A batch whose games are dealt from other seeds than the engine's fails
     the check at once (the check can fail)."""

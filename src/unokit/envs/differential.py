@@ -30,7 +30,7 @@ import numpy as np
 
 from unokit.game import OP_DRAW
 
-from .vector import UnoVectorEnv, VectorStep
+from .vector import UnoVectorEnv, VectorStep, _GameBatch
 
 __all__ = ["Disagreement", "vector_differential", "fuzz_vector", "VectorFuzzStats", "FIELDS"]
 
@@ -80,7 +80,8 @@ def vector_differential(
     (module documentation). Returns the number of game decisions compared;
     raises :class:`Disagreement` at the first difference. ``kwargs`` go to
     both environments (``reward=``, ``step_cost=``...); ``seen`` counts the
-    rounds that ended (``terminated``, ``truncated``)."""
+    rounds that ended (``terminated``, ``truncated``) and the decisions taken
+    in catch windows (``window``)."""
     opts = dict(options or {})
     args = dict(seed=seed, max_steps=max_steps, **kwargs, **opts)
     fast = UnoVectorEnv(variant, num_envs, players, backend="core", **args)
@@ -102,6 +103,9 @@ def vector_differential(
         if seen is not None:
             seen["terminated"] += int(a.terminated.sum())
             seen["truncated"] += int(a.truncated.sum())
+            games = ref._batch
+            if isinstance(games, _GameBatch):  # the engine games know their windows
+                seen["window"] += sum(1 for w in games.window if w)
         if not np.array_equal(fast.seeds, ref.seeds):
             raise Disagreement(f"step {k}: seeds {fast.seeds} != {ref.seeds}")
         if k % check_every == 0 or k == steps:
