@@ -384,7 +384,9 @@ def main(argv: list[str] | None = None) -> None:
         message = e.format_message().replace("Value error, ", "")
         err_console.print(f"error: {message}{hint}", markup=False)
         code = 2
-    except (exc.Abort, KeyboardInterrupt):
+    except (getattr(exc, "Abort", KeyboardInterrupt), KeyboardInterrupt):
+        # (Typer 0.29's vendored Click has no Abort: looking it up here used to
+        # turn any other exit, e.g. a broken pipe under `| head`, into an AttributeError)
         err_console.print("error: interrupted", markup=False)
         code = 130
     except ModuleNotFoundError as e:

@@ -364,8 +364,8 @@ def run_paths(paths: Iterable[str | Path], *, core: bool = False) -> list[Scenar
 def run_on_core(doc: Any, name: str = "?") -> ScenarioResult:
     """Replay a scenario's commands on the C core (:class:`unokit.core.CoreGame`)
     beside :class:`Game`: after every step both must accept or both reject,
-    and their states must be equal (so every expectation that holds for
-    ``Game`` holds for the core). A scenario that ``Game`` fails or cannot
+    their states must be equal (so every expectation that holds for ``Game``
+    holds for the core) and so must the events of the step. A scenario that ``Game`` fails or cannot
     build is reported as it is by :func:`run_scenario`."""
     from unokit.core import CoreGame
 
@@ -378,15 +378,22 @@ def run_on_core(doc: Any, name: str = "?") -> ScenarioResult:
         return plain  # construction rejected: nothing to replay
     game = _build(doc)
     core = CoreGame.from_game(game)
+    core.record_events()
     for i, step in enumerate(steps, 1):
         command = str(step["do"]).strip()
+        since = len(game.log) if game.log is not None else 0
         ref_err = core_err = None
         try:
             game.start() if command.upper() == "START" else game.apply(command)
         except UnoError as e:
             ref_err = e
+        core_events: list[Any] = []
         try:
-            core.start() if command.upper() == "START" else core.apply(command)
+            if command.upper() == "START":
+                core.start()
+                core_events = core.take_events()
+            else:
+                core_events = core.apply(command)
         except UnoError as e:
             core_err = e
         if (ref_err is None) != (core_err is None):
@@ -397,4 +404,7 @@ def run_on_core(doc: Any, name: str = "?") -> ScenarioResult:
             )  # fmt: skip
         if game.state_tuple() != core.state_tuple():
             return ScenarioResult(sid, title, False, f"step {i} ({command}): states differ")
+        want = (game.log or [])[0 if command.upper() == "NEXT" else since :]
+        if core_events != want:
+            return ScenarioResult(sid, title, False, f"step {i} ({command}): events differ")
     return ScenarioResult(sid, title, True, "")

@@ -18,8 +18,10 @@ True
 >>> g.state_tuple() == r.state_tuple()
 True
 
-Events are not kept: the core is for playouts, simulations and environments;
-:class:`unokit.Game` keeps the event log, notation and typed actions.
+Events are kept on request (:meth:`CoreGame.record_events`): the core writes
+integer records and :meth:`CoreGame.take_events` turns them into the
+:mod:`unokit.events` objects ``Game.apply`` returns (the fuzzer compares them).
+:class:`unokit.Game` keeps notation, records and ``Game.setup``.
 """
 
 from __future__ import annotations
@@ -29,13 +31,15 @@ from collections.abc import Callable
 from typing import Any
 
 from unokit import _core
+from unokit import events as ev
 from unokit.actions import Action, NextRound, Play, parse_action
+from unokit.cards import Color
 from unokit.errors import IllegalActionError
 from unokit.game import Game, check_config
 from unokit.options import Options
 from unokit.variants import Variant
 
-__all__ = ["CoreGame", "core_tables", "core_options", "simulate_random"]
+__all__ = ["CoreGame", "core_tables", "core_options", "simulate_random", "decode_events"]
 
 _REASONS = ("", "first_card", "flip_exposed_wild")
 _BASE: dict[str, _core.Tables] = {}
@@ -109,6 +113,74 @@ def core_options(o: Options) -> tuple[int, ...]:
     )
 
 
+_DRAW_REASONS = ("draw", "penalty", "challenge", "catch", "stack", "misplay", "false_catch")
+_TURN_REASONS = ("start", "ignored", "returned")
+
+
+def decode_events(variant: Variant, flat: list[int]) -> list[ev.Event]:
+    """The event objects of the core's records ``[type, length, payload...]``."""
+    cards = variant.cards.cards
+    out: list[ev.Event] = []
+    i = 0
+    while i < len(flat):
+        t, n = flat[i], flat[i + 1]
+        p = flat[i + 2 : i + 2 + n]
+        i += 2 + n
+        e: ev.Event
+        if t == 0:
+            e = ev.RoundStarted(p[0], p[1], tuple(p[3 : 3 + p[2]]))
+        elif t == 1:
+            e = ev.CardTurned(cards[p[0]], _TURN_REASONS[p[1]])
+        elif t == 2:
+            e = ev.Played(
+                p[0], cards[p[1]], None if p[2] < 0 else Color(p[2]), bool(p[3]),
+                None if p[4] < 0 else p[4], bool(p[5]),
+            )  # fmt: skip
+        elif t == 3:
+            drawn = tuple(cards[c] for c in p[4 : 4 + p[3]])
+            backs = tuple(c.face(1 - p[2]) for c in drawn) if variant.two_sided else None
+            e = ev.Drew(p[0], p[3], drawn, backs, _DRAW_REASONS[p[1]])
+        elif t == 4:
+            e = ev.Passed(p[0])
+        elif t == 5:
+            e = ev.ColorChosen(p[0], Color(p[1]))
+        elif t == 6:
+            e = ev.Accepted(p[0])
+        elif t == 7:
+            e = ev.Challenged(p[0], p[1], bool(p[2]), tuple(cards[c] for c in p[4 : 4 + p[3]]))
+        elif t == 8:
+            e = ev.UnoCalled(p[0])
+        elif t == 9:
+            e = ev.Caught(p[0], p[1], bool(p[2]))
+        elif t == 10:
+            e = ev.Skipped(p[0])
+        elif t == 11:
+            e = ev.Reversed(p[0])
+        elif t == 12:
+            e = ev.Flipped(p[0], cards[p[1]])
+        elif t == 13:
+            e = ev.Reshuffled(p[0])
+        elif t == 14:
+            e = ev.PowersChanged(tuple(bool(x) for x in p[1 : 1 + p[0]]))
+        elif t == 15:
+            k = p[0]
+            e = ev.HandsSwapped(tuple(p[1 : 1 + k]), tuple(p[1 + k : 1 + 2 * k]))
+        elif t == 16:
+            e = ev.Misplayed(p[0], cards[p[1]])
+        elif t == 17:
+            k = p[2]
+            e = ev.RoundEnded(
+                None if p[0] < 0 else p[0], p[1], tuple(p[3 : 3 + k]), tuple(p[3 + k : 3 + 2 * k])
+            )
+        elif t == 18:
+            k = p[0]
+            e = ev.MatchEnded(tuple(p[1 : 1 + k]), tuple(p[2 + k : 2 + k + p[1 + k]]))
+        else:  # pragma: no cover - the core writes only the types above
+            raise ValueError(f"unknown event record type {t}")
+        out.append(e)
+    return out
+
+
 class CoreGame:
     """One match on the C core. Read the state through the properties; change
     it only with :meth:`apply_move` and :meth:`next_round`."""
@@ -137,10 +209,15 @@ class CoreGame:
         players: int,
         options: Options | dict[str, Any] | None = None,
         seed: int = 0,
+        *,
+        events: bool = False,
     ) -> CoreGame:
-        """Start a match like :meth:`unokit.Game.new` (same checks, same deal)."""
+        """Start a match like :meth:`unokit.Game.new` (same checks, same deal);
+        ``events``: record events from the deal on (:meth:`take_events`)."""
         v, opts = check_config(variant, players, options, seed)
         g = cls(v, opts, players, seed)
+        if events:
+            g._g.record_events(True)
         g._g.new_match()
         return g
 
@@ -186,6 +263,15 @@ class CoreGame:
         g.scores = list(scores)
         g.wild_top = bool(wild_top)
 
+    def record_events(self, on: bool = True) -> None:
+        """Record events from now on (or stop); a copy records none until asked."""
+        self._g.record_events(on)
+
+    def take_events(self) -> list[ev.Event]:
+        """The events since the last call (a new round starts the list again,
+        as ``Game``'s log does), as :mod:`unokit.events` objects."""
+        return decode_events(self.variant, self._g.take_events())
+
     def copy(self) -> CoreGame:
         c = CoreGame.__new__(CoreGame)
         c.variant, c.options, c.n, c.seed = self.variant, self.options, self.n, self.seed
@@ -212,14 +298,15 @@ class CoreGame:
         if err:
             raise IllegalActionError(f"{_core.error_text(err)} (move {self.describe(move, seat)})")
 
-    def apply(self, action: Action | str) -> None:
-        """A typed action or its text (:meth:`unokit.Game.apply` without events);
-        a refused command raises and changes nothing."""
+    def apply(self, action: Action | str) -> list[ev.Event]:
+        """A typed action or its text, like :meth:`unokit.Game.apply`: the events
+        it caused (while :meth:`record_events` is on, else ``[]``); a refused
+        command raises and changes nothing."""
         if isinstance(action, str):
             action = parse_action(action, self.variant.cards)
         if isinstance(action, NextRound):
             self.next_round()
-            return
+            return self.take_events()
         if isinstance(action, Play):
             cid = self.variant.cards.index.get(action.card)
             if cid is None:
@@ -235,6 +322,7 @@ class CoreGame:
             err = self._g.apply_move(_DECODER.encode(self.variant, action), seat)
         if err:
             raise IllegalActionError(f"{_core.error_text(err)} ({action})")
+        return self.take_events()
 
     def start(self) -> None:
         """Turn the first card of a set-up position (phase ``DEAL``)."""

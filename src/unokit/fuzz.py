@@ -602,12 +602,12 @@ def _random_code(g: Game, r: random.Random) -> int:
 _FLEX = 1 << 20
 
 
-def core_match(seed: int, *, max_commands: int = 20_000) -> FuzzStats:
+def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) -> FuzzStats:
     """Match ``seed`` (the configuration of :func:`random_config`) on the C core
     and on ``Game``, command by command, to the end of the match (or
     ``max_commands``): equal states, equal legal move lists (the seat to act
-    and a random seat), the same refusals. ``stats.differential`` counts the
-    commands compared."""
+    and a random seat), the same refusals and (``events``) the same events.
+    ``stats.differential`` counts the commands compared."""
     from unokit.core import CoreGame
 
     stats = FuzzStats(matches=1, compared_with="the C core")
@@ -621,9 +621,20 @@ def core_match(seed: int, *, max_commands: int = 20_000) -> FuzzStats:
         stats.failures.append(Failure(seed, cfg.describe(), rounds, commands, message))
 
     try:
-        ref = Game.new(cfg.variant, cfg.players, cfg.options, seed=seed, events=False)
-        core = CoreGame.new(cfg.variant, cfg.players, cfg.options, seed=seed)
+        ref = Game.new(cfg.variant, cfg.players, cfg.options, seed=seed, events=events)
+        core = CoreGame.new(cfg.variant, cfg.players, cfg.options, seed=seed, events=events)
         rounds = 1
+
+        def same_events(since: int) -> None:
+            if not events:
+                return
+            assert ref.log is not None
+            want = ref.log[since:]
+            got = core.take_events()
+            if got != want:
+                raise _Broken(f"events differ: Game {want}, the core {got}")
+
+        same_events(0)
         n = cfg.players
         while commands < max_commands:
             a, b = ref.state_tuple(), core.state_tuple()
@@ -635,6 +646,7 @@ def core_match(seed: int, *, max_commands: int = 20_000) -> FuzzStats:
             if ref.phase == Phase.ROUND_OVER:
                 ref.next_round()
                 core.next_round()
+                same_events(0)  # a new round starts the log again
                 rounds += 1
                 stats.rounds += 1
                 commands += 1
@@ -656,6 +668,7 @@ def core_match(seed: int, *, max_commands: int = 20_000) -> FuzzStats:
             else:
                 move = _random_code(ref, r)
             uno = r.random() < 0.6
+            since = len(ref.log) if ref.log is not None else 0
             ref_err: Exception | None = None
             core_err: Exception | None = None
             try:
@@ -673,6 +686,7 @@ def core_match(seed: int, *, max_commands: int = 20_000) -> FuzzStats:
                     f"P{seat} move {move}: Game {'refused' if ref_err else 'accepted'}, "
                     f"the core {'refused' if core_err else 'accepted'} ({ref_err or core_err})"
                 )
+            same_events(since)
             commands += 1
         stats.rounds += 1
     except _Broken as e:

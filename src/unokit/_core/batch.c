@@ -186,6 +186,7 @@ static PyObject *Batch_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     }
     for (int i = 0; i < B; i++) {
         memcpy(&self->games[i], pg, sizeof(uk_game));
+        self->games[i].ev = NULL; /* the batch records no events */
         Py_INCREF(proto);
         self->refs[i] = proto;
     }
@@ -479,8 +480,10 @@ static PyObject *Batch_get(BatchObject *self, PyObject *args) {
         return NULL;
     }
     const uk_tables *keep = t->t;
+    uk_events *sink = t->ev;
     memcpy(t, &self->games[i], sizeof(uk_game));
     t->t = keep;
+    t->ev = sink;
     Py_RETURN_NONE;
 }
 
@@ -502,6 +505,7 @@ static PyObject *Batch_set(BatchObject *self, PyObject *args) {
         return NULL;
     }
     memcpy(&self->games[i], s, sizeof(uk_game));
+    self->games[i].ev = NULL;
     Py_INCREF(source);
     Py_XSETREF(self->refs[i], source);
     self->seeds[i] = seed;

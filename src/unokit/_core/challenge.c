@@ -61,6 +61,7 @@ void uk_restricted_play(uk_game *g, int seat, int cid, int kind, int legal, int 
     int stack = o->stacking && kind != UK_WDC && !flex;
     if (o->no_bluff && !stack) {
         uk_penalty(g, victim, kind, 0);
+        if (!flex) uk_emit1(g, UK_EV_SKIPPED, victim);
         g->current = after;
         return;
     }
@@ -93,6 +94,7 @@ int uk_accept(uk_game *g, int seat) {
     if (err) return err;
     uk_turn_action(g);
     int kind = g->t->kind[g->side][g->ch_card];
+    uk_emit1(g, UK_EV_ACCEPTED, seat);
     int size = g->hand_len[seat];
     uk_penalty(g, seat, kind, 0);
     int after = g->ch_after;
@@ -101,6 +103,7 @@ int uk_accept(uk_game *g, int seat) {
         uk_clear_challenge(g);
         return UK_OK;
     }
+    if (after != seat) uk_emit1(g, UK_EV_SKIPPED, seat);
     uk_clear_challenge(g);
     g->phase = UK_TURN;
     g->current = after;
@@ -112,6 +115,15 @@ static void set_reveal(uk_game *g, int seat, int off) {
     g->reveal_off = off;
     g->reveal_len = g->hand_len[off];
     memcpy(g->reveal, g->hands[off], sizeof(int16_t) * (size_t)g->reveal_len);
+    if (g->ev) { /* Challenged(seat, offender, success, revealed) */
+        int64_t p[4 + UK_MAX_DECK];
+        p[0] = seat;
+        p[1] = off;
+        p[2] = !g->ch_legal;
+        p[3] = g->reveal_len;
+        for (int i = 0; i < g->reveal_len; i++) p[4 + i] = g->reveal[i];
+        uk_emit(g, UK_EV_CHALLENGED, 4 + g->reveal_len, p);
+    }
 }
 
 static void challenge_stack(uk_game *g, int seat) {
@@ -121,12 +133,12 @@ static void challenge_stack(uk_game *g, int seat) {
     int total = g->pending;
     g->pending = g->stack_class = g->stack_amount = 0;
     if (g->ch_legal) {
-        int drew = uk_give(g, seat, total + 2);
+        int drew = uk_give_for(g, seat, total + 2, UK_R_CHALLENGE);
         uk_clear_challenge(g);
         if (uk_turn_ended(g, drew)) return;
         g->current = uk_next(g, seat, 1);
     } else {
-        uk_give(g, off, total);
+        uk_give_for(g, off, total, UK_R_CHALLENGE);
         g->current = seat;
     }
     uk_clear_challenge(g);
@@ -145,7 +157,7 @@ int uk_challenge(uk_game *g, int seat) {
     set_reveal(g, seat, off);
     if (g->ch_legal) {
         int size = g->hand_len[seat];
-        uk_penalty(g, seat, kind, 2);
+        uk_penalty_for(g, seat, kind, 2, UK_R_CHALLENGE);
         g->current = g->ch_after;
         int loses_turn = g->ch_after != g->ch_after_success;
         if (loses_turn && uk_turn_ended(g, g->hand_len[seat] - size)) {
@@ -153,7 +165,7 @@ int uk_challenge(uk_game *g, int seat) {
             return UK_OK;
         }
     } else {
-        uk_penalty(g, off, kind, 0);
+        uk_penalty_for(g, off, kind, 0, UK_R_CHALLENGE);
         g->current = g->ch_after_success;
     }
     uk_clear_challenge(g);

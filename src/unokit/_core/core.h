@@ -65,6 +65,22 @@ enum {
     UK_ERR_EMPTY, UK_ERR_COUNT
 };
 
+/* Events (unokit.events), recorded only while g->ev is set: a flat list of
+ * int64 records [type, length, payload...] that unokit.core turns into the
+ * event objects Game.apply returns (same events, same order). */
+enum {
+    UK_EV_ROUND_STARTED = 0, UK_EV_CARD_TURNED, UK_EV_PLAYED, UK_EV_DREW, UK_EV_PASSED,
+    UK_EV_COLOR_CHOSEN, UK_EV_ACCEPTED, UK_EV_CHALLENGED, UK_EV_UNO_CALLED, UK_EV_CAUGHT,
+    UK_EV_SKIPPED, UK_EV_REVERSED, UK_EV_FLIPPED, UK_EV_RESHUFFLED, UK_EV_POWERS_CHANGED,
+    UK_EV_HANDS_SWAPPED, UK_EV_MISPLAYED, UK_EV_ROUND_ENDED, UK_EV_MATCH_ENDED
+};
+/* why cards were drawn (Drew.reason) */
+enum { UK_R_DRAW = 0, UK_R_PENALTY, UK_R_CHALLENGE, UK_R_CATCH, UK_R_STACK, UK_R_MISPLAY, UK_R_FALSE_CATCH };
+typedef struct uk_events {
+    int64_t *buf;
+    int len, cap, failed; /* failed: out of memory, records were lost */
+} uk_events;
+
 /* Appendix C options, as integers (unokit.core builds this from Options) */
 typedef struct uk_options {
     int64_t target_score;
@@ -153,6 +169,8 @@ typedef struct uk_game {
     int reveal_seat, reveal_off, reveal_len; /* reveal_seat < 0: none */
     int16_t reveal[UK_MAX_DECK];
     int64_t commands; /* accepted commands (not part of the state) */
+    uk_events *ev;    /* NULL: no events. Not part of the state: whoever copies a
+                         uk_game (memcpy) sets the copy's ev to NULL or its own sink */
 } uk_game;
 
 /* random policy source for playouts: returns a float in [0, 1) */
@@ -201,6 +219,13 @@ int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int 
             int flip_color);
 int uk_play_codes(const uk_game *g, int seat, int cid, int flex, int last, int32_t *out);
 const char *uk_error_text(int code);
+
+/* events.c */
+void uk_emit(uk_game *g, int type, int n, const int64_t *payload);
+void uk_emit1(uk_game *g, int type, int64_t a);
+void uk_emit_drew(uk_game *g, int seat, int reason, const int16_t *cards, int count);
+int uk_give_for(uk_game *g, int seat, int count, int reason);
+void uk_penalty_for(uk_game *g, int seat, int kind, int extra, int reason);
 
 /* effects.c */
 void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,

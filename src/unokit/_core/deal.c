@@ -84,6 +84,14 @@ static int first_card_ok(const uk_game *g, int c) {
     return !(t->two_sided && k == UK_FLIP && g->o.flip_first_flip_redraw);
 }
 
+/* CardTurned(card, reason): 0 start, 1 ignored, 2 returned */
+static void turned(uk_game *g, int c, int reason) {
+    if (g->ev) {
+        int64_t p[2] = {c, reason};
+        uk_emit(g, UK_EV_CARD_TURNED, 2, p);
+    }
+}
+
 int uk_start(uk_game *g) {
     const uk_tables *t = g->t;
     int n = g->n, first = (g->dealer + 1) % n, c, k;
@@ -94,17 +102,22 @@ int uk_start(uk_game *g) {
         c = g->draw[--g->draw_len];
         if (first_card_ok(g, c)) {
             g->discard[g->discard_len++] = (int16_t)c;
+            turned(g, c, 0);
             k = t->kind[0][c];
             break;
         }
         if (t->flex && !g->o.flex_first_return) {
             /* ignored cards stay in the discard pile; the next is turned on top (D29) */
             g->discard[g->discard_len++] = (int16_t)c;
-            if (g->draw_len) continue;
+            if (g->draw_len) {
+                turned(g, c, 1);
+                continue;
+            }
         } else {
             int any = 0;
             for (int i = 0; i < g->draw_len && !any; i++) any = first_card_ok(g, g->draw[i]);
             if (any) { /* returned into the draw pile, which is shuffled (D8, D29) */
+                turned(g, c, t->flex ? 1 : 2);
                 g->draw[g->draw_len++] = (int16_t)c;
                 uk_shuffle(g, g->draw, g->draw_len);
                 continue;
@@ -112,6 +125,7 @@ int uk_start(uk_game *g) {
             g->discard[g->discard_len++] = (int16_t)c;
         }
         /* nothing left to turn that may stay: this card stays as a plain Wild (D59) */
+        turned(g, c, 0);
         g->wild_top = 1;
         k = UK_WILD;
         break;
@@ -120,12 +134,15 @@ int uk_start(uk_game *g) {
     g->current = first;
     g->color = g->wild_top ? -1 : t->color[0][c];
     if (k == UK_SKIP) {
+        uk_emit1(g, UK_EV_SKIPPED, first);
         g->current = uk_next(g, first, 1);
     } else if (k == UK_REVERSE) {
         g->direction = -1;
         g->current = g->dealer;
+        uk_emit1(g, UK_EV_REVERSED, -1);
     } else if (k == UK_DRAW_TWO || k == UK_DRAW_ONE) {
         uk_give(g, first, t->draw_amount[0][c]);
+        uk_emit1(g, UK_EV_SKIPPED, first);
         g->current = uk_next(g, first, 1);
     } else if (k == UK_WILD) {
         g->phase = UK_COLOR;
@@ -178,6 +195,15 @@ static int deal_round(uk_game *g) {
     g->reveal_len = 0;
     g->round_no++;
     g->phase = UK_DEAL;
+    if (g->ev) { /* a new round: the log starts again (Game._deal_round) */
+        int64_t p[3 + UK_MAX_PLAYERS];
+        g->ev->len = 0;
+        p[0] = g->round_no;
+        p[1] = d;
+        p[2] = n;
+        for (int s = 0; s < n; s++) p[3 + s] = g->hand_len[s];
+        uk_emit(g, UK_EV_ROUND_STARTED, 3 + n, p);
+    }
     return uk_start(g);
 }
 

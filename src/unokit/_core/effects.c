@@ -19,12 +19,17 @@ void uk_flip_piles(uk_game *g) {
         }
     g->side ^= 1;
     g->wild_top = 0;
+    if (g->ev) {
+        int64_t p[2] = {g->side, g->discard[g->discard_len - 1]};
+        uk_emit(g, UK_EV_FLIPPED, 2, p);
+    }
 }
 
 /* Flex Power Card transitions (4.3), in order. */
 static void powers_after(uk_game *g, int seat, int cid, int flex, int kind) {
-    uint8_t *p = g->powers;
+    uint8_t *p = g->powers, before[UK_MAX_PLAYERS];
     int n = g->n;
+    memcpy(before, p, (size_t)n);
     if (flex) p[seat] = 0;
     if (g->t->flip_icon[cid]) p[seat] = !p[seat];
     int waf = kind == UK_WAF;
@@ -34,13 +39,19 @@ static void powers_after(uk_game *g, int seat, int cid, int flex, int kind) {
     for (int i = 0; i < n; i++) any |= p[i];
     if (!any && !(waf && g->o.flex_reset_skip))
         for (int i = 0; i < n; i++) p[i] = 1;
+    if (g->ev && memcmp(before, p, (size_t)n)) {
+        int64_t e[1 + UK_MAX_PLAYERS];
+        e[0] = n;
+        for (int i = 0; i < n; i++) e[1 + i] = p[i];
+        uk_emit(g, UK_EV_POWERS_CHANGED, 1 + n, e);
+    }
 }
 
 static void everyone_else_draws(uk_game *g, int seat, int amount) {
     for (int k = 1; k < g->n; k++) uk_give(g, uk_next(g, seat, k), amount);
 }
 
-static void draw_until(uk_game *g, int seat, int color, int extra) {
+static void draw_until(uk_game *g, int seat, int color, int extra, int reason) {
     int start = g->hand_len[seat], cap = g->o.flip_draw_color_cap, drawn = 0;
     const int8_t *colors = g->t->color[g->side];
     while (cap < 0 || drawn < cap) {
@@ -55,14 +66,22 @@ static void draw_until(uk_game *g, int seat, int color, int extra) {
         if (c < 0) break;
         g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
     }
-    if (g->hand_len[seat] - start && g->uno[seat]) uk_uno_off(g, seat);
+    int got = g->hand_len[seat] - start;
+    if (got) {
+        if (g->uno[seat]) uk_uno_off(g, seat);
+        uk_emit_drew(g, seat, reason, g->hands[seat] + start, got);
+    }
+}
+
+void uk_penalty_for(uk_game *g, int seat, int kind, int extra, int reason) {
+    if (kind == UK_WDC)
+        draw_until(g, seat, g->color, extra, reason);
+    else
+        uk_give_for(g, seat, (kind == UK_WD4 || kind == UK_FW4 ? 4 : 2) + extra, reason);
 }
 
 void uk_penalty(uk_game *g, int seat, int kind, int extra) {
-    if (kind == UK_WDC)
-        draw_until(g, seat, g->color, extra);
-    else
-        uk_give(g, seat, (kind == UK_WD4 || kind == UK_FW4 ? 4 : 2) + extra);
+    uk_penalty_for(g, seat, kind, extra, UK_R_PENALTY);
 }
 
 /* The player went out: the last card's effects still resolve (1.12). */
@@ -76,8 +95,8 @@ static void final_card(uk_game *g, int seat, int cid, int kind, int flex, int ta
         }
     } else if (kind == UK_WDC) {
         int extra = g->pending;
-        draw_until(g, victim, g->color, 0);
-        if (extra) uk_give(g, victim, extra);
+        draw_until(g, victim, g->color, 0, UK_R_PENALTY);
+        if (extra) uk_give_for(g, victim, extra, UK_R_STACK);
     } else if (flex && (kind == UK_FLEX_DRAW_TWO || kind == UK_WAD)) {
         everyone_else_draws(g, seat, kind == UK_FLEX_DRAW_TWO ? 1 : 2);
     } else if (flex && (kind == UK_WTD || kind == UK_FW4)) {
@@ -117,6 +136,10 @@ void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, 
     g->wild_top = 0;
     g->drawn = -1;
     g->empty_draws = 0;
+    if (g->ev) {
+        int64_t p[6] = {seat, cid, color, flex, target, seat != g->current};
+        uk_emit(g, UK_EV_PLAYED, 6, p);
+    }
     int left = g->hand_len[seat];
     if (left == 1) {
         if (uno || g->uno_pre == seat) {
@@ -154,9 +177,11 @@ void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, 
             uk_rotate_hands(g);
         g->current = uk_next(g, seat, 1);
     } else if (kind == UK_SKIP || (kind == UK_FLEX_SKIP && !flex)) {
+        uk_emit1(g, UK_EV_SKIPPED, uk_next(g, seat, 1));
         g->current = uk_next(g, seat, 2);
     } else if (kind == UK_REVERSE || (kind == UK_FLEX_REVERSE && !flex)) {
         g->direction = -g->direction;
+        uk_emit1(g, UK_EV_REVERSED, g->direction);
         g->current = n == 2 ? seat : uk_next(g, seat, 1);
     } else if (kind == UK_WILD || kind == UK_WAF || (!flex && (kind == UK_WAD || kind == UK_WTD))) {
         g->current = uk_next(g, seat, 1);
@@ -178,9 +203,12 @@ void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, 
             if (o->flip_exposed_next) g->current = nxt;
         }
     } else if (kind == UK_SKIP_EVERYONE || kind == UK_FLEX_SKIP) { /* flex side: Skip All */
+        for (int k = 1; k < n; k++) uk_emit1(g, UK_EV_SKIPPED, uk_next(g, seat, k));
         g->current = seat;
     } else if (kind == UK_FLEX_REVERSE) { /* flex side: reverse then skip */
         g->direction = -g->direction;
+        uk_emit1(g, UK_EV_REVERSED, g->direction);
+        uk_emit1(g, UK_EV_SKIPPED, uk_next(g, seat, 1));
         g->current = n == 2 ? seat : uk_next(g, seat, 2);
     } else if (flex && (kind == UK_FLEX_DRAW_TWO || kind == UK_WAD)) { /* everyone else draws */
         everyone_else_draws(g, seat, kind == UK_FLEX_DRAW_TWO ? 1 : 2);
@@ -198,6 +226,7 @@ void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, 
             g->current = victim;
         } else {
             uk_give(g, victim, amount);
+            uk_emit1(g, UK_EV_SKIPPED, victim);
             g->current = uk_next(g, victim, 1);
         }
     }

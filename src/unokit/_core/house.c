@@ -33,6 +33,10 @@ void uk_swap_hands(uk_game *g, int seat, int other) {
     g->hand_len[other] = (int16_t)la;
     g->uno[seat] = g->uno[other] = UK_UNO_NONE;
     g->vulnerable = -1;
+    if (g->ev) { /* HandsSwapped(seats, sources) */
+        int64_t p[5] = {2, seat, other, other, seat};
+        uk_emit(g, UK_EV_HANDS_SWAPPED, 5, p);
+    }
 }
 
 void uk_rotate_hands(uk_game *g) {
@@ -50,6 +54,15 @@ void uk_rotate_hands(uk_game *g) {
         g->uno[s] = UK_UNO_NONE;
     }
     g->vulnerable = -1;
+    if (g->ev) {
+        int64_t p[1 + 2 * UK_MAX_PLAYERS];
+        p[0] = n;
+        for (int s = 0; s < n; s++) {
+            p[1 + s] = s;
+            p[1 + n + s] = ((s - d) % n + n) % n;
+        }
+        uk_emit(g, UK_EV_HANDS_SWAPPED, 1 + 2 * n, p);
+    }
 }
 
 int uk_top_ident(const uk_game *g) {

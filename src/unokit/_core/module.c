@@ -28,6 +28,7 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     PyObject *tables;
+    uk_events events; /* the sink of g.ev once events are asked for */
     uk_game g;
 } GameObject;
 
@@ -287,6 +288,7 @@ static int parse_options(PyObject *obj, uk_options *o) {
 /* ------------------------------------------------------------------ Game */
 
 static void Game_dealloc(GameObject *self) {
+    free(self->events.buf);
     Py_XDECREF(self->tables);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -396,7 +398,33 @@ static PyObject *Game_copy(GameObject *self, PyObject *unused) {
     Py_INCREF(self->tables);
     c->tables = self->tables;
     memcpy(&c->g, &self->g, sizeof(uk_game));
+    c->g.ev = NULL; /* a copy keeps no events until asked */
     return (PyObject *)c;
+}
+
+/* record_events(on): keep event records from now on (or stop) */
+static PyObject *Game_record_events(GameObject *self, PyObject *arg) {
+    int on = PyObject_IsTrue(arg);
+    if (on < 0) return NULL;
+    self->events.len = 0;
+    self->events.failed = 0;
+    self->g.ev = on ? &self->events : NULL;
+    Py_RETURN_NONE;
+}
+
+/* take_events(): the records since the last call (flat ints: type, length, payload) */
+static PyObject *Game_take_events(GameObject *self, PyObject *unused) {
+    (void)unused;
+    uk_events *e = &self->events;
+    if (e->failed) {
+        e->len = e->failed = 0;
+        return PyErr_NoMemory();
+    }
+    PyObject *l = PyList_New(e->len);
+    if (!l) return NULL;
+    for (int i = 0; i < e->len; i++) PyList_SET_ITEM(l, i, PyLong_FromLongLong(e->buf[i]));
+    e->len = 0;
+    return l;
 }
 
 static PyObject *Game_state(GameObject *self, PyObject *unused) {
@@ -711,6 +739,8 @@ static PyMethodDef Game_methods[] = {
      "Game.apply_move; returns 0 or an error code"},
     {"play", (PyCFunction)Game_play, METH_VARARGS, "a PLAY with every field; error code"},
     {"copy", (PyCFunction)Game_copy, METH_NOARGS, "an independent copy"},
+    {"record_events", (PyCFunction)Game_record_events, METH_O, "keep event records (or not)"},
+    {"take_events", (PyCFunction)Game_take_events, METH_NOARGS, "event records since last"},
     {"state", (PyCFunction)Game_state, METH_NOARGS, "the raw state fields"},
     {"set_state", (PyCFunction)Game_set_state, METH_VARARGS, "load raw state fields"},
     {"playout", (PyCFunction)Game_playout, METH_VARARGS, "random playout drawing from rnd()"},

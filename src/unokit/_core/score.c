@@ -9,7 +9,18 @@ int uk_hand_value(const uk_game *g, int seat) {
     return v;
 }
 
-static void after_round(uk_game *g) {
+static void emit_match_ended(uk_game *g) {
+    if (!g->ev) return;
+    int64_t p[2 + 2 * UK_MAX_PLAYERS];
+    int k = 0, n = g->n;
+    p[k++] = g->match_winners_n;
+    for (int i = 0; i < g->match_winners_n; i++) p[k++] = g->match_winners[i];
+    p[k++] = n;
+    for (int s = 0; s < n; s++) p[k++] = g->scores[s];
+    uk_emit(g, UK_EV_MATCH_ENDED, k, p);
+}
+
+static void after_round(uk_game *g, const int *values) {
     const uk_options *o = &g->o;
     int n = g->n;
     g->phase = UK_ROUND_OVER;
@@ -18,10 +29,22 @@ static void after_round(uk_game *g) {
     g->drawn = -1;
     g->pending = 0;
     int w = g->winner;
+    if (g->ev) { /* RoundEnded(winner, points, hand_values, scores) */
+        int64_t p[3 + 2 * UK_MAX_PLAYERS];
+        p[0] = w;
+        p[1] = g->round_points;
+        p[2] = n;
+        for (int s = 0; s < n; s++) {
+            p[3 + s] = values[s];
+            p[3 + n + s] = g->scores[s];
+        }
+        uk_emit(g, UK_EV_ROUND_ENDED, 3 + 2 * n, p);
+    }
     if (o->single_round) {
         g->match_winners_n = 0;
         if (w >= 0) g->match_winners[g->match_winners_n++] = (int8_t)w;
         g->phase = UK_MATCH_OVER;
+        emit_match_ended(g);
         return;
     }
     int64_t hi = g->scores[0], lo = g->scores[0];
@@ -39,6 +62,7 @@ static void after_round(uk_game *g) {
     for (int i = 0; i < m; i++) g->match_winners[i] = winners[i];
     g->match_winners_n = m;
     g->phase = UK_MATCH_OVER;
+    emit_match_ended(g);
 }
 
 void uk_end_round(uk_game *g, int winner) {
@@ -58,11 +82,12 @@ void uk_end_round(uk_game *g, int winner) {
         for (int s = 0; s < n; s++)
             if (s != winner) g->scores[s] += values[s];
     }
-    after_round(g);
+    after_round(g, values);
 }
 
 void uk_end_blocked(uk_game *g) {
-    int n = g->n;
+    int n = g->n, values[UK_MAX_PLAYERS];
+    for (int s = 0; s < n; s++) values[s] = uk_hand_value(g, s);
     if (g->o.blocked_lowest) {
         int bv = 0, bl = 0, count = 0, low = -1;
         for (int s = 0; s < n; s++) {
@@ -83,5 +108,5 @@ void uk_end_blocked(uk_game *g) {
     }
     g->winner = -1;
     g->round_points = 0;
-    after_round(g);
+    after_round(g, values);
 }

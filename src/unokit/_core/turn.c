@@ -31,11 +31,13 @@ int uk_draw_one(uk_game *g) {
         g->discard[0] = (int16_t)top;
         g->discard_len = 1;
         uk_shuffle(g, g->draw, g->draw_len);
+        uk_emit1(g, UK_EV_RESHUFFLED, g->draw_len);
     }
     return g->draw[--g->draw_len];
 }
 
-int uk_give(uk_game *g, int seat, int count) {
+/* seat draws count cards (fewer if the piles run out); returns how many */
+int uk_give_for(uk_game *g, int seat, int count, int reason) {
     int got = 0;
     for (int i = 0; i < count; i++) {
         int c = uk_draw_one(g);
@@ -43,9 +45,14 @@ int uk_give(uk_game *g, int seat, int count) {
         g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
         got++;
     }
-    if (got && g->uno[seat]) uk_uno_off(g, seat);
+    if (got) {
+        if (g->uno[seat]) uk_uno_off(g, seat);
+        uk_emit_drew(g, seat, reason, g->hands[seat] + g->hand_len[seat] - got, got);
+    }
     return got;
 }
+
+int uk_give(uk_game *g, int seat, int count) { return uk_give_for(g, seat, count, UK_R_PENALTY); }
 
 void uk_turn_action(uk_game *g) {
     int v = g->vulnerable;
@@ -107,7 +114,8 @@ int uk_draw(uk_game *g, int seat) {
         int total = g->pending;
         g->pending = g->stack_class = g->stack_amount = 0;
         uk_clear_challenge(g);
-        if (uk_turn_ended(g, uk_give(g, seat, total))) return UK_OK;
+        if (uk_turn_ended(g, uk_give_for(g, seat, total, UK_R_STACK))) return UK_OK;
+        uk_emit1(g, UK_EV_SKIPPED, seat);
         g->current = uk_next(g, seat, 1);
         return UK_OK;
     }
@@ -116,10 +124,12 @@ int uk_draw(uk_game *g, int seat) {
     g->uno_pre = -1;
     int c = uk_draw_one(g);
     if (c < 0) {
+        uk_emit_drew(g, seat, UK_R_DRAW, NULL, 0);
         if (!uk_turn_ended(g, 0)) g->current = uk_next(g, seat, 1);
         return UK_OK;
     }
     g->empty_draws = 0;
+    int start = g->hand_len[seat];
     g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
     if (g->o.draw_until_playable) {
         while (!uk_playable(g, seat, c, 0)) {
@@ -130,6 +140,7 @@ int uk_draw(uk_game *g, int seat) {
         }
     }
     if (g->uno[seat]) uk_uno_off(g, seat);
+    uk_emit_drew(g, seat, UK_R_DRAW, g->hands[seat] + start, g->hand_len[seat] - start);
     if (uk_playable(g, seat, c, 0)) {
         g->phase = UK_DRAWN;
         g->drawn = c;
@@ -147,6 +158,7 @@ int uk_pass(uk_game *g, int seat) {
     g->uno_pre = -1;
     g->drawn = -1;
     g->phase = UK_TURN;
+    uk_emit1(g, UK_EV_PASSED, seat);
     g->current = uk_next(g, seat, 1);
     return UK_OK;
 }
@@ -160,6 +172,10 @@ int uk_choose_color(uk_game *g, int seat, int color) {
     g->current = g->color_next;
     g->color_reason = UK_REASON_NONE;
     g->color_next = -1;
+    if (g->ev) {
+        int64_t p[2] = {seat, color};
+        uk_emit(g, UK_EV_COLOR_CHOSEN, 2, p);
+    }
     return UK_OK;
 }
 
@@ -237,9 +253,13 @@ static int play_error(const uk_game *g, int seat, int cid, int color, int flex, 
     return UK_OK;
 }
 
-static void misplay(uk_game *g, int seat) {
+static void misplay(uk_game *g, int seat, int cid) {
     uk_turn_action(g);
-    int got = uk_give(g, seat, 2);
+    if (g->ev) {
+        int64_t p[2] = {seat, cid};
+        uk_emit(g, UK_EV_MISPLAYED, 2, p);
+    }
+    int got = uk_give_for(g, seat, 2, UK_R_MISPLAY);
     g->uno_pre = -1;
     if (!uk_turn_ended(g, got)) g->current = uk_next(g, seat, 1);
 }
@@ -252,7 +272,7 @@ int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int 
     int err = play_error(g, seat, cid, color, flex, target, swap, flip_color, &mis);
     if (err) {
         if (mis && g->o.misplay_penalty && g->phase == UK_TURN) {
-            misplay(g, seat);
+            misplay(g, seat, cid);
             return UK_OK;
         }
         return err;

@@ -28,6 +28,7 @@ int uk_call_uno(uk_game *g, int seat, int *effect) {
         return UK_OK;
     }
     *effect = 1;
+    uk_emit1(g, UK_EV_UNO_CALLED, seat);
     return UK_OK;
 }
 
@@ -36,15 +37,19 @@ int uk_catch(uk_game *g, int seat, int target, int *effect) {
     if (target < 0 || target >= g->n) return UK_ERR_SEAT;
     if (!in_round(g)) return UK_ERR_PHASE;
     if (seat == target) return UK_ERR_FORM;
+    int64_t p[3] = {seat, target, 1};
     if (g->uno[target] == UK_UNO_VULNERABLE) {
         g->uno[target] = UK_UNO_NONE;
         g->vulnerable = -1;
-        uk_give(g, target, g->o.uno_penalty);
+        if (g->ev) uk_emit(g, UK_EV_CAUGHT, 3, p);
+        uk_give_for(g, target, g->o.uno_penalty, UK_R_CATCH);
         *effect = 1;
         return UK_OK;
     }
     if (!g->o.false_catch_penalty) return UK_OK;
-    uk_give(g, seat, g->o.false_catch_penalty);
+    p[2] = 0;
+    if (g->ev) uk_emit(g, UK_EV_CAUGHT, 3, p);
+    uk_give_for(g, seat, g->o.false_catch_penalty, UK_R_FALSE_CATCH);
     *effect = 1;
     return UK_OK;
 }
