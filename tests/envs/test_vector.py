@@ -281,6 +281,8 @@ def test_options_and_arguments() -> None:
     with pytest.raises(OptionError, match="seed"):
         UnoClassicVectorEnv(4, seed=-3)
     with pytest.raises(OptionError, match="seed"):
+        UnoClassicVectorEnv(4, seed=2**62)
+    with pytest.raises(OptionError, match="seed"):
         UnoClassicVectorEnv(4).reset(seed="x")  # type: ignore[arg-type]
     with pytest.raises(OptionError, match="handSize"):
         UnoClassicVectorEnv(4, 10, handSize=11)

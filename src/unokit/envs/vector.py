@@ -158,6 +158,8 @@ __all__ = ["UnoVectorEnv", "VectorStep", "BACKENDS"]
 #: ``reference``: engine games (:class:`unokit.Game`) stepped one by one in
 #: Python, the oracle the tests and the fuzzer compare the core with.
 BACKENDS = ("core", "reference")
+#: seeds of a batch (the seed of each round is a 64-bit integer in the core)
+MAX_SEED = 2**62
 
 IntArray = npt.NDArray[np.int64]
 #: what a backend's step gives: rewards, terminated, truncated
@@ -183,8 +185,12 @@ class VectorStep:
 def _check_seed(seed: object) -> int | None:
     if seed is None:
         return None
-    if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or seed < 0:
-        raise OptionError(f"seed must be None or a non-negative integer, got {seed!r}")
+    if (
+        not isinstance(seed, int | np.integer)
+        or isinstance(seed, bool)
+        or not 0 <= seed < MAX_SEED
+    ):
+        raise OptionError(f"seed must be None or an integer in 0..2**62-1, got {seed!r}")
     return int(seed)
 
 
