@@ -7,6 +7,7 @@
 #   make screenshots  the web app's pictures in docs/img (Debian's chromium)
 #   make fuzz    fuzz the rules engine (SECONDS=600 for ten minutes; SEED=n)
 #   make fuzz-core  compare the C core with the Python engine command by command
+#   make fuzz-vector  compare the batched environments with engine games step by step
 
 PYTHON ?= python3
 VENV   := .venv
@@ -19,7 +20,7 @@ STAMP  := $(VENV)/.installed-dev
 SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
 DATASET ?= dataset
 
-.PHONY: cc install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz fuzz-core
+.PHONY: cc install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz fuzz-core fuzz-vector
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -139,6 +140,11 @@ fuzz: install
 # move lists and refusals must agree after every command.
 fuzz-core: install
 	$(BIN)/python -m unokit.fuzz --core --seconds $(SECONDS) --seed $(SEED)
+
+# The batched environments against engine games, step by step, over the
+# fuzzer's random configurations (unokit.envs.differential, docs/envs.md).
+fuzz-vector: install
+	$(BIN)/python -m unokit.fuzz --vector --seconds $(SECONDS) --seed $(SEED)
 
 HOST ?= 127.0.0.1
 PORT ?= 8000

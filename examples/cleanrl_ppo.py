@@ -4,12 +4,9 @@
     python examples/cleanrl_ppo.py --variant classic --budget-seconds 600
 
 One policy plays every seat of ``--num-envs`` two-player rounds stepped
-together. For Classic that is the NumPy batched environment
-:class:`unokit.envs.vector_classic.UnoClassicVectorEnv` (many rounds per
-call); the batched environment exists for Classic only, so for Flip and Flex
-the same loop runs on :class:`AECBatch`, a Python list of the PettingZoo AEC
-environments with the batched environment's interface (same observations,
-masks and rewards; slower). Rewards are ``norm_points`` with
+together: the batched environment of the variant
+(``uno_<variant>_v0.vector_env``, :mod:`unokit.envs.vector`: the rounds in
+the C rules core, many per call). Rewards are ``norm_points`` with
 ``stall_reward="loss"``; observations are divided by the Box's upper bound.
 
 Each seat's decisions form its own trajectory: the advantage of a decision
@@ -31,7 +28,6 @@ import json
 import os
 import time
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -43,55 +39,8 @@ from torch import nn  # noqa: E402
 
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0  # noqa: E402
 from unokit.envs.evaluate import evaluate  # noqa: E402
-from unokit.envs.vector_classic import UnoClassicVectorEnv  # noqa: E402
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
-
-
-class AECBatch:
-    """``num_envs`` AEC environments behind the batched environment's interface
-    (``reset``/``step`` return observation, action_mask, current_player,
-    rewards by seat, terminated, truncated; a finished round is dealt again in
-    the same step)."""
-
-    def __init__(self, variant: str, num_envs: int, seed: int, **kwargs: Any) -> None:
-        self.envs = [MODULES[variant].env(players=2, **kwargs) for _ in range(num_envs)]
-        self.seed = seed
-        self.encoder = self.envs[0].encoder
-        self.players = 2
-
-    def _row(self, env: Any) -> tuple[np.ndarray, np.ndarray, int]:
-        agent = env.agent_selection
-        obs = env.observe(agent)
-        return obs["observation"], obs["action_mask"], env.possible_agents.index(agent)
-
-    def _out(self, rows: list, rewards: np.ndarray, term: np.ndarray, trunc: np.ndarray) -> Any:
-        obs, mask, cur = zip(*rows, strict=True)
-        return SimpleNamespace(observation=np.stack(obs), action_mask=np.stack(mask),
-                               current_player=np.array(cur), rewards=rewards,
-                               terminated=term, truncated=trunc)  # fmt: skip
-
-    def reset(self) -> Any:
-        for i, env in enumerate(self.envs):
-            env.reset(seed=self.seed + 1_000_000 * i)
-        b = len(self.envs)
-        zeros = np.zeros(b, dtype=bool)
-        return self._out([self._row(e) for e in self.envs], np.zeros((b, 2)), zeros, zeros)
-
-    def step(self, actions: np.ndarray) -> Any:
-        b = len(self.envs)
-        rewards = np.zeros((b, 2))
-        term, trunc = np.zeros(b, dtype=bool), np.zeros(b, dtype=bool)
-        rows = []
-        for i, env in enumerate(self.envs):
-            env.step(int(actions[i]))
-            rewards[i] = [env.rewards[a] for a in env.possible_agents]
-            agent = env.agent_selection
-            if env.terminations[agent] or env.truncations[agent]:
-                term[i], trunc[i] = env.terminations[agent], env.truncations[agent]
-                env.reset()  # the next seed of this environment
-            rows.append(self._row(env))
-        return self._out(rows, rewards, term, trunc)
 
 
 class Agent(nn.Module):
@@ -191,10 +140,7 @@ def main(argv: list[str] | None = None) -> dict:
     torch.manual_seed(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     kw = {"reward": args.reward, "stall_reward": args.stall_reward, "max_steps": args.max_steps}
-    if args.variant == "classic":
-        envs: Any = UnoClassicVectorEnv(args.num_envs, 2, seed=args.seed, **kw)
-    else:  # no batched Flip / Flex environment yet: the AEC environments in a list
-        envs = AECBatch(args.variant, args.num_envs, args.seed, **kw)
+    envs = MODULES[args.variant].vector_env(args.num_envs, 2, seed=args.seed, **kw)
     high = envs.encoder.high
     agent = Agent(high, envs.reset().action_mask.shape[1])
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.lr, eps=1e-5)

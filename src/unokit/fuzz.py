@@ -30,9 +30,9 @@ Checked (a failed check is a :class:`Failure` naming the seed):
 * differential checks: the fast paths that re-implement rules agree with
   ``Game`` command by command -- the random playout (:mod:`unokit.playout`),
   the sensible rollout (:mod:`unokit.bots.rollout`; the greedy one draws its
-  random numbers in its own order, so it is only checked for legality) and, for
-  Classic under options it supports, the batched environment
-  (:mod:`unokit.envs.vector_classic`).
+  random numbers in its own order, so it is only checked for legality) and the
+  batched environment of every variant under the match's options
+  (:func:`unokit.envs.differential.vector_differential`).
 
 >>> stats = run(matches=2, seed=1)
 >>> stats.matches, stats.failures
@@ -478,104 +478,16 @@ def _differential(g: Game, seed: int) -> int:
     return n
 
 
-class _Recording(Game):
-    """An engine game that keeps the order each of its shuffles produced, for
-    the batched environment to replay (it shuffles with its own generator)."""
+def _vector_differential(variant: str, players: int, options: dict[str, Any], seed: int) -> int:
+    """The batched environment of ``variant`` on the rules core against the
+    same games played by ``Game`` (:func:`unokit.envs.differential.vector_differential`:
+    every observation, mask, reward and termination, and the engine state)."""
+    from unokit.envs.differential import Disagreement, vector_differential
 
-    __slots__ = ()
-    orders: dict[int, list[list[int]]] = {}  # noqa: RUF012 - per-game queues, test hook
-
-    def _shuffle(self, cards: list[int]) -> None:
-        super()._shuffle(cards)
-        queue = _Recording.orders.get(id(self))
-        if queue is not None:
-            queue.append(list(cards))
-
-
-def _vector_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The options of ``options`` that the batched Classic environment plays."""
-    from unokit.envs.vector_classic import ROUND_NEUTRAL_OPTIONS
-
-    return {
-        k: v
-        for k, v in options.items()
-        if k in ROUND_NEUTRAL_OPTIONS or k.startswith(("flip", "flex"))
-    }
-
-
-def _vector_differential(players: int, options: dict[str, Any], seed: int) -> int:
-    """A Classic round (the options the batched environment supports, the
-    rest at their defaults) played by ``UnoClassicVectorEnv`` and by ``Game``
-    with the same random legal actions; after every decision both must show
-    the same position (``to_game``), the same seat to act and the same legal
-    moves. Catch windows (the environment offers other seats the catch before
-    the vulnerable seat acts again) map to ``Game.catch`` or to nothing."""
-    import numpy as np
-
-    from unokit.envs.vector_classic import UnoClassicVectorEnv
-
-    opts = _vector_options(options)
-    start = Game.new("classic", players, opts, seed=seed, events=False)
-    env = UnoClassicVectorEnv(1, players, seed=seed, **opts)
-    eng = start.copy()
-    eng.__class__ = _Recording
-    queue: list[list[int]] = []
-    _Recording.orders[id(eng)] = queue
-
-    def hook(i: int, cards: Any) -> list[int]:
-        if not queue and eng.phase >= int(Phase.ROUND_OVER):
-            return list(r.sample(cards.tolist(), len(cards)))  # the next round, env's own
-        _check(bool(queue), "the batched environment shuffled where Game did not")
-        order = queue.pop(0)
-        _check(sorted(order) == sorted(cards.tolist()), "the environment shuffled other cards")
-        return order
-
-    env.reshuffle_hook = hook
-    r = random.Random(seed)
-    table = env.table
-    steps = 0
     try:
-        out = env.reset_from([start])
-        while steps < ROUND_LIMIT:
-            seat = int(out.current_player[0])
-            legal = np.flatnonzero(out.action_mask[0]).tolist()
-            window = seat != eng.current
-            if not window:
-                want = sorted(table.index(seat, m) for m in eng.legal_moves(seat))
-                if want != legal:
-                    names = table.names
-                    raise _Broken(
-                        f"vector env offers {[names[a] for a in legal]}, Game "
-                        f"{[names[a] for a in want]} (decision {steps})"
-                    )
-            # uniform over the mask, but mostly not a voluntary DRAW: a policy
-            # that draws at will makes rounds of thousands of decisions
-            others = [x for x in legal if table.move(seat, x) & 15 != 1]  # not OP_DRAW
-            a = r.choice(others if others and r.random() < 0.8 else legal)
-            move = table.move(seat, a)
-            if window:
-                if move & 15 == 7:  # OP_CATCH: the window's catch is an engine command
-                    eng.apply_move(move, seat)
-            else:
-                eng.apply_move(move, seat)
-            out = env.step(np.array([a]))
-            steps += 1
-            over = eng.phase >= int(Phase.ROUND_OVER)
-            _check(bool(out.terminated[0]) == over, f"termination differs (decision {steps})")
-            if over:
-                return steps
-            got = env.to_game(0)
-            for name in ("hands", "draw", "color", "current", "direction", "phase", "drawn",
-                         "uno", "uno_pre", "empty_draws", "pending"):
-                x, y = getattr(got, name), getattr(eng, name)
-                if name == "hands":
-                    x, y = [sorted(h) for h in x], [sorted(h) for h in y]
-                _check(x == y, f"vector env {name} {x} != Game {y} (decision {steps})")
-            _check(got.discard[-1] == eng.discard[-1], f"top differs (decision {steps})")
-            _check(sorted(got.discard) == sorted(eng.discard), "discard pile differs")
-        return steps  # compared for ROUND_LIMIT decisions (the round's end is fuzzed above)
-    finally:
-        _Recording.orders.pop(id(eng), None)
+        return vector_differential(variant, players, options, seed, num_envs=2, steps=150)
+    except Disagreement as e:
+        raise _Broken(f"batched environment: {e}") from None
 
 
 def _turns(k: int) -> None:
@@ -625,8 +537,9 @@ def fuzz_match(
             if differential and rounds == 1:
                 with _watchdog(command_seconds * 20):
                     stats.differential += _differential(g, seed)
-                    if cfg.variant == "classic":
-                        stats.differential += _vector_differential(cfg.players, cfg.options, seed)
+                    stats.differential += _vector_differential(
+                        cfg.variant, cfg.players, cfg.options, seed
+                    )
             in_round = 0
             while g.state not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
                 _check(in_round < round_limit, f"the round did not end in {round_limit} commands")
@@ -859,7 +772,21 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--core", action="store_true", help="compare the C core with Game command by command"
     )
+    p.add_argument(
+        "--vector", action="store_true", help="compare the batched environments with Game"
+    )
     a = p.parse_args(argv)
+    if a.vector:  # unokit.envs.differential.fuzz_vector
+        from unokit.envs.differential import fuzz_vector
+
+        vs = fuzz_vector(
+            seconds=a.seconds if a.seconds or a.matches else 60.0, configs=a.matches,
+            seed=a.seed, progress=lambda v: print(f"... {v.summary()}", flush=True),
+        )  # fmt: skip
+        for seed, config, message in vs.failures:
+            print(f"seed {seed} ({config}): {message}")
+        print(vs.summary())
+        return 1 if vs.failures else 0
 
     def progress(s: FuzzStats) -> None:
         print(f"... {s.summary()}", flush=True)

@@ -51,6 +51,8 @@ def test_window_offers_the_catch_to_the_other_seat() -> None:
     assert _mask(env) == sorted([t.index_of("CATCH +1"), t.index_of("PASS")])
     assert "may catch P0" in env.render_text()
     env.step(t.index_of("CATCH +1"))
+    assert len(game.hands[0]) == 1  # env.game is a snapshot of the position
+    game = env.game
     assert len(game.hands[0]) == 3  # the penalty
     assert game.vulnerable == -1
     assert env.agent_selection == "player_0"

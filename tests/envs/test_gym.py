@@ -11,6 +11,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from unokit import OptionError
+from unokit.bots import make_bot
 from unokit.bots.random import RandomBot
 from unokit.envs._base import round_rewards
 from unokit.envs.gym import GYM_IDS, UnoGymEnv
@@ -125,3 +126,36 @@ def test_max_steps_truncates(stall_reward: str, reward_mode: str) -> None:
         env.step(0)
     with pytest.raises(OptionError, match="max_steps"):
         UnoGymEnv("flip", 2, max_steps=-1)
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_random_opponent_in_the_core_plays_like_random_bots(variant: str, players: int) -> None:
+    """With ``opponent="random"`` the round runs in the rules core; with
+    RandomBot instances it runs on Game with the bots' own code. Same seeds,
+    same agent actions: the same observations, masks, rewards and ends."""
+    fast = UnoGymEnv(variant, players=players, opponent="random")
+    slow = UnoGymEnv(
+        variant, players=players, opponent=lambda s, seed: make_bot("random", seed=seed)
+    )
+    assert fast._batch is not None and slow._batch is None
+    rnd = random.Random(players)
+    steps = ends = 0
+    for episode in range(12):
+        a, info_a = fast.reset(seed=episode)
+        b, info_b = slow.reset(seed=episode)
+        assert info_a["seed"] == info_b["seed"] == episode
+        while True:
+            assert np.array_equal(a["observation"], b["observation"])
+            assert np.array_equal(a["action_mask"], b["action_mask"])
+            legal = np.flatnonzero(a["action_mask"])
+            action = int(legal[rnd.randrange(len(legal))])
+            a, reward_a, term_a, trunc_a, _ = fast.step(action)
+            b, reward_b, term_b, trunc_b, _ = slow.step(action)
+            steps += 1
+            assert (reward_a, term_a, trunc_a) == (reward_b, term_b, trunc_b)
+            if term_a or trunc_a:
+                ends += 1
+                assert fast.game.state_tuple()[4:] == slow.game.state_tuple()[4:]
+                break
+    assert ends == 12 and steps > 100

@@ -261,3 +261,40 @@ def test_max_steps_truncates_the_episode() -> None:
     assert env.agents == []
     with pytest.raises(OptionError, match="max_steps"):
         uno_classic_v0.env(max_steps=0)
+
+
+def test_copies_and_pickles_play_on_alike() -> None:
+    """The game lives in the C core; copy.deepcopy and pickle carry it (and a
+    catch window in progress) as plain values."""
+    import copy
+    import pickle
+
+    from unokit.envs.gym import UnoGymEnv
+
+    env = uno_classic_v0.raw_env(players=2)
+    env.reset_to(_uno_position())
+    t = env.table
+    env.step(t.index_of("PLAY R1"))  # down to one card, UNO not called: P1 acts next
+    twins = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    rnd = random.Random(0)
+    for _ in range(60):
+        if not env.agents or env.terminations[env.agent_selection]:
+            break
+        obs = env.observe(env.agent_selection)
+        legal = np.flatnonzero(obs["action_mask"])
+        action = int(legal[rnd.randrange(len(legal))])
+        for twin in twins:
+            other = twin.observe(twin.agent_selection)
+            assert twin.agent_selection == env.agent_selection
+            assert np.array_equal(other["observation"], obs["observation"])
+            assert np.array_equal(other["action_mask"], obs["action_mask"])
+            twin.step(action)
+        env.step(action)
+    for twin in twins:
+        assert twin.game == env.game and twin.rewards == env.rewards
+    gym = UnoGymEnv("flip", players=3)
+    obs, _ = gym.reset(seed=4)
+    clone = pickle.loads(pickle.dumps(gym))
+    action = int(np.flatnonzero(obs["action_mask"])[0])
+    a, b = gym.step(action), clone.step(action)
+    assert np.array_equal(a[0]["observation"], b[0]["observation"]) and a[1:4] == b[1:4]

@@ -55,7 +55,7 @@ def test_recipe_trains_saves_reloads_and_evaluates(recipe: str, tmp_path: Path) 
 @pytest.mark.parametrize("variant", ["flip", "flex"])
 def test_recipes_take_the_other_variants(variant: str, tmp_path: Path) -> None:
     # one quick recipe per variant on the CI budget: SB3 for Flip, the
-    # CleanRL loop (over the AEC environments, no batched Flex env) for Flex
+    # CleanRL loop (on the batched Flex environment) for Flex
     recipe = "sb3_maskable_ppo.py" if variant == "flip" else "cleanrl_ppo.py"
     results = _run(recipe, variant, tmp_path)
     assert results["variant"] == variant

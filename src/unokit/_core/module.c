@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "batch.h"
 #include "core.h"
 
 #define NOPTS 30
@@ -849,6 +850,15 @@ static PyMethodDef module_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* for batch.c (unokit.envs' batched environments) */
+uk_game *uk_py_game(PyObject *obj) {
+    if (!PyObject_TypeCheck(obj, &GameType)) {
+        PyErr_SetString(PyExc_TypeError, "expected a unokit._core.Game");
+        return NULL;
+    }
+    return &((GameObject *)obj)->g;
+}
+
 static struct PyModuleDef moduledef = {
     PyModuleDef_HEAD_INIT, "unokit._core", "The rules core of unokit, in C (see docs/core.md).",
     -1, module_methods, NULL, NULL, NULL, NULL,
@@ -867,7 +877,7 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddIntConstant(m, "MAX_PLAYERS", UK_MAX_PLAYERS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_DECK", UK_MAX_DECK) < 0 ||
         PyModule_AddIntConstant(m, "MAX_MOVES", UK_MAX_MOVES) < 0 ||
-        PyModule_AddIntConstant(m, "ERR_COUNT", UK_ERR_COUNT) < 0) {
+        PyModule_AddIntConstant(m, "ERR_COUNT", UK_ERR_COUNT) < 0 || uk_batch_register(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

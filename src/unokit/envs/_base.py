@@ -1,11 +1,15 @@
 """The PettingZoo AEC environment shared by the three variants.
 
-A thin adapter over :class:`unokit.Game`: the agent to act is the engine's
-``game.current``; an action is an index of the variant's
-:class:`~unokit.envs.actions.ActionTable`; the observation is the seat's
-:class:`~unokit.envs.observation.ObservationEncoder` vector plus the legal
-action mask. The pages of the three environments
-(:mod:`unokit.envs.uno_classic_v0` ...) document the behaviour.
+A thin adapter over the rules core: the game is a batch of one in
+:class:`unokit._core.Batch` (:mod:`unokit.envs._corebatch`), which plays the
+engine's rules, opens catch windows and writes the observation and mask in C,
+exactly as the batched environments do. The agent to act is the engine's
+``game.current`` (or the seat offered a catch); an action is an index of the
+variant's :class:`~unokit.envs.actions.ActionTable`; the observation is the
+seat's :class:`~unokit.envs.observation.ObservationEncoder` vector plus the
+legal action mask. ``env.game`` gives the position as a :class:`unokit.Game`.
+The pages of the three environments (:mod:`unokit.envs.uno_classic_v0` ...)
+document the behaviour.
 """
 
 from __future__ import annotations
@@ -19,11 +23,13 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no py.typed marker
 
+from unokit.core import CoreGame
 from unokit.errors import IllegalActionError, OptionError, UnoError
-from unokit.game import OP_CATCH, OP_PASS, Game, Phase
+from unokit.game import OP_PASS, Game, Phase
 from unokit.options import Options
 from unokit.variants import get_variant
 
+from ._corebatch import make_batch, restore_game, save_game, step_arrays, to_game
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 from .rewards import REWARDS, STALL_REWARDS, RewardSpec
@@ -192,14 +198,17 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         act_space: spaces.Space[Any] = spaces.Discrete(self.table.size)
         self.observation_spaces = dict.fromkeys(self.possible_agents, obs_space)
         self.action_spaces = dict.fromkeys(self.possible_agents, act_space)
-        self.game: Game = Game(v, players, self.options, events=False)
+        self._batch = make_batch(self.table, self.encoder, 1)
+        self._seed = 0  # the seed of the game in the batch
+        self._game: Game | None = Game(v, players, self.options, events=False)
         self._next_seed: int | None = None
         self._steps = 0  # decisions in this episode
-        self._legal: dict[int, int] | None = None  # legal action index -> move, this state
-        # the catch window: seats still to be offered the catch of seat _window_of
-        self._window: list[int] = []
-        self._window_of = -1
+        self._phase = int(Phase.DEAL)
+        self._window = False  # a seat is offered a catch
+        self._legal: list[int] | None = None  # legal action indices, this state
         self._dirty_rewards = False
+        # step()'s arrays (its observation is not used: observe() writes fresh ones)
+        self._arrays = step_arrays(self.table, self.encoder, 1)
         self.agents: list[str] = []
         self._has_reset = False
 
@@ -227,9 +236,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         else:
             game_seed = random.SystemRandom().randrange(2**31)
         self._next_seed = game_seed + 1
-        self._start(
-            Game.new(self.variant_name, self.players, self.options, seed=game_seed, events=False)
-        )
+        self._start(CoreGame.new(self.variant_name, self.players, self.options, seed=game_seed))
 
     def reset_to(self, game: Game) -> None:
         """Start an episode from the position ``game`` (a copy is taken), e.g. one
@@ -252,14 +259,36 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             raise OptionError(f"the game waits for no decision (state {game.state.name})")
         from unokit import notation
 
-        self._start(game.copy())
+        self._start(CoreGame.from_game(game))
         origin: int | str = notation.dumps(game)
         self._origin = origin
 
-    def _start(self, game: Game) -> None:
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles: the game in the core goes as plain values."""
+        state = self.__dict__.copy()
+        state["_batch"] = save_game(self._batch, 0, self.table, self._seed)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        saved = state.pop("_batch")
+        self.__dict__.update(state)
+        self._batch = make_batch(self.table, self.encoder, 1)
+        restore_game(self._batch, 0, self.table, self._seed, saved)
+
+    @property
+    def game(self) -> Game:
+        """The position as a :class:`unokit.Game` (without events; changing it
+        does not change the environment). In a catch window it is the engine's
+        position: the vulnerable seat to act."""
+        if self._game is None:
+            self._game = to_game(self._batch, 0, self.table, self._seed)
+        return self._game
+
+    def _start(self, game: CoreGame) -> None:
         self._has_reset = True
         self._steps = 0
-        self.game = game
+        self._seed = game.seed
+        self._batch.set(0, game._g, game.seed)
         # for to_record(): the start (a seed, or a position) and every move
         self._origin = game.seed
         self._moves: list[tuple[int, int]] = []
@@ -269,11 +298,16 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._legal = None
-        self._window = []
-        self._window_of = -1
         self._dirty_rewards = False
-        self.agent_selection = self.possible_agents[self.game.current]
+        self._refresh()
+
+    def _refresh(self) -> None:
+        """After a change of the game: the agent to act, the phase, the window."""
+        self._phase, actor, window, _, _ = self._batch.status(0)
+        self._window = window > 0
+        self._legal = None
+        self._game = None
+        self.agent_selection = self.possible_agents[actor]
 
     def last(self, observe: bool = True) -> tuple[Obs | None, float, bool, bool, dict[str, Any]]:
         """Observation, cumulative reward, termination, truncation and info of the
@@ -292,38 +326,24 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
     def observe(self, agent: str) -> Obs:
         if not self._has_reset:
             raise IllegalActionError("call reset() first")
-        seat = self._seat_of[agent]
-        game = self.game
-        obs = self.encoder.encode_game(game, seat)
-        if (
-            agent != self.agent_selection
-            or game.phase >= _ROUND_OVER
-            or self.truncations.get(agent)
-            or self.terminations.get(agent)
-        ):
-            return {"observation": obs, "action_mask": self.table.mask(())}
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._legal_moves(seat)
-        return {"observation": obs, "action_mask": self.table.mask(legal)}
-
-    def _legal_moves(self, seat: int) -> dict[int, int]:
-        idx = self.table.indices(seat)
-        if self._window:  # a catch window: catch the vulnerable seat, or let it go
-            catch = OP_CATCH | ((self._window_of + 1) << 21)
-            return {idx[catch]: catch, idx[OP_PASS]: OP_PASS}
-        return {idx[m]: m for m in self.game.legal_moves(seat)}
+        obs = np.empty(self.encoder.size, dtype=np.float32)
+        mask = np.empty(self.table.size, dtype=np.int8)
+        # the mask is the legal actions if the seat is to act (zeros otherwise)
+        self._batch.observe_seat(0, self._seat_of[agent], obs, mask)
+        if self.truncations.get(agent) or self.terminations.get(agent):
+            mask[:] = 0
+        return {"observation": obs, "action_mask": mask}
 
     def legal_actions(self) -> list[int]:
         """The legal action indices of the agent to act (empty when the episode is over)."""
         agent = self.agent_selection
         if self.terminations.get(agent) or self.truncations.get(agent):
             return []
-        if self.game.phase >= _ROUND_OVER:
+        if self._phase >= _ROUND_OVER:
             return []
         if self._legal is None:
-            self._legal = self._legal_moves(self._seat_of[agent])
-        return sorted(self._legal)
+            self._legal = np.flatnonzero(self.observe(agent)["action_mask"]).tolist()
+        return list(self._legal)
 
     def step(self, action: Any) -> None:
         if not self.agents:
@@ -342,39 +362,28 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         else:
             index = action_index(action, self.table.size)
         seat = self._seat_of[agent]
-        legal = self._legal
-        if legal is None:
-            legal = self._legal_moves(seat)
-        move = legal.get(index)
-        if move is None:
+        batch = self._batch
+        if not batch.is_legal(0, index):
             self._illegal(agent, index)
             return
         self._cumulative_rewards[agent] = 0.0
-        game = self.game
-        self._legal = None
         self._steps += 1
-        if self._window:
-            if move == OP_PASS:
-                self._window.pop(0)
-            else:  # the catch: the vulnerable seat draws, the window closes
-                game.apply_move(move, seat)
-                self._moves.append((seat, move))
-                self._window = []
-        else:
+        move = self.table.moves(seat)[index]
+        if not self._window or move != OP_PASS:  # passing a catch is no command
             self._moves.append((seat, move))
-            # the move came from the engine's own list of legal moves for this
-            # seat (the seat to act): the trusted step skips re-checking it
-            game._step(move, False)
-            self._open_window()
+        act, _, _, _, ends, winner, values = self._arrays
+        act[0] = index
+        batch.step(*self._arrays, False)
+        self._refresh()
         cost = self.rewards_spec.step_cost
         if cost:
             self.rewards[agent] = -cost
-        if game.phase >= _ROUND_OVER:
-            self._round_over()
+        if ends[0]:
+            self._round_over(values[0], int(winner[0]))
         elif self.max_steps is not None and self._steps >= self.max_steps:
             # the round is cut: it is worth what a round without a winner is
-            values = self.rewards_spec.round_end(game)
-            for a, r in zip(self.possible_agents, values, strict=True):
+            rewards = self.rewards_spec.outcome([batch.hand_values(0)], [-1])[0]
+            for a, r in zip(self.possible_agents, rewards.tolist(), strict=True):
                 self.rewards[a] += r
                 self.truncations[a] = True
             self._accumulate_rewards()
@@ -382,17 +391,6 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         elif cost:
             self._accumulate_rewards()
             self._dirty_rewards = True
-        self.agent_selection = self.possible_agents[
-            self._window[0] if self._window else game.current
-        ]
-
-    def _open_window(self) -> None:
-        """After an engine move: if the seat to act is vulnerable (it played down
-        to one card without calling UNO and acts again, e.g. after a Skip at two
-        players), every other seat, in order of play, is offered the catch
-        before it acts (:meth:`unokit.Game.catch_window`)."""
-        self._window = self.game.catch_window()
-        self._window_of = self.game.vulnerable if self._window else -1
 
     def _illegal(self, agent: str, index: int) -> None:
         seat = self._seat_of[agent]
@@ -412,13 +410,12 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._dirty_rewards = True
         self._legal = None
 
-    def _round_over(self) -> None:
-        game = self.game
-        match_over = game.phase == _MATCH_OVER
+    def _round_over(self, hand_values: npt.NDArray[np.int64], winner: int) -> None:
+        match_over = self._phase == _MATCH_OVER
         if self.reward_mode != "win" or self.episode == "round":
-            values = self.rewards_spec.round_end(game)
+            values = self.rewards_spec.outcome([hand_values], [winner])[0].tolist()
         elif match_over:
-            winners = set(game.match_winners)
+            winners = set(self.game.match_winners)
             k, n = len(winners), self.players
             values = [1.0 if s in winners else -k / (n - k) if k < n else 0.0 for s in range(n)]
         else:
@@ -428,7 +425,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._accumulate_rewards()
         self._dirty_rewards = True
         if self.episode == "match" and not match_over:
-            game.next_round()
+            self._batch.next_round(0)
+            self._refresh()
             return
         for a in self.agents:
             self.terminations[a] = True

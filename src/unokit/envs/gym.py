@@ -6,9 +6,13 @@ plays ``seat``; every other seat is played by a bot of :mod:`unokit.bots`
 (``"random"``, ``"heuristic"``, anything registered with
 :func:`unokit.bots.register_bot`), or by ``opponent(seat, seed) -> Bot`` when
 a callable is given. Bots see only their own
-:class:`~unokit.observation.Observation`. The ``random`` opponent runs on the
-engine's fast random policy (:func:`unokit.playout.random_move`, the same
-choices as :class:`unokit.bots.random.RandomBot` from the same seed).
+:class:`~unokit.observation.Observation`. With the ``random`` opponent the
+whole round runs in the rules core (:mod:`unokit.envs._corebatch`: the
+agent's moves, the bots' :func:`unokit.playout.random_move` -- the same
+choices as :class:`unokit.bots.random.RandomBot` from the same seed --, catch
+windows, the observation and the mask in C); other bots read the round's
+events, so they play on :class:`unokit.Game`. ``env.game`` is the position
+as a :class:`unokit.Game` (a snapshot with the random opponent).
 
 * Observation: ``{"observation": float32 vector, "action_mask": int8 mask}``,
   the same spaces as the PettingZoo environments (:mod:`unokit.envs.observation`,
@@ -62,6 +66,7 @@ from gymnasium import spaces
 
 from unokit.actions import Catch
 from unokit.bots import Bot, make_bot
+from unokit.core import CoreGame
 from unokit.errors import OptionError
 from unokit.game import OP_CATCH, OP_PASS, Game, Phase
 from unokit.options import Options
@@ -77,6 +82,7 @@ from ._base import (
     render_game,
     render_output,
 )
+from ._corebatch import make_batch, restore_game, save_game, step_arrays, to_game
 from .actions import ActionTable, action_table
 from .observation import ObservationEncoder
 from .rewards import RewardSpec
@@ -153,7 +159,13 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         )
         self.action_space = spaces.Discrete(self.table.size)
         self._fast_random = opponent == "random"
-        self.game = Game(v, players, self.options, events=False)
+        self._game: Game | None = Game(v, players, self.options, events=False)
+        # the random opponent: the round in the core (a batch of one)
+        self._batch = make_batch(self.table, self.encoder, 1) if self._fast_random else None
+        self._seed = 0
+        self._rnd_list: list[Callable[[], float] | None] = []
+        self._mask = np.zeros(self.table.size, dtype=np.int8)
+        self._arrays = step_arrays(self.table, self.encoder, 1)
         self._bots: dict[int, Bot] = {}
         self._rnds: dict[int, Callable[[], float]] = {}
         self._legal: dict[int, int] = {}
@@ -163,6 +175,35 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self._steps = 0
 
     # ------------------------------------------------------------------ API
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Copies and pickles: the game in the core goes as plain values."""
+        state = self.__dict__.copy()
+        if self._batch is not None:
+            state["_batch"] = save_game(self._batch, 0, self.table, self._seed)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        saved = state.pop("_batch")
+        self.__dict__.update(state)
+        self._batch = None
+        if saved is not None:
+            self._batch = make_batch(self.table, self.encoder, 1)
+            restore_game(self._batch, 0, self.table, self._seed, saved)
+
+    @property
+    def game(self) -> Game:
+        """The round's position as a :class:`unokit.Game` (with the random
+        opponent a snapshot: changing it does not change the environment)."""
+        if self._game is None:
+            assert self._batch is not None
+            self._game = to_game(self._batch, 0, self.table, self._seed)
+        return self._game
+
+    def _phase(self) -> int:
+        if self._batch is not None:
+            return self._batch.status(0)[0]
+        return self.game.phase
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -174,26 +215,46 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         while True:
             self._deal(game_seed)
             self._play_bots()
-            if self.game.phase < _ROUND_OVER:
+            if self._phase() < _ROUND_OVER:
                 break
             game_seed = int(self.np_random.integers(2**31))
         self._done = False
         self._steps = 0
-        self._legal = self._legal_moves()
-        obs = self._observe()
+        obs = self._after_move()
         return obs, {"seed": game_seed, "action_mask": obs["action_mask"]}
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         if self._done:
             raise OptionError("the round is over: call reset() before step()")
         index = action_index(action, self.table.size)
-        move = self._legal.get(index)
-        if move is None:
+        if not self._mask[index]:
             self._done = True
-            self._legal = {}
-            obs = self._observe()
+            obs = self._observe(legal=False)
             bad = {"illegal_action": index, "action_mask": obs["action_mask"]}
             return obs, self.illegal_reward, True, False, bad
+        if self._batch is not None:
+            self._arrays[0][0] = index
+            self._batch.step(*self._arrays, False)
+        else:
+            self._game_step(self._legal[index])
+        self._play_bots()
+        reward = -self.rewards_spec.step_cost
+        self._steps += 1
+        terminated = self._phase() >= _ROUND_OVER
+        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
+        info: dict[str, Any] = {}
+        if terminated or truncated:
+            self._done = True
+            game = self.game
+            reward += self.rewards_spec.round_end(game)[self.seat]
+            info["winner"] = None if game.winner < 0 else game.winner
+            info["round_points"] = game.round_points
+        obs = self._after_move()
+        info["action_mask"] = obs["action_mask"]
+        return obs, reward, terminated, truncated, info
+
+    def _game_step(self, move: int) -> None:
+        """The agent's move on the engine game (bots other than ``random``)."""
         game = self.game
         if self._window:  # the agent was offered a catch
             if move == OP_PASS:
@@ -204,34 +265,18 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         else:
             game.apply_move(move, self.seat)
             self._open_window()
-        self._play_bots()
-        reward = -self.rewards_spec.step_cost
-        self._steps += 1
-        terminated = game.phase >= _ROUND_OVER
-        truncated = not terminated and self.max_steps is not None and self._steps >= self.max_steps
-        info: dict[str, Any] = {}
-        if terminated or truncated:
-            self._done = True
-            self._legal = {}
-            reward += self.rewards_spec.round_end(game)[self.seat]
-            info["winner"] = None if game.winner < 0 else game.winner
-            info["round_points"] = game.round_points
-        else:
-            self._legal = self._legal_moves()
-        obs = self._observe()
-        info["action_mask"] = obs["action_mask"]
-        return obs, reward, terminated, truncated, info
 
     def action_masks(self) -> npt.NDArray[np.int8]:
         """The legal-action mask of the agent's current decision."""
-        return self.table.mask(self._legal)
+        return self._mask.copy()
 
     def render(self) -> Any:  # str | NDArray[uint8] | None, by render mode
         """The table from the agent's view: text (``ansi``), printed (``human``)
         or an image (``rgb_array``)."""
         if self.render_mode is None:
             return render_output("", None)
-        text = render_game(self.game, self.table, sorted(self._legal), self.seat)
+        legal = np.flatnonzero(self._mask).tolist()
+        text = render_game(self.game, self.table, legal, self.seat)
         return render_output(text, self.render_mode)
 
     def close(self) -> None:
@@ -240,9 +285,18 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     # ------------------------------------------------------------------ internals
 
     def _deal(self, game_seed: int) -> None:
-        events = not self._fast_random  # bots reading the round's history need the event log
-        self.game = Game.new(self.variant, self.players, self.options, seed=game_seed,
-                             events=events)  # fmt: skip
+        if self._batch is not None:
+            g = CoreGame.new(self.variant, self.players, self.options, seed=game_seed)
+            self._batch.set(0, g._g, game_seed)
+            self._seed = game_seed
+            self._game = None
+            self._rnd_list = [
+                None if s == self.seat else random.Random(game_seed * 16 + s).random
+                for s in range(self.players)
+            ]
+            return
+        # bots reading the round's history need the event log
+        self._game = Game.new(self.variant, self.players, self.options, seed=game_seed)
         self._window = []
         self._bots = {}
         self._rnds = {}
@@ -258,6 +312,10 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
                 self._bots[s] = self.opponent(s, bot_seed)
 
     def _play_bots(self, limit: int = 1_000_000) -> None:
+        if self._batch is not None:
+            self._batch.play_random(0, self.seat, self._rnd_list, limit)
+            self._game = None
+            return
         game = self.game
         seat = self.seat
         for _ in range(limit):
@@ -296,11 +354,25 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             return {idx[catch]: catch, idx[OP_PASS]: OP_PASS}
         return {idx[m]: m for m in self.game.legal_moves(self.seat)}
 
-    def _observe(self) -> Obs:
-        return {
-            "observation": self.encoder.encode_game(self.game, self.seat),
-            "action_mask": self.action_masks(),
-        }
+    def _after_move(self) -> Obs:
+        """The agent's observation and mask after a move (no legal action once
+        the episode is over)."""
+        if self._batch is None:
+            self._legal = {} if self._done else self._legal_moves()
+        return self._observe(legal=not self._done)
+
+    def _observe(self, legal: bool = True) -> Obs:
+        obs = np.empty(self.encoder.size, dtype=np.float32)
+        if self._batch is not None:
+            mask = np.empty(self.table.size, dtype=np.int8)
+            self._batch.observe_seat(0, self.seat, obs, mask)
+        else:
+            obs = self.encoder.encode_game(self.game, self.seat)
+            mask = self.table.mask(self._legal)
+        if not legal:
+            mask[:] = 0
+        self._mask = mask
+        return {"observation": obs, "action_mask": mask.copy()}
 
 
 def _register() -> None:

@@ -105,9 +105,9 @@ Render
     video recorders ask for. Any other mode raises :class:`unokit.OptionError`.
 
 Batched version
-    ``vector_env(num_envs, players=2, **kwargs)``: ``num_envs`` rounds stepped
-    together with NumPy, same rules, observation and action table
-    (:mod:`unokit.envs.vector_classic`).
+    ``vector_env(num_envs, players=2, *, seed=None, **kwargs)``: ``num_envs``
+    rounds stepped together by the rules core, same rules, options,
+    observation and action table (:mod:`unokit.envs.vector`).
 
 Version history
     v0: first version.
@@ -128,7 +128,7 @@ from typing import TYPE_CHECKING, Any
 from ._base import UnoEnv, env_metadata
 
 if TYPE_CHECKING:
-    from .vector_classic import UnoClassicVectorEnv
+    from .vector import UnoVectorEnv
 
 __all__ = ["env", "raw_env", "vector_env"]
 
@@ -149,9 +149,9 @@ def env(players: int = 2, render_mode: str | None = None, **kwargs: Any) -> raw_
     return raw_env(players=players, render_mode=render_mode, **kwargs)
 
 
-def vector_env(num_envs: int, players: int = 2, **kwargs: Any) -> UnoClassicVectorEnv:
-    """The batched NumPy version (same rules, observation and actions): see
-    :mod:`unokit.envs.vector_classic`."""
-    from .vector_classic import UnoClassicVectorEnv
+def vector_env(num_envs: int, players: int = 2, **kwargs: Any) -> UnoVectorEnv:
+    """The batched version (same rules, options, observation and actions): see
+    :mod:`unokit.envs.vector`."""
+    from .vector import UnoVectorEnv
 
-    return UnoClassicVectorEnv(num_envs, players, **kwargs)
+    return UnoVectorEnv("classic", num_envs, players, **kwargs)

@@ -58,6 +58,11 @@ Rewards, episodes, truncation, seeds, illegal actions, render
     outside the mask end the episode (or raise); ``render_mode`` ``"ansi"``,
     ``"human"`` or ``"rgb_array"``.
 
+Batched version
+    ``vector_env(num_envs, players=2, *, seed=None, **kwargs)``: ``num_envs``
+    rounds stepped together by the rules core, same rules, options,
+    observation and action table (:mod:`unokit.envs.vector`).
+
 Version history
     v0: first version.
 
@@ -70,11 +75,14 @@ Version history
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._base import UnoEnv, env_metadata
 
-__all__ = ["env", "raw_env"]
+if TYPE_CHECKING:
+    from .vector import UnoVectorEnv
+
+__all__ = ["env", "raw_env", "vector_env"]
 
 
 class raw_env(UnoEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -88,3 +96,11 @@ def env(players: int = 2, render_mode: str | None = None, **kwargs: Any) -> raw_
     """The UNO Flip AEC environment (see the module documentation); like
     :func:`unokit.envs.uno_classic_v0.env`, it adds no wrapper."""
     return raw_env(players=players, render_mode=render_mode, **kwargs)
+
+
+def vector_env(num_envs: int, players: int = 2, **kwargs: Any) -> UnoVectorEnv:
+    """The batched version (same rules, options, observation and actions): see
+    :mod:`unokit.envs.vector`."""
+    from .vector import UnoVectorEnv
+
+    return UnoVectorEnv("flip", num_envs, players, **kwargs)

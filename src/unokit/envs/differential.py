@@ -1,0 +1,181 @@
+"""The batched environment against the engine, decision by decision.
+
+:func:`vector_differential` steps a batch of the fast environment
+(:class:`unokit.envs.vector.UnoVectorEnv` on the rules core) and the same
+games played by :class:`unokit.Game` (the ``reference`` backend: engine games
+stepped one by one in Python, the single-game environment's logic) with the
+same actions, and compares every array of every step -- observations, masks,
+seats to act, rewards, terminations, truncations -- and the seeds of the
+rounds dealt by automatic resets; every ``check_every`` steps each game's whole
+engine state (:meth:`unokit.Game.state_tuple` of ``to_game``). The fuzzer
+(:mod:`unokit.fuzz`) calls it on the first round of every fuzzed match, and
+:func:`fuzz_vector` (``python -m unokit.fuzz --vector``) runs nothing else,
+over the fuzzer's random configurations (variant, players, options,
+``handSize``); the tests of tests/envs/test_vector.py call it too.
+
+>>> vector_differential("flip", 2, {}, seed=3, steps=50)
+200
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from unokit.game import OP_DRAW
+
+from .vector import UnoVectorEnv, VectorStep, _GameBatch
+
+__all__ = ["Disagreement", "vector_differential", "fuzz_vector", "VectorFuzzStats", "FIELDS"]
+
+#: The arrays of a step that must agree.
+FIELDS = ("observation", "action_mask", "current_player", "rewards", "terminated", "truncated")
+
+
+class Disagreement(AssertionError):
+    """The fast batch and the engine disagree (the message says where)."""
+
+
+def _compare(fast: VectorStep, ref: VectorStep, step: int) -> None:
+    for name in FIELDS:
+        x, y = getattr(fast, name), getattr(ref, name)
+        if x.shape != y.shape or x.dtype != y.dtype:
+            raise Disagreement(
+                f"step {step}: {name} is {x.dtype}{x.shape}, the engine's {y.dtype}{y.shape}"
+            )
+        if not np.array_equal(x, y):
+            rows = np.flatnonzero((x != y).reshape(len(x), -1).any(axis=1)).tolist()
+            i = rows[0]
+            detail = ""
+            if x.ndim == 2:
+                cols = np.flatnonzero(x[i] != y[i]).tolist()[:8]
+                detail = f" at columns {cols}: {x[i, cols].tolist()} != {y[i, cols].tolist()}"
+            raise Disagreement(f"step {step}: {name} differs in game(s) {rows[:8]}{detail}")
+
+
+def vector_differential(
+    variant: str,
+    players: int,
+    options: dict[str, Any] | None = None,
+    seed: int = 0,
+    *,
+    num_envs: int = 4,
+    steps: int = 300,
+    check_every: int = 25,
+    max_steps: int | None = 150,
+    draw_weight: float = 0.2,
+    seen: Counter[str] | None = None,
+    **kwargs: Any,
+) -> int:
+    """Play ``steps`` batch steps of ``num_envs`` games of ``variant`` under
+    ``options`` with the rules core and with the engine, the same random
+    legal actions in both (from ``random.Random(seed)``; a voluntary DRAW is
+    taken with weight ``draw_weight`` so that rounds end), and compare them
+    (module documentation). Returns the number of game decisions compared;
+    raises :class:`Disagreement` at the first difference. ``kwargs`` go to
+    both environments (``reward=``, ``step_cost=``...); ``seen`` counts the
+    rounds that ended (``terminated``, ``truncated``) and the decisions taken
+    in catch windows (``window``)."""
+    opts = dict(options or {})
+    args = dict(seed=seed, max_steps=max_steps, **kwargs, **opts)
+    fast = UnoVectorEnv(variant, num_envs, players, backend="core", **args)
+    ref = UnoVectorEnv(variant, num_envs, players, backend="reference", **args)
+    a, b = fast.reset(), ref.reset()
+    _compare(a, b, 0)
+    table = fast.table
+    draw = np.array([c & 15 == OP_DRAW for c in table.codes])
+    r = random.Random(seed)
+    for k in range(1, steps + 1):
+        actions = np.empty(num_envs, dtype=np.int64)
+        for i in range(num_envs):
+            legal = np.flatnonzero(a.action_mask[i])
+            others = legal[~draw[legal]]
+            pool = others if others.size and r.random() >= draw_weight else legal
+            actions[i] = pool[r.randrange(pool.size)]
+        a, b = fast.step(actions), ref.step(actions)
+        _compare(a, b, k)
+        if seen is not None:
+            seen["terminated"] += int(a.terminated.sum())
+            seen["truncated"] += int(a.truncated.sum())
+            games = ref._batch
+            if isinstance(games, _GameBatch):  # the engine games know their windows
+                seen["window"] += sum(1 for w in games.window if w)
+        if not np.array_equal(fast.seeds, ref.seeds):
+            raise Disagreement(f"step {k}: seeds {fast.seeds} != {ref.seeds}")
+        if k % check_every == 0 or k == steps:
+            for i in range(num_envs):
+                x, y = fast.to_game(i).state_tuple(), ref.to_game(i).state_tuple()
+                if x != y:
+                    diff = [j for j, (p, q) in enumerate(zip(x, y, strict=True)) if p != q]
+                    raise Disagreement(
+                        f"step {k}: game {i}'s state differs from the engine's (fields {diff})"
+                    )
+    return steps * num_envs
+
+
+@dataclass
+class VectorFuzzStats:
+    """What :func:`fuzz_vector` did."""
+
+    configs: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    variants: Counter[str] = field(default_factory=Counter)
+    #: ``(seed, configuration, message)`` of each disagreement
+    failures: list[tuple[int, str, str]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"batched environment: {self.configs} configurations, {self.decisions:,} decisions "
+            f"compared with the engine in {self.seconds:.1f} s; variants "
+            f"{dict(sorted(self.variants.items()))}; {len(self.failures)} disagreement(s)"
+        )
+
+
+def fuzz_vector(
+    *,
+    seconds: float | None = None,
+    configs: int | None = None,
+    seed: int = 0,
+    num_envs: int = 8,
+    steps: int = 300,
+    progress: Callable[[VectorFuzzStats], None] | None = None,
+) -> VectorFuzzStats:
+    """:func:`vector_differential` on the fuzzer's configurations ``seed``,
+    ``seed + 1``, ... (:func:`unokit.fuzz.random_config`: a variant, a player
+    count, random options and ``handSize``) for ``seconds`` or ``configs``
+    configurations; ``num_envs`` games of ``steps`` decisions each."""
+    from unokit.fuzz import random_config
+
+    stats = VectorFuzzStats()
+    start = time.monotonic()
+    last = start
+    s = seed
+    while True:
+        now = time.monotonic()
+        if (seconds is not None and now - start >= seconds) or (
+            configs is not None and stats.configs >= configs
+        ):
+            break
+        cfg = random_config(s)
+        try:
+            stats.decisions += vector_differential(
+                cfg.variant, cfg.players, cfg.options, s, num_envs=num_envs, steps=steps
+            )
+        except Disagreement as e:
+            stats.failures.append((s, cfg.describe(), str(e)))
+        stats.configs += 1
+        stats.variants[cfg.variant] += 1
+        s += 1
+        if progress is not None and time.monotonic() - last >= 10:
+            last = time.monotonic()
+            stats.seconds = last - start
+            progress(stats)
+    stats.seconds = time.monotonic() - start
+    return stats
