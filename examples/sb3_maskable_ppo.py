@@ -3,12 +3,15 @@
     pip install 'unokit[rl]' torch==2.13.0 'sb3-contrib>=2.9'
     python examples/sb3_maskable_ppo.py --variant classic --budget-seconds 600
 
-The learner plays seat 0 of ``unokit/Uno<Variant>-v0`` (two players) against
-``random`` in half of its environments and ``heuristic`` in the other half
-(``--opponent``),
-with ``norm_points`` rewards and ``stall_reward="loss"`` (a round cut at
-``max_steps`` is worth a loss, so stalling never pays). Observations are
-divided by the Box's upper bound (all in 0..1). Training stops at
+The learner plays seat 0 of ``unokit/Uno<Variant>-v0`` (two players, 16
+environments) against ``random`` in half of its environments and
+``heuristic`` in the other half (``--opponent``), with ``norm_points``
+rewards and ``stall_reward="loss"`` (a round cut at ``max_steps`` is worth a
+loss, so stalling never pays). The network sees the observation divided by
+the Box's upper bound (all in 0..1) followed by the features of
+``uno_features.py`` (``--no-features``: without them); ``--shaping c`` adds a
+potential-based shaping on hand sizes (:class:`HandShaping`, off by default:
+measured, it did not help). Training stops at
 ``--budget-seconds`` of wall time or ``--steps`` environment steps; the model
 is saved (``model.zip``), reloaded, and played greedily for ``--eval-games``
 rounds against ``random`` and ``heuristic`` (the same seeds for every model):
@@ -34,7 +37,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 from sb3_contrib import MaskablePPO  # noqa: E402
 from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv  # noqa: E402
+from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 from uno_features import UnoFeatures  # noqa: E402
 
 from unokit.envs.evaluate import evaluate  # noqa: E402
@@ -175,8 +178,6 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--net", default="256,256", help="hidden layers of the policy and value nets")
     p.add_argument("--gamma", type=float, default=0.99)
     p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--vec", choices=["dummy", "subproc"], default="dummy",
-                   help="environments in this process, or in one process per core")
     p.add_argument("--features", action=argparse.BooleanOptionalAction, default=True,
                    help="append the engineered features of uno_features.py")
     p.add_argument("--shaping", type=float, default=0.0,
@@ -201,11 +202,7 @@ def main(argv: list[str] | None = None) -> dict:
         opponents = ["random", "heuristic"] * (args.n_envs // 2) + ["random"] * (args.n_envs % 2)
     else:
         opponents = [args.opponent] * args.n_envs
-    thunks = [make_env(args.variant, o, args) for o in opponents]
-    if args.vec == "subproc":
-        env = SubprocVecEnv(thunks)
-    else:
-        env = DummyVecEnv(thunks)
+    env = DummyVecEnv([make_env(args.variant, o, args) for o in opponents])
     env.seed(args.seed)
     net = [int(x) for x in args.net.split(",") if x]
     model = MaskablePPO("MultiInputPolicy", env, n_steps=args.n_steps, batch_size=args.batch_size,

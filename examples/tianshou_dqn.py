@@ -6,7 +6,7 @@
 The learner plays ``player_0`` of the PettingZoo AEC environment
 (``uno_<variant>_v0``, two players) through :class:`LearnerView`, a
 single-agent view in which the **opponent's moves are taken inside** ``step``
-(by a masked uniform-random agent): each transition of the learner runs from
+(unokit's ``random`` bot, as in the evaluation): each transition of the learner runs from
 one of its decisions to the next, and its reward is everything the learner
 received in between, including a round lost on the opponent's move. (Tianshou's
 own ``MultiAgentOffPolicyAlgorithm`` stores each agent's transitions
@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -49,25 +50,25 @@ from uno_features import UnoFeatures  # noqa: E402
 
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0  # noqa: E402
 from unokit.envs.evaluate import evaluate  # noqa: E402
+from unokit.playout import random_move  # noqa: E402
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
 
 
 class LearnerView(gymnasium.Env[dict[str, Any], int]):
     """The PettingZoo AEC environment as one seat sees it: ``step`` applies the
-    learner's action, then the opponents' moves (``opponent(obs, mask, rng)``),
-    until the learner must decide again or the round is over. The reward is
-    the sum of the learner's rewards over that whole cycle. Observations are
-    ``{"obs": features, "mask": legal actions}`` (Tianshou masks Q-values with
-    ``obs.mask``)."""
+    learner's action, then the opponents' moves (``opponent(aec) -> action``,
+    by default :class:`RandomOpponent`), until the learner must decide again or
+    the round is over. The reward is the sum of the learner's rewards over
+    that whole cycle. Observations are ``{"obs": features, "mask": legal
+    actions}`` (Tianshou masks Q-values with ``obs.mask``)."""
 
     def __init__(self, aec: Any, features: UnoFeatures, learner: str = "player_0",
                  opponent: Any = None, seed: int = 0) -> None:  # fmt: skip
         self.aec = aec
         self.features = features
         self.learner = learner
-        self.opponent = opponent or masked_random
-        self.rng = np.random.default_rng(seed)
+        self.opponent = opponent or RandomOpponent(seed)
         n = int(aec.action_space(learner).n)
         self.action_space = gymnasium.spaces.Discrete(n)
         self.observation_space = gymnasium.spaces.Dict({
@@ -89,8 +90,7 @@ class LearnerView(gymnasium.Env[dict[str, Any], int]):
         """Let the other seats play; return the learner's rewards meanwhile."""
         aec, total = self.aec, 0.0
         while not self._done() and aec.agent_selection != self.learner:
-            o = aec.observe(aec.agent_selection)
-            aec.step(self.opponent(o["observation"], o["action_mask"], self.rng))
+            aec.step(self.opponent(aec))
             total += aec.rewards[self.learner]
         return total
 
@@ -98,7 +98,6 @@ class LearnerView(gymnasium.Env[dict[str, Any], int]):
               ) -> tuple[dict[str, Any], dict[str, Any]]:  # fmt: skip
         if seed is not None:
             self._next_seed = seed
-            self.rng = np.random.default_rng(seed)
         while True:  # (a round the opponent ends before the learner's first move is redealt)
             self.aec.reset(seed=self._next_seed)
             self._next_seed += 1
@@ -115,9 +114,30 @@ class LearnerView(gymnasium.Env[dict[str, Any], int]):
         return self._obs(), float(reward), terminated, truncated, {}
 
 
-def masked_random(observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> int:
-    """Tianshou's masked random agent: uniform over the legal actions."""
-    return int(rng.choice(np.flatnonzero(mask)))
+class RandomOpponent:
+    """unokit's ``random`` bot (the opponent of the evaluation) on the AEC
+    environment: the engine's random policy (:func:`unokit.playout.random_move`:
+    a random playable card of the hand, DRAW only when nothing can be played);
+    it always calls UNO and never catches. (A uniformly random choice over the
+    mask instead draws most of the time: its rounds run past 1,000 decisions,
+    and a DQN trained against it won 0.2% against ``random``.)"""
+
+    def __init__(self, seed: int) -> None:
+        self.rnd = random.Random(seed).random
+
+    def __call__(self, aec: Any) -> int:
+        agent = aec.agent_selection
+        table = aec.table
+        mask = aec.observe(agent)["action_mask"]
+        uno = table.index_of("UNO")
+        if mask[uno]:
+            return uno
+        if not mask[: table.num_plays].any() and mask[table.index_of("PASS")] and not mask[
+            table.index_of("DRAW")
+        ] and any(mask[i] for i, n in enumerate(table.names) if n.startswith("CATCH")):
+            return table.index_of("PASS")  # a catch window: the random bot never catches
+        seat = aec.possible_agents.index(agent)
+        return int(table.index(seat, random_move(aec.game, self.rnd)))
 
 
 class FeatureNet(Net):
