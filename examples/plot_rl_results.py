@@ -23,16 +23,24 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("runs", nargs="+", type=Path)
+    p.add_argument("runs", nargs="*", type=Path)
+    p.add_argument("--keep", type=Path, default=None,
+                   help="a summary written earlier (--json): its runs are plotted too, "
+                        "except those replaced by a run of the same name")
     p.add_argument("--png", type=Path, default=Path("docs/img/rl_win_rate.png"))
     p.add_argument("--json", type=Path, default=None, help="also write the runs' summary here")
     args = p.parse_args(argv)
-    runs = []
+    runs: list[dict] = []
     for d in args.runs:
         r = json.loads((d / "results.json").read_text())
         curve = r.get("curve") or [r["final"]]
         runs.append({"name": f"{r['library']} - {r['variant']}", "library": r["library"],
                      "variant": r["variant"], "args": r["args"], "curve": curve})  # fmt: skip
+    if args.keep is not None:
+        new = {r["name"] for r in runs}
+        runs = [r for r in json.loads(args.keep.read_text()) if r["name"] not in new] + runs
+    if not runs:
+        p.error("no runs to plot")
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
     for ax, opponent, target in zip(axes, ("random", "heuristic"), (0.65, 0.45), strict=True):
         for run in runs:
