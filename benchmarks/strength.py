@@ -44,6 +44,11 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "classic expert:2x-hard": ("classic", 2, "expert:sims=2000,hard"),
     "classic 4p expert-3heuristic": ("classic", 4, "expert,heuristic,heuristic,heuristic"),
     "classic 4p hard-3heuristic": ("classic", 4, "hard,heuristic,heuristic,heuristic"),
+    # posterior deals: samples weighed against every earlier play (issue 16, session 2)
+    "classic hard:particles=128-heuristic": ("classic", 2, "hard:particles=128,heuristic"),
+    "flip hard:particles=128-heuristic": ("flip", 2, "hard:particles=128,heuristic"),
+    "classic hard:particles=128-rlcard": ("classic", 2, "hard:particles=128,rlcard-rule"),
+    "classic hard:particles=128-hard": ("classic", 2, "hard:particles=128,hard"),
 }
 
 
