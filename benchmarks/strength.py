@@ -12,7 +12,7 @@ depend on the machine's load). The report gives each match-up's first bot's
 win rate with its 95% Wilson interval.
 
 Usage:
-    python benchmarks/strength.py --out FILE.jsonl [--until HH:MM] [--games G]
+    python benchmarks/strength.py --out FILE.jsonl [--until HH:MM] [--games G] [--shard K/N]
         [--sims K] [--seed S] [--only LABEL,...]
     python benchmarks/strength.py --out FILE.jsonl --report [--json]
 """
@@ -44,6 +44,11 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "classic expert:2x-hard": ("classic", 2, "expert:sims=2000,hard"),
     "classic 4p expert-3heuristic": ("classic", 4, "expert,heuristic,heuristic,heuristic"),
     "classic 4p hard-3heuristic": ("classic", 4, "hard,heuristic,heuristic,heuristic"),
+    # posterior deals: samples weighed against every earlier play (issue 16, session 2)
+    "classic hard:particles=128-heuristic": ("classic", 2, "hard:particles=128,heuristic"),
+    "flip hard:particles=128-heuristic": ("flip", 2, "hard:particles=128,heuristic"),
+    "classic hard:particles=128-rlcard": ("classic", 2, "hard:particles=128,rlcard-rule"),
+    "classic hard:particles=128-hard": ("classic", 2, "hard:particles=128,hard"),
 }
 
 
@@ -106,6 +111,9 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--only", help="comma-separated match-up labels")
+    ap.add_argument("--shard", default="0/1",
+                    help="K/N: play only games i with i %% N == K (run N processes, one per "
+                         "shard, each with its own --out; concatenate the files to report)")
     args = ap.parse_args()
     if args.report:
         report(args.out, args.json)
@@ -119,11 +127,17 @@ def main() -> None:
         hh, mm = (int(x) for x in args.until.split(":"))
         now = dt.datetime.now(dt.UTC)
         end = now.replace(hour=hh, minute=mm, second=0, microsecond=0)
+    try:
+        shard, shards = (int(x) for x in args.shard.split("/"))
+        if not 0 <= shard < shards:
+            raise ValueError
+    except ValueError:
+        sys.exit(f"--shard wants K/N with 0 <= K < N, got {args.shard!r}")
     done = _load(args.out)
     specs = {lb: parse_bots(MATCHUPS[lb][2], sims=args.sims) for lb in labels}
     options = Options.from_dict({"matchMode": "single_round"})
     with args.out.open("a") as fh:
-        for i in range(args.games):
+        for i in range(shard, args.games, shards):
             for lb in labels:
                 if end is not None and dt.datetime.now(dt.UTC) >= end:
                     return

@@ -11,7 +11,13 @@ import pytest
 from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.determinize import Determinizer
-from unokit.bots.inference import hand_inferences, known_cards, last_plays, named_colors
+from unokit.bots.inference import (
+    hand_inferences,
+    known_cards,
+    last_plays,
+    named_colors,
+    past_plays,
+)
 from unokit.cards import CLASSIC, Color
 from unokit.playout import random_move
 
@@ -247,3 +253,56 @@ def test_named_colour_and_last_play_inferences() -> None:
     assert not lp.agrees(v, [CLASSIC.parse_id(x) for x in ("B6", "Y7", "G8")])
     # holding four yellows with a Y2, the rules would have switched to yellow with Y2
     assert not lp.agrees(v, [CLASSIC.parse_id(x) for x in ("Y2", "Y7", "Y8", "Y9")])
+
+
+def test_past_plays_rebuild_the_hand_each_play_was_chosen_from() -> None:
+    """Against heuristic players, every earlier play whose hand the history
+    rebuilds exactly is the heuristic's choice on that hand (with the colour
+    it would name), and most plays are rebuilt exactly."""
+    exact = checked = 0
+    for seed in range(6):
+        g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=seed)
+        bots = [make_bot("heuristic", seed=s) for s in range(2)]
+        before: list[Counter[int]] = []  # seat 1's hand before each of its decisions
+        while g.phase < 4:
+            me = g.current
+            obs = g.observe(me)
+            if me == 1:
+                before.append(Counter(g.hands[1]))
+            else:
+                now = list(g.hands[1])  # the engine keeps a hand oldest card first
+                for pp in past_plays(obs):
+                    assert pp.seat == 1
+                    checked += 1
+                    then = Counter(now[: pp.old] + pp.later + [pp.card])
+                    if then in before:
+                        exact += 1
+                        assert pp.fits(g.variant, now), (seed, pp.card)
+            g.apply(bots[me].act(obs))
+    assert checked > 300 and exact > 0.4 * checked
+
+
+def test_posterior_samples_explain_the_past_plays_better() -> None:
+    """With particles, sampled hands fit the other player's earlier plays far
+    more often than plain samples do, and still show the seat's observation."""
+    g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=11)
+    bots = [make_bot("heuristic", seed=s) for s in range(2)]
+    misfit = {0: 0, 64: 0}
+    positions = 0
+    while g.phase < 4:
+        me = g.current
+        obs = g.observe(me)
+        past = past_plays(obs)
+        if me == 0 and len(past) >= 3:
+            positions += 1
+            for particles in misfit:
+                d = Determinizer(obs, particles=particles)
+                rng = random.Random(positions)
+                for _ in range(20):
+                    s = d.sample(rng)
+                    assert s.observe(0).hand == obs.hand
+                    assert s.observe(0).hand_sizes == obs.hand_sizes
+                    misfit[particles] += sum(not pp.fits(g.variant, s.hands[1]) for pp in past)
+        g.apply(bots[me].act(obs))
+    assert positions >= 3
+    assert misfit[64] < 0.5 * misfit[0]

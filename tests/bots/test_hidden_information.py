@@ -33,6 +33,9 @@ LEVELS: dict[str, dict[str, Any]] = {
     "normal": {},
     "hard": {"sims": 40},
     "expert": {"sims": 40},
+    # the posterior deals (weighed against every earlier play), explicitly
+    "hard:posterior": {"sims": 40, "particles": 24},
+    "expert:posterior": {"sims": 40, "particles": 24},
     "rlcard-rule": {},
 }
 HOUSE = {"stacking": "escalate", "sevenZero": True, "jumpIn": True, "drawUntilPlayable": True}
@@ -123,8 +126,9 @@ def test_no_bot_reads_hidden_cards(variant: str) -> None:
             continue
         for name, extra in levels.items():
             for seed in (n, n + 1000):
-                da = decide(make_bot(name, seed=seed, **extra), real, seat)
-                db = decide(make_bot(name, seed=seed, **extra), other, seat)
+                bot = name.split(":")[0]
+                da = decide(make_bot(bot, seed=seed, **extra), real, seat)
+                db = decide(make_bot(bot, seed=seed, **extra), other, seat)
                 assert da == db, (name, variant, seat, str(da), str(db))
                 assert real.is_legal(da) and other.is_legal(db)
                 decisions += 1

@@ -47,11 +47,13 @@ from unokit.bots.inference import (
     OFF_POLICY,
     HandInference,
     LastPlay,
+    PastPlay,
     color_before_last_play,
     hand_inferences,
     known_cards,
     last_plays,
     named_colors,
+    past_plays,
 )
 from unokit.cards import Card, Face
 from unokit.decks import flip_deck
@@ -82,7 +84,7 @@ class Determinizer:
 
     Build it once per decision; :meth:`sample` is cheap (a copy and a shuffle)."""
 
-    def __init__(self, obs: Observation, infer: bool = True) -> None:
+    def __init__(self, obs: Observation, infer: bool = True, particles: int = 0) -> None:
         if obs.seat is None:
             raise ValueError("a spectator has no information set to sample from")
         self.obs = obs
@@ -181,8 +183,15 @@ class Determinizer:
                 raise ValueError("inconsistent observation: visible back faces not in the deck")
         self._before = color_before_last_play(obs)
         self._checks: list[LastPlay] = []
+        self._past: list[PastPlay] = []
+        self._particles = max(0, int(particles))
+        self._pool_deals: list[tuple[list[list[int]], list[int]]] = []
+        self._pool_cum: list[float] = []
         if infer and not self._random_pairing and not v.flex:
-            self._checks = [lp for lp in last_plays(obs) if lp is not None]
+            if self._particles:
+                self._past = past_plays(obs)
+            else:
+                self._checks = [lp for lp in last_plays(obs) if lp is not None]
         self._template = self._build(random.Random(0))
 
     # ------------------------------------------------------------------ sampling
@@ -459,6 +468,9 @@ class Determinizer:
         With inferences on, a deal in which another player's last play is not
         what the heuristic's rules would have chosen with that hand is kept
         only with probability :data:`OFF_POLICY` (a few redeals at most)."""
+        if self._past:
+            hands, draw = self._posterior_deal(rng)
+            return self.with_deal(hands, draw, rng.getrandbits(48))
         hands, draw = self._deal(rng)
         checks = self._checks
         if checks:
@@ -469,6 +481,46 @@ class Determinizer:
                     break
                 hands, draw = self._deal(rng)
         return self.with_deal(hands, draw, rng.getrandbits(48))
+
+    def _posterior_deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """A deal drawn from a pool of ``particles`` deals weighted by how well
+        they explain every earlier play of the other seats
+        (:func:`~unokit.bots.inference.past_plays`): :data:`OFF_POLICY` to the
+        power of the plays the heuristic's rules would not have made with the
+        sampled hand (importance resampling; the pool is dealt once per
+        decision). The draw pile is shuffled again for every sample (its top
+        kept in Flip, where its back face is seen)."""
+        if not self._pool_deals:
+            v = self.variant
+            past = self._past
+            total = 0.0
+            for _ in range(self._particles):
+                hands, draw = self._deal(rng)
+                off = 0
+                for pp in past:
+                    if not pp.fits(v, hands[pp.seat]):
+                        off += 1
+                total += OFF_POLICY**off
+                self._pool_deals.append((hands, draw))
+                self._pool_cum.append(total)
+        cum = self._pool_cum
+        x = rng.random() * cum[-1]
+        lo, hi = 0, len(cum) - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if cum[mid] > x:
+                hi = mid
+            else:
+                lo = mid + 1
+        hands, draw = self._pool_deals[lo]
+        draw = draw[:]
+        if self.draw_top is not None and draw:
+            top = draw.pop()
+            rng.shuffle(draw)
+            draw.append(top)
+        else:
+            rng.shuffle(draw)
+        return hands, draw
 
     def with_deal(self, hands: list[list[int]], draw: list[int], seed: int) -> Game:
         """The game of one deal: the other seats' ``hands`` (card ids; the

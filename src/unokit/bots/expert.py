@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from unokit.bots.determinize import Determinizer
-from unokit.bots.ismcts import DEFAULT_THINK_MS, ISMCTSBot
+from unokit.bots.ismcts import DEFAULT_PARTICLES, DEFAULT_THINK_MS, ISMCTSBot
 from unokit.bots.net import StateFeatures, ValueNet, load_value_net
 from unokit.bots.rollout import sensible_move, sensible_rollout
 from unokit.errors import OptionError
@@ -68,12 +68,13 @@ class ExpertBot(ISMCTSBot):
         net: str | None = None,
         infer: bool = True,
         max_wall_ms: float | None = None,
+        particles: int = DEFAULT_PARTICLES,
         name: str | None = None,
         **_: Any,
     ) -> None:
         super().__init__(seed=seed, think_ms=think_ms, iterations=iterations, sims=sims,
                          search="flat", rollout="sensible", infer=infer,
-                         max_wall_ms=max_wall_ms, name=name)
+                         max_wall_ms=max_wall_ms, particles=particles, name=name)
         if leaf not in ("value", "mix"):
             raise OptionError(f"leaf must be value or mix, got {leaf!r}")
         try:

@@ -54,6 +54,8 @@ __all__ = [
     "named_colors",
     "LastPlay",
     "last_plays",
+    "PastPlay",
+    "past_plays",
     "WILD_DRAW_TRUST",
     "WILD_TRUST",
     "LATE_BLUFF_TRUST",
@@ -483,4 +485,129 @@ def last_plays(obs: Observation) -> list[LastPlay | None]:
             last = e
     if me is not None:
         out[me] = None
+    return out
+
+
+class PastPlay(LastPlay):
+    """Any earlier play of a player from its hand on its own turn (what
+    :class:`LastPlay` is for the last one), with what is needed to rebuild the
+    hand it chose from out of a sampled hand of now: ``old`` of its current
+    cards were already held then (the first ``old`` of a sampled hand, which
+    the :class:`~unokit.bots.determinize.Determinizer` deals oldest first),
+    ``later`` are the cards it has played from its hand since, and ``named``
+    the colour it named with the card (a wild), or -1.
+
+    The rebuilt hand is exact when the player has played no card drawn after
+    that play; otherwise one drawn card may stand in for one it held, which
+    only makes the test a little noisier (it is a likelihood, never a rule)."""
+
+    __slots__ = ("old", "later", "named")
+
+    def __init__(
+        self,
+        seat: int,
+        card: int,
+        side: int,
+        color: int,
+        acc: int,
+        next_size: int,
+        threat: int,
+        old: int,
+        later: list[int],
+        named: int,
+    ) -> None:
+        super().__init__(seat, card, side, color, acc, next_size, threat)
+        self.old, self.later, self.named = old, later, named
+
+    def fits(self, variant: Any, hand: list[int]) -> bool:
+        """Whether the sampled hand of now, ``hand`` (oldest cards first), makes
+        this play (and the colour named with it) the heuristic's choice."""
+        then = hand[: self.old] + self.later
+        if not self.agrees(variant, then):
+            return False
+        if self.named < 0:
+            return True
+        # the heuristic names the colour it holds most (action cards count
+        # double), ties to the first colour
+        v = variant
+        colors = v.color[self.side]
+        points = v.points[self.side]
+        counts = [0] * 8
+        for c in then:
+            col = colors[c]
+            if col >= 0:
+                counts[col] += 2 if points[c] >= 20 else 1
+        base = 4 * self.side
+        best = base
+        for col in range(base + 1, base + 4):
+            if counts[col] > counts[best]:
+                best = col
+        return best == self.named
+
+
+def past_plays(obs: Observation) -> list[PastPlay]:
+    """Every play of the other seats in this round from their hands on their
+    own turn (not a card just drawn, not a flex side, not a jump-in), since
+    the last 7-0 swap, as :class:`PastPlay` facts to test sampled hands
+    against. Sizes and cards are counted from the seat's history only.
+
+    The hand a play was chosen from is rebuilt as the cards that player
+    played from its hand afterwards until it next drew (those were held for
+    sure) plus the oldest of its current cards up to the hand size it had; a
+    card played after a later draw is taken for a drawn one (a card drawn and
+    played at once is no card of that hand at all)."""
+    n = obs.players
+    v = get_variant(obs.variant)
+    idx = v.cards.index
+    me = obs.seat
+    # per play: [seat, card, side, colour, acc, next size, threat, size then,
+    #            later (sure), named, drawn since (pending Drew or None), after a draw]
+    rows: list[list[Any]] = []
+    t = _Table(obs)
+    last: Any = None
+    for e in obs.history:
+        if isinstance(e, RoundStarted | HandsSwapped):
+            rows = []
+        elif isinstance(e, Played):
+            s = e.seat
+            from_draw = isinstance(last, Drew) and last.seat == s
+            card = idx[e.card]
+            for r in rows:
+                if r[0] != s:
+                    continue
+                if r[10] is not None:
+                    if not (from_draw and r[10] is last and last.count == 1):
+                        r[11] = True  # a card drawn since may have been kept and played
+                    r[10] = None
+                if not r[11] and not from_draw:
+                    r[8].append(card)
+            color = t.color
+            if (
+                s != me
+                and not e.flex
+                and not e.jump_in
+                and not from_draw
+                and color >= 0
+                and t.top >= 0
+            ):
+                acc = (1 << color) | v.topkey[t.side][t.top] | WILD_BIT
+                nxt = t.sizes[(s + t.direction) % n]
+                threat = min(t.sizes[x] for x in range(n) if x != s)
+                named = -1 if e.color is None else int(e.color)
+                size = t.sizes[s]
+                rows.append([s, card, t.side, color, acc, nxt, threat, size, [], named, None,
+                             False])  # fmt: skip
+        elif isinstance(e, Drew):
+            for r in rows:
+                if r[0] == e.seat:
+                    if r[10] is not None:
+                        r[11] = True
+                    r[10] = e
+        t.update(e)
+        if not isinstance(e, UnoCalled | PowersChanged | Skipped):
+            last = e
+    out = []
+    for s, card, side, color, acc, nxt, threat, size, later, named, _, _ in rows:
+        old = min(max(0, size - 1 - len(later)), obs.hand_sizes[s])
+        out.append(PastPlay(s, card, side, color, acc, nxt, threat, old, later, named))
     return out

@@ -58,6 +58,8 @@ __all__ = ["ISMCTSBot", "DEFAULT_THINK_MS", "SearchStats"]
 
 #: default budget of ``hard``: a decision takes well under a second
 DEFAULT_THINK_MS = 700.0
+#: deals weighed against the other players' earlier plays per decision
+DEFAULT_PARTICLES = 0
 
 
 class _Node:
@@ -129,6 +131,7 @@ class ISMCTSBot:
         exploration: float = 0.7,
         opponents: str = "policy",
         max_wall_ms: float | None = None,
+        particles: int = DEFAULT_PARTICLES,
         name: str | None = None,
         **_: Any,
     ) -> None:
@@ -158,6 +161,7 @@ class ISMCTSBot:
         if max_wall_ms is not None and float(max_wall_ms) <= 0:
             raise OptionError(f"max_wall_ms must be positive, got {max_wall_ms}")
         self.sims = None if sims is None else int(sims)
+        self.particles = _count("particles", particles) if particles not in (0, "0") else 0
         self.max_wall_ms = None if max_wall_ms is None else float(max_wall_ms)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
@@ -198,7 +202,7 @@ class ISMCTSBot:
         wall0 = time.perf_counter()
         cpu0 = time.thread_time()
         try:
-            det = Determinizer(obs, infer=self.infer)
+            det = Determinizer(obs, infer=self.infer, particles=self.particles)
         except ValueError:
             # a position no real deck can produce (a hand-made set-up): play sensibly
             return default
