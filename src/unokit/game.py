@@ -1,4 +1,10 @@
-"""The rules engine: one mutable :class:`Game` holding a whole match.
+"""The rules engine's typed face: one mutable :class:`Game` holding a whole match.
+
+The rules run in the C core (:mod:`unokit.core`): every command loads the
+position into it, is applied there and the result is stored back into the
+game's attributes; legal moves come from the core too (docs/core.md, "Game on
+the core"). The readable Python rules live in :mod:`unokit.reference`, the
+differential fuzzer's oracle.
 
 The engine is pure and synchronous: no I/O, no clock, no global randomness.
 Randomness comes from the ``seed`` given at creation; every shuffle ``k`` of a

@@ -9,10 +9,9 @@ voluntarily makes rounds of 1,200 turns (hands balloon), so voluntary draws
 are left out; see docs/decisions.md.
 
 :func:`playout` plays the current round to its end with that policy. It is the
-hot path of simulations and search bots: for the common case it generates the
-moves inline, but every effect goes through the engine's own ``_do_play``, and
-a test proves that a playout equals stepping :func:`random_move` through the
-public API with the same random stream.
+hot path of simulations and search bots: the round is played in the C core
+in one call, and a test proves that a playout equals stepping
+:func:`random_move` through the public API with the same random stream.
 
 >>> import random
 >>> from unokit import Game
