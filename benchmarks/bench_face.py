@@ -41,6 +41,8 @@ def measure(row: str, seconds: float, variant: str) -> float:
     import random
 
     from unokit import Game
+    from unokit.bots.ismcts import ISMCTSBot
+    from unokit.bots.rollout import rollout, sensible_rollout
 
     opts = {"matchMode": "single_round"}
     r = random.Random(1)
@@ -50,7 +52,7 @@ def measure(row: str, seconds: float, variant: str) -> float:
     t0 = time.perf_counter()
     if row in ("commands", "commands+events", "apply(text)"):
         events = row != "commands"
-        while time.perf_counter() < deadline:
+        while count == 0 or time.perf_counter() < deadline:
             g = Game.new(variant, 2, opts, seed=seed, events=events)
             seed += 1
             while g.phase < 4:
@@ -63,9 +65,7 @@ def measure(row: str, seconds: float, variant: str) -> float:
                 count += 1
         return count / (time.perf_counter() - t0)
     if row in ("greedy rollouts", "sensible rollouts"):
-        from unokit.bots.rollout import rollout, sensible_rollout
-
-        while time.perf_counter() < deadline:
+        while count == 0 or time.perf_counter() < deadline:
             g = Game.new(variant, 2, opts, seed=seed, events=False)
             seed += 1
             if row == "greedy rollouts":
@@ -75,10 +75,8 @@ def measure(row: str, seconds: float, variant: str) -> float:
             count += 1
         return count / (time.perf_counter() - t0)
     if row == "hard decision":
-        from unokit.bots.ismcts import ISMCTSBot
-
         rolls = 0
-        while time.perf_counter() < deadline:
+        while count == 0 or time.perf_counter() < deadline:
             g = Game.new(variant, 2, opts, seed=seed)
             seed += 1
             bot = ISMCTSBot(seed=seed, think_ms=100)

@@ -26,6 +26,7 @@ from unokit.envs import uno_classic_v0
 from unokit.envs.actions import action_table
 from unokit.envs.vector_classic import UnoClassicVectorEnv, VectorStep
 from unokit.options import Options
+from unokit.reference import ReferenceGame
 from unokit.variants import get_variant
 
 CLASSIC = get_variant("classic")
@@ -35,7 +36,7 @@ REVERSE = 2  # Kind.REVERSE
 _ROUND_OVER = int(Phase.ROUND_OVER)
 
 
-class _Recording(Game):
+class _Recording(ReferenceGame):
     """An engine game that records the new order of each of its shuffles."""
 
     __slots__ = ()
