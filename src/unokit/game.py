@@ -575,6 +575,19 @@ class Game:
     def __copy__(self) -> Game:
         return self.copy(events=True)
 
+    def __getstate__(self) -> dict[str, Any]:
+        # pickling and deepcopy: the core's cached tables are not carried
+        return {
+            name: getattr(self, name)
+            for name in Game.__slots__
+            if name != "_core_made" and hasattr(self, name)
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._core_made = None
+
     # ------------------------------------------------------------------ views
 
     @property

@@ -257,3 +257,36 @@ def test_events_from_the_core_equal_games_and_the_check_bites(
     )  # fmt: skip
     stats = fuzz.run_core(matches=20, seed=3)
     assert any("events differ" in f.message for f in stats.failures)
+
+
+def test_game_on_the_core_pickles_and_deepcopies() -> None:
+    import copy
+    import pickle
+
+    for cls in (Game, ReferenceGame):
+        g = cls.new("flip", 3, {"stacking": "escalate"}, seed=4)
+        g.apply_move(g.legal_moves()[0])
+        for h in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+            assert type(h) is cls and h == g and h.log == g.log
+            h.apply_move(h.legal_moves()[-1])
+            assert h != g  # independent of the original
+            g2 = copy.deepcopy(g)
+            g2.apply_move(g2.legal_moves()[-1])
+            assert g2 == h
+
+
+def test_refusals_keep_their_messages_and_change_nothing() -> None:
+    g = Game.setup("classic", 2, hands=[["R5", "G7"], ["Y2", "B3"]], draw=["Y9"],
+                   discard=["R1"], color="R", current=0)  # fmt: skip
+    before = g.state_tuple()
+    with pytest.raises(IllegalActionError, match=r"P0 cannot play G7 on R1: colour R, number 1"):
+        g.apply("P0 PLAY G7")
+    with pytest.raises(IllegalActionError, match=r"it is P0's decision, not P1's"):
+        g.apply("P1 DRAW")
+    with pytest.raises(IllegalActionError, match="P0 may pass only after drawing"):
+        g.apply("P0 PASS")
+    assert g.state_tuple() == before and g.log == [] and g.commands == []
+    # two cards on one's own turn: a pre-announcement, with its event
+    assert [type(e).__name__ for e in g.apply("P0 UNO")] == ["UnoCalled"]
+    assert g.apply("P1 UNO") == []  # accepted with no effect (D65): nothing recorded
+    assert g.commands == ["P0 UNO"]
