@@ -39,7 +39,16 @@ from unokit.game import Game, check_config
 from unokit.options import Options
 from unokit.variants import Variant
 
-__all__ = ["CoreGame", "core_tables", "core_options", "simulate_random", "decode_events"]
+__all__ = [
+    "CoreGame",
+    "core_tables",
+    "core_options",
+    "simulate_random",
+    "decode_events",
+    "error_text",
+    "core_config",
+    "CoreConfig",
+]
 
 _REASONS = ("", "first_card", "flip_exposed_wild")
 _BASE: dict[str, _core.Tables] = {}
@@ -181,25 +190,41 @@ def decode_events(variant: Variant, flat: list[int]) -> list[ev.Event]:
     return out
 
 
+CoreConfig = tuple[_core.Tables, tuple[int, ...]]
+
+
+def core_config(variant: Variant, options: Options, seed: int = 0) -> CoreConfig:
+    """The core's card tables and option integers of a match (cached per
+    variant and options; Flip's ``random_seeded`` pairing per seed)."""
+    key = (variant.name, options, seed if options.flipPairing == "random_seeded" else 0)
+    made = _MADE.get(key)
+    if made is None:
+        made = (core_tables(variant, options, seed), core_options(options))
+        if len(_MADE) > 256:
+            _MADE.clear()
+        _MADE[key] = made
+    return made
+
+
 class CoreGame:
     """One match on the C core. Read the state through the properties; change
     it only with :meth:`apply_move` and :meth:`next_round`."""
 
     __slots__ = ("variant", "options", "n", "seed", "_g")
 
-    def __init__(self, variant: Variant, options: Options, players: int, seed: int) -> None:
-        """An empty table (phase ``DEAL``); use :meth:`new` or :meth:`from_game`."""
+    def __init__(
+        self, variant: Variant, options: Options, players: int, seed: int,
+        made: CoreConfig | None = None,
+    ) -> None:  # fmt: skip
+        """An empty table (phase ``DEAL``); use :meth:`new` or :meth:`from_game`.
+        ``made``: :func:`core_config` of the same variant, options and seed
+        (callers that load many positions keep it)."""
         self.variant = variant
         self.options = options
         self.n = players
         self.seed = seed
-        key = (variant.name, options, seed if options.flipPairing == "random_seeded" else 0)
-        made = _MADE.get(key)
         if made is None:
-            made = (core_tables(variant, options, seed), core_options(options))
-            if len(_MADE) > 256:
-                _MADE.clear()
-            _MADE[key] = made
+            made = core_config(variant, options, seed)
         self._g = _core.Game(made[0], made[1], players, seed & 0xFFFFFFFFFFFF)
 
     @classmethod
@@ -222,9 +247,10 @@ class CoreGame:
         return g
 
     @classmethod
-    def from_game(cls, game: Game) -> CoreGame:
-        """The position of ``game`` on the core (its event log is not carried)."""
-        g = cls(game.variant, game.options, game.n, game.seed)
+    def from_game(cls, game: Game, made: CoreConfig | None = None) -> CoreGame:
+        """The position of ``game`` on the core (its event log is not carried);
+        ``made``: :func:`core_config` of the game's variant, options and seed."""
+        g = cls(game.variant, game.options, game.n, game.seed, made)
         g._g.set_state(
             (
                 game.shuffles, game.hands, game.draw, game.discard, game.side, game.color,
@@ -297,6 +323,31 @@ class CoreGame:
         err = self._g.apply_move(move, -1 if seat is None else seat, uno)
         if err:
             raise IllegalActionError(f"{_core.error_text(err)} (move {self.describe(move, seat)})")
+
+    def attempt_move(self, move: int, seat: int, uno: bool = False) -> int:
+        """Carry out move code ``move`` for ``seat``: 0, or the core's error
+        code of a refusal (nothing changed; :func:`error_text`). The face
+        :class:`unokit.Game` words its own refusals."""
+        return int(self._g.apply_move(move, seat, uno))
+
+    def attempt_play(
+        self, seat: int, cid: int, color: int, flex: bool, target: int, swap: int, uno: bool,
+        flip_color: int,
+    ) -> int:  # fmt: skip
+        """A PLAY with every field (:meth:`unokit.Game.play`): 0 or an error code."""
+        return int(self._g.play(seat, cid, color, flex, target, swap, uno, flip_color))
+
+    def attempt_start(self) -> int:
+        """Turn the first card: 0 or an error code."""
+        return int(self._g.start())
+
+    def attempt_next_round(self) -> int:
+        """Deal the next round: 0 or an error code."""
+        return int(self._g.next_round())
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """The raw state (for "did this command change anything")."""
+        return tuple(self._g.state())
 
     def apply(self, action: Action | str) -> list[ev.Event]:
         """A typed action or its text, like :meth:`unokit.Game.apply`: the events
@@ -483,6 +534,11 @@ class _Decoder:
 
 
 _DECODER = _Decoder()
+
+
+def error_text(code: int) -> str:
+    """The text of a core error code."""
+    return str(_core.error_text(code))
 
 
 def simulate_random(

@@ -71,6 +71,7 @@ from unokit.cards import Color
 from unokit.errors import UnoError
 from unokit.game import Game, Phase, max_hand_size
 from unokit.options import OPTION_CHOICES, Options
+from unokit.reference import ReferenceGame
 from unokit.variants import get_variant
 
 __all__ = [
@@ -260,7 +261,9 @@ def _deck_size(g: Game) -> int:
 def _check_deal(g: Game) -> None:
     """docs/rules.md D59, §8.1, §8.11 at a round start (``g`` keeps its event log)."""
     size = g.options.handSize
-    _check(sum(g.all_cards().values()) == _deck_size(g), "the round does not start with the whole deck")
+    _check(
+        sum(g.all_cards().values()) == _deck_size(g), "the round does not start with the whole deck"
+    )
     assert g.log is not None
     started = [e for e in g.log if isinstance(e, ev.RoundStarted)]
     _check(len(started) == 1, "no RoundStarted event at the round start")
@@ -314,7 +317,9 @@ def _check_public(g: Game, initial: Counter[int], scores: list[int]) -> None:
                 raise _Broken(f"forcedPlay lets P{g.current} draw while {free[0]} is playable")
 
 
-_RESTRICTED = frozenset({"WILD_DRAW_FOUR", "WILD_DRAW_TWO", "WILD_DRAW_COLOR", "FLEX_WILD_DRAW_FOUR"})
+_RESTRICTED = frozenset(
+    {"WILD_DRAW_FOUR", "WILD_DRAW_TWO", "WILD_DRAW_COLOR", "FLEX_WILD_DRAW_FOUR"}
+)
 
 
 def _restricted_side(g: Game, a: Play) -> bool:
@@ -621,8 +626,9 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
         stats.failures.append(Failure(seed, cfg.describe(), rounds, commands, message))
 
     try:
-        ref = Game.new(cfg.variant, cfg.players, cfg.options, seed=seed, events=events)
+        ref = ReferenceGame.new(cfg.variant, cfg.players, cfg.options, seed=seed, events=events)
         core = CoreGame.new(cfg.variant, cfg.players, cfg.options, seed=seed, events=events)
+        face = Game.new(cfg.variant, cfg.players, cfg.options, seed=seed, events=events)
         rounds = 1
 
         def same_events(since: int) -> None:
@@ -632,7 +638,10 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
             want = ref.log[since:]
             got = core.take_events()
             if got != want:
-                raise _Broken(f"events differ: Game {want}, the core {got}")
+                raise _Broken(f"events differ: the reference {want}, the core {got}")
+            assert face.log is not None
+            if face.log[since:] != want:
+                raise _Broken(f"events differ: the reference {want}, Game {face.log[since:]}")
 
         same_events(0)
         n = cfg.players
@@ -640,12 +649,17 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
             a, b = ref.state_tuple(), core.state_tuple()
             if a != b:
                 fields = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
-                raise _Broken(f"core state differs from Game in fields {fields}")
+                raise _Broken(f"core state differs from the reference in fields {fields}")
+            f = face.state_tuple()
+            if a != f:
+                fields = [i for i, (x, y) in enumerate(zip(a, f, strict=True)) if x != y]
+                raise _Broken(f"Game's state differs from the reference in fields {fields}")
             if ref.phase == Phase.MATCH_OVER:
                 break
             if ref.phase == Phase.ROUND_OVER:
                 ref.next_round()
                 core.next_round()
+                face.next_round()
                 same_events(0)  # a new round starts the log again
                 rounds += 1
                 stats.rounds += 1
@@ -655,7 +669,11 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
             legal = ref.legal_moves(seat)
             got = core.legal_moves(seat)
             if legal != got:
-                raise _Broken(f"P{seat}: Game lists {legal}, the core {got}")
+                raise _Broken(f"P{seat}: the reference lists {legal}, the core {got}")
+            if face.legal_moves(seat) != legal:
+                raise _Broken(
+                    f"P{seat}: the reference lists {legal}, Game {face.legal_moves(seat)}"
+                )
             if r.random() < 0.03:
                 # a copy is independent of its original
                 c = core.copy()
@@ -683,8 +701,18 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
                 core_err = e
             if (ref_err is None) != (core_err is None):
                 raise _Broken(
-                    f"P{seat} move {move}: Game {'refused' if ref_err else 'accepted'}, "
+                    f"P{seat} move {move}: the reference {'refused' if ref_err else 'accepted'}, "
                     f"the core {'refused' if core_err else 'accepted'} ({ref_err or core_err})"
+                )
+            face_err: Exception | None = None
+            try:
+                face.apply_move(move, seat, uno)
+            except (UnoError, ValueError) as e:
+                face_err = e
+            if repr(face_err) != repr(ref_err):
+                raise _Broken(
+                    f"P{seat} move {move}: the reference {ref_err!r}, Game {face_err!r} "
+                    "(a refusal must be the same error with the same message)"
                 )
             same_events(since)
             commands += 1

@@ -1,4 +1,10 @@
-"""The rules engine: one mutable :class:`Game` holding a whole match.
+"""The rules engine's typed face: one mutable :class:`Game` holding a whole match.
+
+The rules run in the C core (:mod:`unokit.core`): every command loads the
+position into it, is applied there and the result is stored back into the
+game's attributes; legal moves come from the core too (docs/core.md, "Game on
+the core"). The readable Python rules live in :mod:`unokit.reference`, the
+differential fuzzer's oracle.
 
 The engine is pure and synchronous: no I/O, no clock, no global randomness.
 Randomness comes from the ``seed`` given at creation; every shuffle ``k`` of a
@@ -24,8 +30,9 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from enum import IntEnum
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from unokit import events as ev
@@ -48,6 +55,7 @@ from unokit.options import Options
 from unokit.variants import WILD_BIT, Variant, get_variant
 
 if TYPE_CHECKING:
+    from unokit.core import CoreConfig, CoreGame
     from unokit.observation import Observation
 
 __all__ = [
@@ -228,6 +236,7 @@ class Game:
         "_views",
         "_tables",
         "_plain",
+        "_core_made",
     )
 
     # ------------------------------------------------------------------ creation
@@ -288,6 +297,8 @@ class Game:
         self._views: dict[int | None, tuple[int, list[ev.Event]]] = {}
         self._tables = v
         self._plain = not opts.sevenZero
+        # (options, variant, seed, the core's tables and option integers)
+        self._core_made: tuple[Options, Variant, int, CoreConfig] | None = None
 
     @classmethod
     def new(
@@ -306,8 +317,7 @@ class Game:
         (1, 0, 28)
         """
         g = cls(variant, players, options, seed, events=events)
-        g.dealer = g._choose_dealer()
-        g._deal_round()
+        g._new_match()
         return g
 
     @classmethod
@@ -430,7 +440,9 @@ class Game:
             raise InvalidPositionError("a drawn card is given outside AWAIT_DRAWN")
         elif ph == Phase.AWAIT_COLOR:
             if v.color[side][top] >= 0:
-                raise InvalidPositionError("AWAIT_COLOR needs a wild face on top of the discard pile")
+                raise InvalidPositionError(
+                    "AWAIT_COLOR needs a wild face on top of the discard pile"
+                )
             g.color = -1  # a given colour is ignored: none is in force until declared
             if len(g.discard) == 1:
                 g.color_reason, g.color_next = "first_card", current
@@ -447,7 +459,9 @@ class Game:
         elif ph in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             raise InvalidPositionError(f"a position cannot be set up in state {ph.name}")
         if not isinstance(pending_draw, int) or isinstance(pending_draw, bool) or pending_draw < 0:
-            raise InvalidPositionError(f"pending_draw must be an integer >= 0, not {pending_draw!r}")
+            raise InvalidPositionError(
+                f"pending_draw must be an integer >= 0, not {pending_draw!r}"
+            )
         if pending_draw:
             if g.options.stacking == "off":
                 raise InvalidPositionError("pending_draw needs stacking on (docs/rules.md §6.1)")
@@ -520,7 +534,9 @@ class Game:
                 if not have:
                     what = "deck"
                     if self.variant.two_sided:
-                        what = f"{self.options.flipPairing} Flip deck (its pairing has no such card)"
+                        what = (
+                            f"{self.options.flipPairing} Flip deck (its pairing has no such card)"
+                        )
                     raise InvalidPositionError(f"{card} is not a card of the {what}")
                 raise InvalidPositionError(
                     f"{count} copies of {card} in the position; the deck holds {have}"
@@ -542,7 +558,7 @@ class Game:
         """An independent copy (cheap: lists are copied, cards are ints).
 
         The copy does not keep the event log unless ``events`` is true."""
-        g = Game.__new__(Game)
+        g = type(self).__new__(type(self))
         for name in Game.__slots__:
             setattr(g, name, getattr(self, name))
         g.hands = [h[:] for h in self.hands]
@@ -558,6 +574,19 @@ class Game:
 
     def __copy__(self) -> Game:
         return self.copy(events=True)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickling and deepcopy: the core's cached tables are not carried
+        return {
+            name: getattr(self, name)
+            for name in Game.__slots__
+            if name != "_core_made" and hasattr(self, name)
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._core_made = None
 
     # ------------------------------------------------------------------ views
 
@@ -643,115 +672,6 @@ class Game:
     def _next(self, seat: int, steps: int = 1) -> int:
         return (seat + steps * self.direction) % self.n
 
-    def _emit(self, event: ev.Event) -> None:
-        if self.log is not None:
-            self.log.append(event)
-
-    def _shuffle(self, cards: list[int]) -> None:
-        """Fisher-Yates with the generator of shuffle number ``self.shuffles``."""
-        r = _rng()
-        r.seed((self.seed & 0xFFFFFFFFFFFF) * 1_000_003 + self.shuffles)
-        self.shuffles += 1
-        rnd = r.random
-        for i in range(len(cards) - 1, 0, -1):
-            j = int(rnd() * (i + 1))
-            cards[i], cards[j] = cards[j], cards[i]
-
-    def _draw_one(self) -> int:
-        """Take the top card of the draw pile, reshuffling lazily (docs/rules.md §1.8).
-        Returns -1 when nothing can be drawn."""
-        d = self.draw
-        if not d:
-            disc = self.discard
-            if len(disc) <= 1:
-                return -1
-            top = disc.pop()
-            self.draw = d = disc
-            self.discard = [top]
-            self._shuffle(d)
-            if self.log is not None:
-                self._emit(ev.Reshuffled(len(d)))
-        return d.pop()
-
-    def _give(self, seat: int, count: int, reason: str) -> int:
-        """``seat`` draws ``count`` cards (fewer if the piles run out); returns how many."""
-        hand = self.hands[seat]
-        got = 0
-        for _ in range(count):
-            c = self._draw_one()
-            if c < 0:
-                break
-            hand.append(c)
-            got += 1
-        if got:
-            if self.uno[seat]:
-                self._uno_off(seat)
-            if self.log is not None:
-                self._log_draw(seat, hand[len(hand) - got :], reason)
-        return got
-
-    def _log_draw(self, seat: int, cids: list[int], reason: str) -> None:
-        cs = self.variant.cards.cards
-        cards = tuple(cs[c] for c in cids)
-        backs = None
-        if self.variant.two_sided:
-            backs = tuple(c.face(1 - self.side) for c in cards)
-        self._emit(ev.Drew(seat, len(cards), cards, backs, reason))
-
-    def _draw_until(self, seat: int, color: int, extra: int, reason: str = "penalty") -> None:
-        """Wild Draw Color: draw until a card of ``color`` (docs/rules.md §3.9)."""
-        hand = self.hands[seat]
-        start = len(hand)
-        cap = self.options.flipDrawColorCap
-        colors = self.variant.color[self.side]
-        drawn = 0
-        while cap is None or drawn < cap:
-            c = self._draw_one()
-            if c < 0:
-                break
-            hand.append(c)
-            drawn += 1
-            if colors[c] == color:
-                break
-        for _ in range(extra):
-            c = self._draw_one()
-            if c < 0:
-                break
-            hand.append(c)
-        got = len(hand) - start
-        if got:
-            if self.uno[seat]:
-                self._uno_off(seat)
-            if self.log is not None:
-                self._log_draw(seat, hand[start:], reason)
-
-    def _uno_off(self, seat: int) -> None:
-        if len(self.hands[seat]) != 1:
-            self.uno[seat] = _NONE
-            if self.vulnerable == seat:
-                self.vulnerable = -1
-
-    def _turn_action(self) -> None:
-        """A turn action was accepted: the catch window closes (docs/rules.md §1.11)."""
-        v = self.vulnerable
-        if v >= 0:
-            self.uno[v] = _NONE
-            self.vulnerable = -1
-        self.reveal = None
-
-    def _turn_ended(self, drew: int) -> bool:
-        """A turn ended without a play, having drawn ``drew`` cards. A full cycle
-        of turns by all players without a play or a draw, whatever the reason,
-        blocks the round (docs/rules.md §1.8, D55, D60). Returns whether it did."""
-        if drew:
-            self.empty_draws = 0
-            return False
-        self.empty_draws += 1
-        if self.empty_draws >= self.n:
-            self._end_blocked()
-            return True
-        return False
-
     def _accept_mask(self) -> int:
         """What the top card accepts: its colour (or the declared one), its
         number or symbol class, and wilds (docs/rules.md §1.5)."""
@@ -802,278 +722,6 @@ class Game:
         return False
 
     # ------------------------------------------------------------------ round flow
-
-    def _choose_dealer(self) -> int:
-        o = self.options
-        fixed = o.dealer_fixed_seat
-        if fixed is not None:
-            return fixed
-        if o.dealerSelection == "random":
-            return self._randbelow(self.n)
-        # cut: everyone draws a card, highest deals, ties re-cut (docs/rules.md §1.2, D50)
-        deck = self.variant.deck_ids(o, self.seed)
-        v = self.variant
-        value = v.cut_value
-        contenders = list(range(self.n))
-        taken: set[int] = set()
-        r = _rng()
-        r.seed((self.seed & 0xFFFFFFFFFFFF) * 1_000_003 + self.shuffles)
-        self.shuffles += 1
-        rnd = r.random
-        while len(contenders) > 1:
-            if len(deck) - len(taken) < len(contenders):  # cannot happen with real decks
-                break
-            # each contender takes a random card of those left (cut cards return
-            # to the deck before the deal shuffle, so the deck itself is untouched)
-            cut = {}
-            for s in contenders:
-                i = int(rnd() * len(deck))
-                while i in taken:
-                    i = int(rnd() * len(deck))
-                taken.add(i)
-                cut[s] = value[deck[i]]
-            best = max(cut.values())
-            contenders = [s for s in contenders if cut[s] == best]
-        return contenders[0]
-
-    def _randbelow(self, k: int) -> int:
-        r = _rng()
-        r.seed((self.seed & 0xFFFFFFFFFFFF) * 1_000_003 + self.shuffles)
-        self.shuffles += 1
-        return r.randrange(k)
-
-    def _deal_round(self) -> None:
-        """Shuffle, deal and turn the first card of a new round."""
-        v = self.variant
-        o = self.options
-        n = self.n
-        deck = v.deck(o, self.seed)
-        self._shuffle(deck)
-        size = o.handSize
-        check_deal(v, n, o, self.seed)  # Options are immutable: checked at creation too
-        # one card at a time, clockwise from the dealer's left, from the top of
-        # the pile (the end of the list)
-        d = self.dealer
-        hands: list[list[int]] = [[] for _ in range(n)]
-        for _ in range(size):
-            for k in range(1, n + 1):
-                hands[(d + k) % n].append(deck.pop())
-        self.hands = hands
-        self.draw = deck
-        self.discard = []
-        self.side = 0
-        self.color = -1
-        self.direction = 1
-        self.drawn = -1
-        self.pending = self.stack_class = self.stack_amount = 0
-        self._clear_challenge()
-        self.uno = [_NONE] * n
-        self.uno_pre = self.vulnerable = -1
-        if v.flex:
-            self.powers = [True] * n
-        self.empty_draws = 0
-        self.wild_top = False
-        self.winner = -1
-        self.round_points = 0
-        self.reveal = None
-        self.round_no += 1
-        self.phase = _DEAL
-        if self.log is not None:
-            self.log = []
-            self._views = {}
-            self._emit(ev.RoundStarted(self.round_no, d, tuple(len(h) for h in hands)))
-        self._start()
-
-    def start(self) -> None:
-        """Turn the first card and apply the variant's first-card rule
-        (docs/rules.md §2.4, §3.7, §4.8). Only in phase ``DEAL`` (positions set up
-        before their first card); a new round does this by itself."""
-        if self.phase != _DEAL:
-            raise IllegalActionError("the first card has already been turned")
-        self._start()
-        if self.commands is not None:
-            self.commands.append("START")
-
-    def _first_card_ok(self, c: int) -> bool:
-        """Whether a card turned up first stays (docs/rules.md §2.4, §3.7, §4.8)."""
-        v = self.variant
-        o = self.options
-        k = v.kind[0][c]
-        if v.flex:
-            return k == _NUMBER
-        if k == _WD4 or k == _WD2:
-            return False
-        if v.two_sided and k == _WILD and o.flipFirstCardWild == "redraw":
-            return False
-        return not (v.two_sided and k == _FLIP and o.flipFirstCardFlip == "redraw")
-
-    def _start(self) -> None:
-        v = self.variant
-        o = self.options
-        n = self.n
-        first = (self.dealer + 1) % n
-        self.direction = 1
-        self.wild_top = False
-        kinds = v.kind[0]
-        cs = v.cards.cards
-        # Turn cards until one may stay. The procedure only ever turns cards of
-        # the draw pile (no reshuffle): when no card left there may stay, the
-        # last card turned stays and counts as a plain Wild (docs/rules.md D59).
-        while True:
-            if not self.draw:
-                raise IllegalActionError("the draw pile is empty: no first card to turn")
-            c = self.draw.pop()
-            if self._first_card_ok(c):
-                self.discard.append(c)
-                self._emit(ev.CardTurned(cs[c], "start"))
-                k = kinds[c]
-                break
-            if v.flex and o.flexFirstCardIgnored == "stay_in_discard":
-                # ignored cards stay in the discard pile; the next one is turned
-                # on top, while there is one (D29)
-                self.discard.append(c)
-                if self.draw:
-                    self._emit(ev.CardTurned(cs[c], "ignored"))
-                    continue
-            elif any(self._first_card_ok(x) for x in self.draw):
-                # returned into the draw pile, which is shuffled (D8, D29)
-                self._emit(ev.CardTurned(cs[c], "returned" if not v.flex else "ignored"))
-                self.draw.append(c)
-                self._shuffle(self.draw)
-                continue
-            else:
-                self.discard.append(c)
-            # nothing left to turn that may stay: this card stays (D59)
-            self._emit(ev.CardTurned(cs[c], "start"))
-            self.wild_top = True
-            k = _WILD
-            break
-        self.phase = _T
-        self.current = first
-        self.color = -1 if self.wild_top else v.color[0][c]
-        if k == _SKIP:
-            self._emit(ev.Skipped(first))
-            self.current = self._next(first)
-        elif k == _REVERSE:
-            self.direction = -1
-            self.current = self.dealer
-            self._emit(ev.Reversed(-1))
-        elif k == _DRAW_TWO or k == _DRAW_ONE:
-            self._give(first, v.draw_amount[0][c], "penalty")
-            self._emit(ev.Skipped(first))
-            self.current = self._next(first)
-        elif k == _WILD:
-            self.phase = _C
-            self.color_reason = "first_card"
-            self.color_next = first
-        elif k == _FLIP:
-            self._flip_piles()
-            top = self.discard[-1]
-            self.color = v.color[1][top]
-            if self.color < 0:
-                self.phase = _C
-                self.color_reason = "first_card"
-                self.color_next = first
-
-    def next_round(self) -> list[ev.Event]:
-        """Deal the next round (only in ``ROUND_OVER``)."""
-        if self.phase != _RO:
-            raise IllegalActionError(
-                "the next round can only be dealt when a round is over"
-                + (" (the match is over)" if self.phase == _MO else "")
-            )
-        rot = self.options.dealerRotation
-        if rot == "left":
-            self.dealer = (self.dealer + 1) % self.n
-        elif rot == "winner" and self.winner >= 0:
-            self.dealer = self.winner
-        elif rot == "random":
-            self.dealer = self._randbelow(self.n)
-        else:
-            self.dealer = (self.dealer + 1) % self.n
-        self._deal_round()
-        if self.commands is not None:
-            self.commands.append("NEXT")
-        return list(self.log) if self.log is not None else []
-
-    def _flip_piles(self) -> None:
-        """Turn the discard pile, the draw pile and all hands over (docs/rules.md §3.5)."""
-        self.discard.reverse()
-        if self.options.flipReverseDrawPile:
-            self.draw.reverse()
-        self.side ^= 1
-        self.wild_top = False
-        if self.log is not None:
-            self._emit(ev.Flipped(self.side, self.variant.cards.cards[self.discard[-1]]))
-
-    def _end_round(self, winner: int) -> None:
-        """Score a round won by ``winner`` (docs/rules.md §1.13, §3.11)."""
-        n = self.n
-        values = [self.hand_value(s) for s in range(n)]
-        o = self.options
-        self.winner = winner
-        if o.scoringMode == "highest":
-            pts = sum(values) - values[winner]
-            self.round_points = pts
-            self.scores[winner] += pts
-        else:
-            self.round_points = 0
-            for s in range(n):
-                if s != winner:
-                    self.scores[s] += values[s]
-        self._after_round(values)
-
-    def _end_blocked(self) -> None:
-        """No card can be drawn or played any more (docs/rules.md §1.8, D55, D60).
-        ``lowest_hand_wins``: the lowest hand value wins, a tie is broken by
-        fewer cards, a remaining tie leaves the round without a winner (D62)."""
-        n = self.n
-        values = [self.hand_value(s) for s in range(n)]
-        if self.options.blockedRound == "lowest_hand_wins":
-            best = min((values[s], len(self.hands[s])) for s in range(n))
-            lows = [s for s in range(n) if (values[s], len(self.hands[s])) == best]
-            if len(lows) == 1:
-                self._end_round(lows[0])
-                return
-        self.winner = -1
-        self.round_points = 0
-        self._after_round(values)
-
-    def _after_round(self, values: list[int]) -> None:
-        o = self.options
-        self.phase = _RO
-        self.uno = [_NONE] * self.n
-        self.vulnerable = self.uno_pre = -1
-        self.drawn = -1
-        self.pending = 0
-        w = self.winner
-        if self.log is not None:
-            self._emit(
-                ev.RoundEnded(
-                    None if w < 0 else w, self.round_points, tuple(values), tuple(self.scores)
-                )
-            )
-        sc = self.scores
-        if o.matchMode == "single_round":
-            # the player who went out wins the match, whatever the round was
-            # worth; a round without a winner ends it without one (D61)
-            self.match_winners = () if w < 0 else (w,)
-            self.phase = _MO
-            self._emit(ev.MatchEnded(self.match_winners, tuple(sc)))
-            return
-        if max(sc) < o.targetScore:
-            return
-        if o.scoringMode == "highest":
-            best = max(sc)
-            winners = tuple(s for s in range(self.n) if sc[s] == best)
-        else:
-            low = min(sc)
-            winners = tuple(s for s in range(self.n) if sc[s] == low)
-            if len(winners) > 1 and o.lowestModeTie == "play_on":
-                return
-        self.match_winners = winners
-        self.phase = _MO
-        self._emit(ev.MatchEnded(winners, tuple(sc)))
 
     # ------------------------------------------------------------------ legality
 
@@ -1240,43 +888,6 @@ class Game:
 
     # ------------------------------------------------------------------ commands
 
-    def apply(self, action: Action | str) -> list[ev.Event]:
-        """Carry out one command (a typed action or its text) and return the
-        events it caused. An illegal command raises
-        :class:`~unokit.errors.IllegalActionError` (or
-        :class:`~unokit.errors.ParseError` for bad text) and changes nothing."""
-        if isinstance(action, str):
-            action = parse_action(action, self.variant.cards)
-        start = len(self.log) if self.log is not None else 0
-        if isinstance(action, Play):
-            cid = self._action_card(action.seat, action.card)
-            self.play(action.seat, cid, *action.engine_args())
-        elif isinstance(action, Draw):
-            self.draw_card(action.seat)
-        elif isinstance(action, Pass):
-            self.keep(action.seat)
-        elif isinstance(action, ChooseColor):
-            self.choose_color(action.seat, int(action.color))
-        elif isinstance(action, Accept):
-            self.accept(action.seat)
-        elif isinstance(action, Challenge):
-            self.challenge(action.seat)
-        elif isinstance(action, CallUno):
-            if not self.call_uno(action.seat):
-                return []  # accepted, changes nothing, is not recorded (D65)
-        elif isinstance(action, Catch):
-            if not self.catch(action.seat, action.target):
-                return []
-        elif isinstance(action, NextRound):
-            return self.next_round()
-        else:  # pragma: no cover - typing guards this
-            raise IllegalActionError(f"not a command: {action!r}")
-        if self.commands is not None:
-            self.commands.append(str(action))
-        if self.log is None:
-            return []
-        return self.log[start:]
-
     def _action_card(self, seat: int, card: Card) -> int:
         try:
             return self.variant.cards.index[card]
@@ -1286,361 +897,6 @@ class Game:
     def _seat_ok(self, seat: int) -> None:
         if not isinstance(seat, int) or not 0 <= seat < self.n:
             raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
-
-    def play(
-        self,
-        seat: int,
-        cid: int,
-        color: int = -1,
-        flex: bool = False,
-        target: int = -1,
-        swap: int = -1,
-        uno: bool = False,
-        flip_color: int = -1,
-    ) -> None:
-        """PLAY / PLAY_DRAWN with card id ``cid`` (see :class:`~unokit.actions.Play`)."""
-        self._seat_ok(seat)
-        err, misplay = self._play_error(seat, cid, color, flex, target, swap, flip_color)
-        if err:
-            if misplay and self.options.misplayPenalty == "on" and self.phase == _T:
-                self._misplay(seat, cid)
-                return
-            raise IllegalActionError(err)
-        self._do_play(seat, cid, color, flex, target, swap, uno, flip_color)
-
-    def _misplay(self, seat: int, cid: int) -> None:
-        self._turn_action()
-        self._emit(ev.Misplayed(seat, self.cards[cid]))
-        got = self._give(seat, 2, "misplay")
-        self.uno_pre = -1
-        if not self._turn_ended(got):
-            self.current = self._next(seat)
-
-    def _do_play(
-        self,
-        seat: int,
-        cid: int,
-        color: int,
-        flex: bool,
-        target: int,
-        swap: int,
-        uno: bool,
-        flip_color: int,
-    ) -> None:
-        v = self._tables
-        side = self.side
-        hand = self.hands[seat]
-        if self.vulnerable >= 0 or self.reveal is not None:
-            self._turn_action()
-        kind = v.kind[side][cid]
-        legal = True
-        restricted = self._restricted_side(cid, flex)
-        if restricted:
-            legal = self._restricted_legal(seat, cid)
-        hand.remove(cid)
-        self.discard.append(cid)
-        self.wild_top = False
-        self.drawn = -1
-        self.empty_draws = 0
-        log = self.log is not None
-        if log:
-            self._emit(
-                ev.Played(
-                    seat,
-                    v.cards.cards[cid],
-                    None if color < 0 else Color(color),
-                    flex,
-                    None if target < 0 else target,
-                    seat != self.current,
-                )
-            )
-        left = len(hand)
-        if left == 1:
-            if uno or self.uno_pre == seat:
-                self.uno[seat] = _SAFE
-            else:
-                self.uno[seat] = _VULN
-                self.vulnerable = seat
-        elif left == 0 or self.uno[seat]:
-            self.uno[seat] = _NONE
-        self.uno_pre = -1
-        if color >= 0:
-            self.color = color
-        else:
-            col = v.color[side][cid]
-            if col >= 0:
-                self.color = col
-        self.phase = _T
-        # Flex Power Card transitions (docs/rules.md §4.3), in order.
-        if v.flex:
-            self._powers_after(seat, cid, flex, kind)
-        if left == 0:
-            self._final_card(seat, cid, kind, flex, target, color)
-            return
-        if kind == _NUMBER and self._plain:  # the common case, kept short
-            self.current = (seat + self.direction) % self.n
-            return
-        o = self.options
-        n = self.n
-        self.current = seat
-        # ---- effects
-        if kind == _NUMBER:
-            if o.sevenZero:
-                num = v.number[side][cid]
-                if num == 7 and swap >= 0:
-                    self._swap(seat, swap)
-                elif num == 0:
-                    self._rotate_hands()
-            self.current = self._next(seat)
-        elif kind == _SKIP or (kind == _FLEX_SKIP and not flex):
-            victim = self._next(seat)
-            if log:
-                self._emit(ev.Skipped(victim))
-            self.current = self._next(seat, 2)
-        elif kind == _REVERSE or (kind == _FLEX_REVERSE and not flex):
-            self.direction = -self.direction
-            if log:
-                self._emit(ev.Reversed(self.direction))
-            self.current = seat if n == 2 else self._next(seat)
-        elif kind == _WILD or kind == _WAF or (not flex and (kind == _WAD or kind == _WTD)):
-            self.current = self._next(seat)
-        elif kind == _FLIP:
-            self._flip_piles()
-            top = self.discard[-1]
-            tc = v.color[self.side][top]
-            nxt = self._next(seat)
-            if tc >= 0:
-                self.color = tc
-                self.current = nxt
-            elif flip_color >= 0 and o.flipExposedWildChooser == "flip_player":
-                self.color = flip_color
-                self.current = nxt
-            else:
-                self.phase = _C
-                self.color_reason = "flip_exposed_wild"
-                self.color = -1
-                self.color_next = nxt
-                if o.flipExposedWildChooser == "next_player":
-                    self.current = nxt
-        elif kind == _SKIP_EVERYONE or kind == _FLEX_SKIP:  # flex side: Skip All
-            if log:
-                for k in range(1, n):
-                    self._emit(ev.Skipped(self._next(seat, k)))
-            self.current = seat
-        elif kind == _FLEX_REVERSE:  # flex side: reverse then skip
-            self.direction = -self.direction
-            if log:
-                self._emit(ev.Reversed(self.direction))
-                self._emit(ev.Skipped(self._next(seat)))
-            self.current = seat if n == 2 else self._next(seat, 2)
-        elif flex and (kind == _FLEX_DRAW_TWO or kind == _WAD):  # everyone else draws
-            amount = 1 if kind == _FLEX_DRAW_TWO else 2
-            for k in range(1, n):
-                self._give(self._next(seat, k), amount, "penalty")
-            self.current = self._next(seat)
-        elif kind == _WTD or (kind == _FW4 and flex and not restricted):
-            self._give(target, 2 if kind == _WTD else 4, "penalty")
-            self.current = self._next(seat)
-        elif restricted:
-            self._restricted_play(seat, cid, kind, legal, flex, target)
-        else:  # Draw Two / Draw One / Draw Five
-            amount = v.draw_amount[side][cid]
-            victim = self._next(seat)
-            if o.stacking != "off":
-                self._stack(cid, amount)
-                self.current = victim
-            else:
-                self._give(victim, amount, "penalty")
-                if log:
-                    self._emit(ev.Skipped(victim))
-                self.current = self._next(victim)
-
-    def _stack(self, cid: int, amount: int) -> None:
-        v = self.variant
-        if not v.restricted[self.side][cid]:
-            self._clear_challenge()  # only the last stacked card can be challenged
-        self.pending += amount
-        self.stack_class = v.stack_class[self.side][cid]
-        self.stack_amount = amount
-
-    def _restricted_play(
-        self, seat: int, cid: int, kind: int, legal: bool, flex: bool, target: int
-    ) -> None:
-        o = self.options
-        victim = target if flex else self._next(seat)
-        if flex:  # flexFlexSideWD4Restricted: the target may challenge, nobody is skipped
-            after = after_success = self._next(seat)
-        else:
-            after, after_success = self._next(victim), victim
-        stack = o.stacking != "off" and kind != _WDC and not flex
-        if o.noBluff and not stack:
-            self._penalty(victim, kind, 0)
-            if not flex and self.log is not None:
-                self._emit(ev.Skipped(victim))
-            self.current = after
-            return
-        if not o.noBluff:  # with noBluff the play was legal: nothing to challenge
-            self.ch_offender = seat
-            self.ch_legal = legal
-            self.ch_card = cid
-            self.ch_after = after
-            self.ch_after_success = after_success
-        if stack:
-            if o.noBluff:
-                self._clear_challenge()
-            self._stack(cid, self.variant.draw_amount[self.side][cid])
-            self.current = victim
-            return
-        self.phase = _CH
-        self.current = victim
-
-    def _penalty(self, seat: int, kind: int, extra: int, reason: str = "penalty") -> None:
-        if kind == _WDC:
-            self._draw_until(seat, self.color, extra, reason)
-        else:
-            amount = 4 if kind in (_WD4, _FW4) else 2
-            self._give(seat, amount + extra, reason)
-
-    def _powers_after(self, seat: int, cid: int, flex: bool, kind: int) -> None:
-        p = self.powers
-        before = p[:]
-        if flex:
-            p[seat] = False
-        if self.variant.flip_icon[cid]:
-            p[seat] = not p[seat]
-        waf = kind == _WAF
-        if waf:
-            for i in range(self.n):
-                p[i] = not p[i]
-        if not any(p) and not (
-            waf and self.options.flexWildAllFlipResetCheck == "skip_after_wild_all_flip"
-        ):
-            for i in range(self.n):
-                p[i] = True
-        if self.log is not None and p != before:
-            self._emit(ev.PowersChanged(tuple(p)))
-
-    def _final_card(
-        self, seat: int, cid: int, kind: int, flex: bool, target: int, color: int
-    ) -> None:
-        """The player went out: the last card's effects still resolve (docs/rules.md §1.12)."""
-        v = self.variant
-        o = self.options
-        n = self.n
-        victim = self._next(seat)
-        if kind == _FLIP:
-            if o.flipLastCardFlips:
-                self._flip_piles()
-                tc = v.color[self.side][self.discard[-1]]
-                self.color = tc
-        elif kind == _WDC:
-            extra = self.pending
-            self._draw_until(victim, self.color, 0)
-            if extra:
-                self._give(victim, extra, "stack")
-        elif flex and (kind == _FLEX_DRAW_TWO or kind == _WAD):
-            amount = 1 if kind == _FLEX_DRAW_TWO else 2
-            for k in range(1, n):
-                self._give(self._next(seat, k), amount, "penalty")
-        elif flex and (kind == _WTD or kind == _FW4):
-            self._give(target, 2 if kind == _WTD else 4, "penalty")
-        else:
-            amount = v.draw_amount[self.side][cid] if not flex else 0
-            if kind in (_WAD, _WTD):
-                amount = 0
-            if amount or self.pending:
-                self._give(victim, amount + self.pending, "penalty")
-        self.pending = 0
-        self._end_round(seat)
-
-    def _swap(self, seat: int, other: int) -> None:
-        h = self.hands
-        h[seat], h[other] = h[other], h[seat]
-        for s in (seat, other):
-            self.uno[s] = _NONE
-        self.vulnerable = -1
-        if self.log is not None:
-            self._emit(ev.HandsSwapped((seat, other), (other, seat)))
-
-    def _rotate_hands(self) -> None:
-        n = self.n
-        old = self.hands
-        d = self.direction
-        self.hands = [old[(s - d) % n] for s in range(n)]
-        self.uno = [_NONE] * n
-        self.vulnerable = -1
-        if self.log is not None:
-            self._emit(ev.HandsSwapped(tuple(range(n)), tuple((s - d) % n for s in range(n))))
-
-    def draw_card(self, seat: int) -> None:
-        """DRAW: the turn's one card, or the stacked penalty (docs/rules.md §1.6, §6.1)."""
-        self._seat_ok(seat)
-        err = self._check_turn(seat, (_T,), "draw")
-        if err:
-            raise IllegalActionError(err)
-        o = self.options
-        if self.pending:
-            self._turn_action()
-            total = self.pending
-            self.pending = self.stack_class = self.stack_amount = 0
-            self._clear_challenge()
-            if self._turn_ended(self._give(seat, total, "stack")):
-                return
-            if self.log is not None:
-                self._emit(ev.Skipped(seat))
-            self.current = self._next(seat)
-            return
-        if o.forcedPlay and self._has_forced_play(seat):
-            raise IllegalActionError(f"P{seat} holds a playable card and must play it (forcedPlay)")
-        self._turn_action()
-        self.uno_pre = -1
-        hand = self.hands[seat]
-        c = self._draw_one()
-        if c < 0:
-            self._emit(ev.Drew(seat, 0, (), () if self.variant.two_sided else None, "draw"))
-            if not self._turn_ended(0):
-                self.current = self._next(seat)
-            return
-        self.empty_draws = 0
-        got = [c]
-        hand.append(c)
-        if o.drawUntilPlayable:
-            while not self.playable(seat, c):
-                c = self._draw_one()
-                if c < 0:
-                    break
-                hand.append(c)
-                got.append(c)
-            c = got[-1]
-        if self.uno[seat]:
-            self._uno_off(seat)
-        if self.log is not None:
-            self._log_draw(seat, got, "draw")
-        if self.playable(seat, c):
-            self.phase = _D
-            self.drawn = c
-        else:
-            self.current = self._next(seat)
-
-    def _plain_draw(self, seat: int, acc: int, flex: bool) -> None:
-        """What :meth:`draw_card` does for ``seat``, the seat to act, on a plain
-        turn, without its checks: the hot path of playouts. The caller knows
-        that no penalty waits, nobody is vulnerable, no hand is revealed, the
-        draw pile is not empty, no event log is kept and ``drawUntilPlayable``
-        is off. ``acc`` is the turn's accept mask; ``flex``: the seat's Power
-        Card is green (Flex)."""
-        c = self.draw.pop()
-        self.hands[seat].append(c)
-        self.empty_draws = 0
-        self.uno_pre = -1
-        if self.uno[seat]:
-            self._uno_off(seat)
-        v = self.variant
-        if v.mask[self.side][c] & acc or (flex and v.flexmask[c] & acc):
-            self.phase = _D
-            self.drawn = c
-        else:
-            self.current = (seat + self.direction) % self.n
 
     # ---- playability: docs/rules.md D58, written once ------------------------------
 
@@ -1696,170 +952,6 @@ class Game:
         """forcedPlay: the drawn card is playable, so PASS is not allowed (§6.5)."""
         return self.options.forcedPlay and self.playable(seat, self.drawn, strict=True)
 
-    def keep(self, seat: int) -> None:
-        """PASS: keep the playable card just drawn."""
-        self._seat_ok(seat)
-        err = self._check_turn(seat, (_D,), "pass")
-        if err:
-            if self.phase == _T and seat == self.current:
-                err = f"P{seat} may pass only after drawing a playable card: play or draw"
-            raise IllegalActionError(err)
-        if self._must_play_drawn(seat):
-            raise IllegalActionError(
-                f"P{seat} must play the drawn {self.cards[self.drawn]} (forcedPlay)"
-            )
-        self._turn_action()
-        self.uno_pre = -1
-        self.drawn = -1
-        self.phase = _T
-        self._emit(ev.Passed(seat))
-        self.current = self._next(seat)
-
-    def choose_color(self, seat: int, color: int) -> None:
-        """CHOOSE_COLOR in ``AWAIT_COLOR``."""
-        self._seat_ok(seat)
-        err = self._check_turn(seat, (_C,), "choose a colour")
-        if err:
-            raise IllegalActionError(err)
-        colors = self.variant.colors(self.side)
-        if not 0 <= color < 8 or Color(color) not in colors:
-            raise IllegalActionError(
-                f"{Color(color).name if 0 <= color < 8 else color} is not a colour of the "
-                f"{('light', 'dark')[self.side]} side: choose one of "
-                f"{' '.join(c.name for c in colors)}"
-            )
-        self.color = color
-        self.phase = _T
-        self.current = self.color_next
-        self.color_reason = ""
-        self.color_next = -1
-        self._emit(ev.ColorChosen(seat, Color(color)))
-
-    def accept(self, seat: int) -> None:
-        """ACCEPT a restricted wild draw: take the base penalty, lose the turn."""
-        self._seat_ok(seat)
-        err = self._check_turn(seat, (_CH,), "accept")
-        if err:
-            raise IllegalActionError(err)
-        self._turn_action()
-        kind = self.variant.kind[self.side][self.ch_card]
-        self._emit(ev.Accepted(seat))
-        size = len(self.hands[seat])
-        self._penalty(seat, kind, 0)
-        after = self.ch_after
-        loses_turn = after != self.ch_after_success  # not a flex-side FW4
-        if loses_turn and self._turn_ended(len(self.hands[seat]) - size):
-            self._clear_challenge()
-            return
-        if after != seat:
-            self._emit(ev.Skipped(seat))
-        self._clear_challenge()
-        self.phase = _T
-        self.current = after
-
-    def challenge(self, seat: int) -> None:
-        """CHALLENGE a restricted wild draw (docs/rules.md §1.10)."""
-        self._seat_ok(seat)
-        if self.pending and self.ch_offender >= 0 and self.phase == _T and seat == self.current:
-            self._challenge_stack(seat)
-            return
-        err = self._check_turn(seat, (_CH,), "challenge")
-        if err:
-            if self.phase == _T and self.pending and seat == self.current:
-                err = "the stacked card is not a restricted wild draw: it cannot be challenged"
-            raise IllegalActionError(err)
-        self._turn_action()
-        off = self.ch_offender
-        kind = self.variant.kind[self.side][self.ch_card]
-        revealed = tuple(self.hands[off])
-        self.reveal = (seat, off, revealed)
-        if self.log is not None:
-            cs = self.cards
-            self._emit(ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed)))
-        # both outcomes draw with reason "challenge": the failed challenger's
-        # penalty, or the guilty offender's
-        if self.ch_legal:
-            size = len(self.hands[seat])
-            self._penalty(seat, kind, 2, "challenge")
-            self.current = self.ch_after
-            loses_turn = self.ch_after != self.ch_after_success  # not a flex-side FW4
-            if loses_turn and self._turn_ended(len(self.hands[seat]) - size):
-                self._clear_challenge()
-                return
-        else:
-            self._penalty(off, kind, 0, "challenge")
-            self.current = self.ch_after_success
-        self._clear_challenge()
-        self.phase = _T
-
-    def _challenge_stack(self, seat: int) -> None:
-        self._turn_action()
-        off = self.ch_offender
-        revealed = tuple(self.hands[off])
-        self.reveal = (seat, off, revealed)
-        total = self.pending
-        if self.log is not None:
-            cs = self.cards
-            self._emit(ev.Challenged(seat, off, not self.ch_legal, tuple(cs[c] for c in revealed)))
-        self.pending = self.stack_class = self.stack_amount = 0
-        if self.ch_legal:
-            drew = self._give(seat, total + 2, "challenge")
-            self._clear_challenge()
-            if self._turn_ended(drew):
-                return
-            self.current = self._next(seat)
-        else:
-            self._give(off, total, "challenge")
-            self.current = seat
-        self._clear_challenge()
-
-    def _clear_challenge(self) -> None:
-        self.ch_offender = self.ch_card = self.ch_after = self.ch_after_success = -1
-        self.ch_legal = False
-
-    def call_uno(self, seat: int) -> bool:
-        """CALL_UNO: safe with one card; with two on one's own turn, a
-        pre-announcement for the next play; otherwise accepted with no effect
-        at all (no event, not recorded; docs/rules.md D65). Returns whether it had
-        an effect."""
-        self._seat_ok(seat)
-        if self.phase in (_RO, _MO, _DEAL):
-            raise IllegalActionError("UNO can be called only during a round")
-        size = len(self.hands[seat])
-        if size == 1 and self.uno[seat] != _SAFE:
-            self.uno[seat] = _SAFE
-            if self.vulnerable == seat:
-                self.vulnerable = -1
-        elif size == 2 and seat == self.current and self.phase in (_T, _D) and self.uno_pre != seat:
-            self.uno_pre = seat
-        else:
-            return False
-        self._emit(ev.UnoCalled(seat))
-        return True
-
-    def catch(self, seat: int, target: int) -> bool:
-        """CATCH ``target`` for not calling UNO. A catch of oneself is rejected;
-        a catch of a seat that is not vulnerable costs ``falseCatchPenalty``
-        cards, and with 0 is accepted with no effect at all (no event, not
-        recorded; docs/rules.md D65). Returns whether it had an effect."""
-        self._seat_ok(seat)
-        self._seat_ok(target)
-        if self.phase in (_RO, _MO, _DEAL):
-            raise IllegalActionError("catches are possible only during a round")
-        if seat == target:
-            raise IllegalActionError(f"P{seat} cannot catch themselves")
-        if self.uno[target] == _VULN:
-            self.uno[target] = _NONE
-            self.vulnerable = -1
-            self._emit(ev.Caught(seat, target, True))
-            self._give(target, self.options.unoPenalty, "catch")
-            return True
-        if not self.options.falseCatchPenalty:
-            return False
-        self._emit(ev.Caught(seat, target, False))
-        self._give(seat, self.options.falseCatchPenalty, "false_catch")
-        return True
-
     def catch_window(self) -> list[int]:
         """The seats that may catch the vulnerable seat but would otherwise get
         no decision before it acts again: when the vulnerable seat is also the
@@ -1883,6 +975,302 @@ class Game:
 
     # ------------------------------------------------------------------ moves
 
+    # ------------------------------------------------------------------ commands (on the C core)
+
+    def _core(self, events: bool = False) -> CoreGame:
+        """This position loaded into the C core (tables and option integers
+        are cached per variant and options); ``events``: record the events
+        the next command causes."""
+        made = self._core_made
+        if made is None or made[0] is not self.options or made[1] is not self.variant or (
+            made[2] != self.seed
+        ):
+            made = self._core_made = (
+                self.options, self.variant, self.seed,
+                _core_mod().core_config(self.variant, self.options, self.seed),
+            )  # fmt: skip
+        c: CoreGame = _core_mod().CoreGame.from_game(self, made[3])
+        if events:
+            c.record_events(True)
+        return c
+
+    def _commit(self, c: CoreGame) -> None:
+        """Store the core's position back into this game and append the events
+        it recorded to the log."""
+        c.store(self)
+        if self.log is not None:
+            self.log.extend(c.take_events())
+
+    def _refuse(self, err: int, why: str | None) -> IllegalActionError:
+        from unokit.core import error_text
+
+        return IllegalActionError(why or error_text(err))
+
+    def _run_move(self, move: int, seat: int, uno: bool, why: Callable[[], str | None]) -> None:
+        c = self._core(self.log is not None)
+        err = c.attempt_move(move, seat, uno)
+        if err:
+            raise self._refuse(err, why())
+        self._commit(c)
+
+    def start(self) -> None:
+        """Turn the first card and apply the variant's first-card rule
+        (docs/rules.md §2.4, §3.7, §4.8). Only in phase ``DEAL`` (positions set up
+        before their first card); a new round does this by itself."""
+        if self.phase != _DEAL:
+            raise IllegalActionError("the first card has already been turned")
+        c = self._core(self.log is not None)
+        err = c.attempt_start()
+        if err:
+            raise self._refuse(err, None)
+        self._commit(c)
+        if self.commands is not None:
+            self.commands.append("START")
+
+    def _new_match(self) -> None:
+        c = _core_mod().CoreGame.new(
+            self.variant, self.n, self.options, self.seed, events=self.log is not None
+        )
+        c.store(self)
+        if self.log is not None:
+            self.log = c.take_events()
+
+    def next_round(self) -> list[ev.Event]:
+        """Deal the next round (only in ``ROUND_OVER``)."""
+        if self.phase != _RO:
+            raise IllegalActionError(
+                "the next round can only be dealt when a round is over"
+                + (" (the match is over)" if self.phase == _MO else "")
+            )
+        c = self._core(self.log is not None)
+        err = c.attempt_next_round()
+        if err:
+            raise self._refuse(err, None)
+        c.store(self)
+        if self.log is not None:
+            self.log = c.take_events()
+            self._views = {}
+        if self.commands is not None:
+            self.commands.append("NEXT")
+        return list(self.log) if self.log is not None else []
+
+    def apply(self, action: Action | str) -> list[ev.Event]:
+        """Carry out one command (a typed action or its text) and return the
+        events it caused. An illegal command raises
+        :class:`~unokit.errors.IllegalActionError` (or
+        :class:`~unokit.errors.ParseError` for bad text) and changes nothing."""
+        if isinstance(action, str):
+            action = parse_action(action, self.variant.cards)
+        start = len(self.log) if self.log is not None else 0
+        if isinstance(action, Play):
+            cid = self._action_card(action.seat, action.card)
+            self.play(action.seat, cid, *action.engine_args())
+        elif isinstance(action, Draw):
+            self.draw_card(action.seat)
+        elif isinstance(action, Pass):
+            self.keep(action.seat)
+        elif isinstance(action, ChooseColor):
+            self.choose_color(action.seat, int(action.color))
+        elif isinstance(action, Accept):
+            self.accept(action.seat)
+        elif isinstance(action, Challenge):
+            self.challenge(action.seat)
+        elif isinstance(action, CallUno):
+            if not self.call_uno(action.seat):
+                return []  # accepted, changes nothing, is not recorded (D65)
+        elif isinstance(action, Catch):
+            if not self.catch(action.seat, action.target):
+                return []
+        elif isinstance(action, NextRound):
+            return self.next_round()
+        else:  # pragma: no cover - typing guards this
+            raise IllegalActionError(f"not a command: {action!r}")
+        if self.commands is not None:
+            self.commands.append(str(action))
+        if self.log is None:
+            return []
+        return self.log[start:]
+
+    def play(
+        self,
+        seat: int,
+        cid: int,
+        color: int = -1,
+        flex: bool = False,
+        target: int = -1,
+        swap: int = -1,
+        uno: bool = False,
+        flip_color: int = -1,
+    ) -> None:
+        """PLAY / PLAY_DRAWN with card id ``cid`` (see :class:`~unokit.actions.Play`)."""
+        self._seat_ok(seat)
+        if not (isinstance(cid, int) and 0 <= cid < len(self.variant.cards)):
+            raise IllegalActionError(f"card id {cid!r} is not a {self.variant.name} card")
+        c = self._core(self.log is not None)
+        err = c.attempt_play(seat, cid, color, flex, target, swap, uno, flip_color)
+        if err:
+            why, _ = self._play_error(seat, cid, color, flex, target, swap, flip_color)
+            raise self._refuse(err, why)
+        self._commit(c)
+
+    def draw_card(self, seat: int) -> None:
+        """DRAW: the turn's one card, or the stacked penalty (docs/rules.md §1.6, §6.1)."""
+        self._seat_ok(seat)
+
+        def why() -> str | None:
+            err = self._check_turn(seat, (_T,), "draw")
+            if err is None and not self.pending and self.options.forcedPlay:
+                if self._has_forced_play(seat):
+                    err = f"P{seat} holds a playable card and must play it (forcedPlay)"
+            return err
+
+        self._run_move(OP_DRAW, seat, False, why)
+
+    def keep(self, seat: int) -> None:
+        """PASS: keep the playable card just drawn."""
+        self._seat_ok(seat)
+
+        def why() -> str | None:
+            err = self._check_turn(seat, (_D,), "pass")
+            if err:
+                if self.phase == _T and seat == self.current:
+                    err = f"P{seat} may pass only after drawing a playable card: play or draw"
+                return err
+            if self._must_play_drawn(seat):
+                return f"P{seat} must play the drawn {self.cards[self.drawn]} (forcedPlay)"
+            return None
+
+        self._run_move(OP_PASS, seat, False, why)
+
+    def choose_color(self, seat: int, color: int) -> None:
+        """CHOOSE_COLOR in ``AWAIT_COLOR``."""
+        self._seat_ok(seat)
+
+        def why() -> str | None:
+            err = self._check_turn(seat, (_C,), "choose a colour")
+            if err:
+                return err
+            colors = self.variant.colors(self.side)
+            return (
+                f"{Color(color).name if 0 <= color < 8 else color} is not a colour of the "
+                f"{('light', 'dark')[self.side]} side: choose one of "
+                f"{' '.join(c.name for c in colors)}"
+            )
+
+        if not (isinstance(color, int) and 0 <= color < 8):
+            raise IllegalActionError(why() or f"{color!r} is not a colour")
+        self._run_move(OP_COLOR | ((color + 1) << 16), seat, False, why)
+
+    def accept(self, seat: int) -> None:
+        """ACCEPT a restricted wild draw: take the base penalty, lose the turn."""
+        self._seat_ok(seat)
+        self._run_move(OP_ACCEPT, seat, False, lambda: self._check_turn(seat, (_CH,), "accept"))
+
+    def challenge(self, seat: int) -> None:
+        """CHALLENGE a restricted wild draw (docs/rules.md §1.10), or the last
+        card of a stack."""
+        self._seat_ok(seat)
+
+        def why() -> str | None:
+            err = self._check_turn(seat, (_CH,), "challenge")
+            if err and self.phase == _T and self.pending and seat == self.current:
+                err = "the stacked card is not a restricted wild draw: it cannot be challenged"
+            return err
+
+        self._run_move(OP_CHALLENGE, seat, False, why)
+
+    def _effect(self, move: int, seat: int) -> bool:
+        """Carry out an UNO call or a catch; whether it changed anything (one
+        that does not is accepted, is not recorded and has no event, D65)."""
+        c = self._core(True)  # an effect is a change of state or an event
+        before = c.fingerprint()
+        err = c.attempt_move(move, seat, False)
+        if err:
+            raise self._refuse(err, None)
+        events = c.take_events()
+        if not events and c.fingerprint() == before:
+            return False
+        c.store(self)
+        if self.log is not None:
+            self.log.extend(events)
+        return True
+
+    def call_uno(self, seat: int) -> bool:
+        """CALL_UNO: safe with one card; with two on one's own turn, a
+        pre-announcement for the next play; otherwise accepted with no effect
+        at all (no event, not recorded; docs/rules.md D65). Returns whether it had
+        an effect."""
+        self._seat_ok(seat)
+        if self.phase in (_RO, _MO, _DEAL):
+            raise IllegalActionError("UNO can be called only during a round")
+        return self._effect(OP_UNO, seat)
+
+    def catch(self, seat: int, target: int) -> bool:
+        """CATCH ``target`` for not calling UNO. A catch of oneself is rejected;
+        a catch of a seat that is not vulnerable costs ``falseCatchPenalty``
+        cards, and with 0 is accepted with no effect at all (no event, not
+        recorded; docs/rules.md D65). Returns whether it had an effect."""
+        self._seat_ok(seat)
+        self._seat_ok(target)
+        if self.phase in (_RO, _MO, _DEAL):
+            raise IllegalActionError("catches are possible only during a round")
+        if seat == target:
+            raise IllegalActionError(f"P{seat} cannot catch themselves")
+        return self._effect(OP_CATCH | ((target + 1) << 21), seat)
+
+    def apply_move(self, move: int, seat: int | None = None, uno: bool = False) -> None:
+        """Carry out a move code for ``seat`` (default: the seat to act) without
+        building events objects for the caller; ``uno`` calls UNO with a play.
+        Illegal moves raise like :meth:`apply`."""
+        s = self.current if seat is None else seat
+        op = move & 15 if isinstance(move, int) else -1
+        if op == OP_PLAY:
+            self.play(
+                s,
+                (move >> 4) & 0xFFF,
+                ((move >> 16) & 15) - 1,
+                bool(move & _FLEX_BIT),
+                ((move >> 21) & 15) - 1,
+                ((move >> 25) & 15) - 1,
+                uno,
+            )
+        elif op == OP_DRAW:
+            self.draw_card(s)
+        elif op == OP_PASS:
+            self.keep(s)
+        elif op == OP_COLOR:
+            self.choose_color(s, ((move >> 16) & 15) - 1)
+        elif op == OP_ACCEPT:
+            self.accept(s)
+        elif op == OP_CHALLENGE:
+            self.challenge(s)
+        elif op == OP_UNO:
+            self.call_uno(s)
+        elif op == OP_CATCH:
+            self.catch(s, ((move >> 21) & 15) - 1)
+        elif op == OP_NEXT:
+            self.next_round()
+        else:
+            raise IllegalActionError(f"not a move code: {move}")
+
+    def _step(self, move: int, uno: bool = True) -> None:
+        """:meth:`apply_move` for the seat to act (kept for old callers)."""
+        self.apply_move(move, self.current, uno)
+
+    # ------------------------------------------------------------------ moves (from the core)
+
+    def legal_moves(self, seat: int | None = None) -> list[int]:
+        """Like :meth:`legal_actions`, as integer move codes (see :meth:`decode`)."""
+        if self.phase in (_RO, _MO, _DEAL):
+            return []
+        return self._core().legal_moves(seat)
+
+    def turn_moves(self) -> list[int]:
+        """The current player's turn decisions as move codes (no UNO or catch)."""
+        if self.phase in (_RO, _MO, _DEAL):
+            return []
+        return self._core().turn_moves()
+
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal command of ``seat`` (default: the seat to act), as typed
         actions: the turn decisions, plus UNO calls and catches that have an
@@ -1891,126 +1279,6 @@ class Game:
             self.decode(seat if seat is not None else self.current, m)
             for m in self.legal_moves(seat)
         ]
-
-    def legal_moves(self, seat: int | None = None) -> list[int]:
-        """Like :meth:`legal_actions`, as integer move codes (see :meth:`decode`)."""
-        if self.phase in (_RO, _MO, _DEAL):
-            return []
-        s = self.current if seat is None else seat
-        moves = self.turn_moves() if s == self.current else []
-        if s != self.current and self.options.jumpIn and self.phase == _T and not self.pending:
-            moves += self._jump_moves(s)
-        size = len(self.hands[s])
-        if (size == 1 and self.uno[s] != _SAFE) or (
-            size == 2 and s == self.current and self.phase in (_T, _D) and self.uno_pre != s
-        ):
-            moves.append(OP_UNO)
-        v = self.vulnerable
-        if v >= 0 and v != s:
-            moves.append(OP_CATCH | ((v + 1) << 21))
-        return moves
-
-    def _jump_moves(self, seat: int) -> list[int]:
-        v = self.variant
-        side = self.side
-        ident = self._top_ident()
-        if ident < 0:
-            return []
-        out = []
-        for c in sorted(set(self.hands[seat])):
-            if v.ident[side][c] == ident:
-                out += self._play_codes(seat, c, False, last=len(self.hands[seat]) == 1)
-        return out
-
-    def turn_moves(self) -> list[int]:
-        """The current player's turn decisions as move codes (no UNO or catch)."""
-        ph = self.phase
-        p = self.current
-        v = self.variant
-        if ph == _T:
-            hand = self.hands[p]
-            side = self.side
-            acc = self._accept_mask()
-            mask = v.mask[side]
-            moves: list[int] = []
-            last = len(hand) == 1
-            if self.pending:
-                sc_tab = v.stack_class[side]
-                amt = v.draw_amount[side]
-                mode = self.options.stacking
-                for c in sorted(set(hand)):
-                    sc = sc_tab[c]
-                    if not sc:
-                        continue
-                    if mode == "same_symbol" and sc != self.stack_class:
-                        continue
-                    if mode == "escalate" and amt[c] < self.stack_amount:
-                        continue
-                    moves += self._play_codes(p, c, False, last)
-                moves.append(OP_DRAW)
-                if self.ch_offender >= 0:
-                    moves.append(OP_CHALLENGE)
-                return moves
-            flex = v.flex and self.powers[p]
-            fmask = v.flexmask
-            plain = self._plain  # no option changes the list of plain cards' moves
-            playable = False
-            for c in sorted(set(hand)):
-                m = mask[c]
-                if m & acc:
-                    if plain and not m & WILD_BIT:
-                        moves.append(c << 4)
-                        playable = True
-                    else:
-                        codes = self._play_codes(p, c, False, last)
-                        if codes:
-                            playable = True
-                            moves += codes
-                if flex and fmask[c] & acc:
-                    moves += self._play_codes(p, c, True, last)
-                    playable = True
-            if not (playable and self.options.forcedPlay and self._has_forced_play(p)):
-                moves.append(OP_DRAW)
-            return moves
-        if ph == _D:
-            c = self.drawn
-            last = len(self.hands[p]) == 1
-            moves = []
-            acc = self._accept_mask()
-            if v.mask[self.side][c] & acc:
-                moves += self._play_codes(p, c, False, last)
-            if v.flex and self.powers[p] and v.flexmask[c] & acc:
-                moves += self._play_codes(p, c, True, last)
-            if not self._must_play_drawn(p):
-                moves.append(OP_PASS)
-            return moves
-        if ph == _C:
-            return [OP_COLOR | ((int(c) + 1) << 16) for c in v.colors(self.side)]
-        if ph == _CH:
-            return [OP_ACCEPT, OP_CHALLENGE]
-        return []
-
-    def _play_codes(self, seat: int, c: int, flex: bool, last: bool) -> list[int]:
-        v = self.variant
-        side = self.side
-        kind = v.kind[side][c]
-        base = (c << 4) | (_FLEX_BIT if flex else 0)
-        o = self.options
-        if v.mask[side][c] & WILD_BIT:
-            if o.noBluff and self._restricted_side(c, flex) and not self._restricted_legal(seat, c):
-                return []
-            cols = (4, 5, 6, 7) if side else (0, 1, 2, 3)
-            if flex and (kind == _WTD or kind == _FW4):
-                return [
-                    base | ((col + 1) << 16) | ((t + 1) << 21)
-                    for col in cols
-                    for t in range(self.n)
-                    if t != seat
-                ]
-            return [base | ((col + 1) << 16) for col in cols]
-        if o.sevenZero and kind == _NUMBER and v.number[side][c] == 7 and not last:
-            return [base | ((t + 1) << 25) for t in range(self.n) if t != seat]
-        return [base]
 
     def decode(self, seat: int, move: int) -> Action:
         """The typed action of move code ``move`` played by ``seat``."""
@@ -2069,59 +1337,6 @@ class Game:
             NextRound: OP_NEXT,
         }
         return simple[type(action)]
-
-    def apply_move(self, move: int, seat: int | None = None, uno: bool = False) -> None:
-        """Carry out a move code for ``seat`` (default: the seat to act) without
-        building events objects for the caller; ``uno`` calls UNO with a play.
-        Illegal moves raise like :meth:`apply`."""
-        s = self.current if seat is None else seat
-        op = move & 15
-        if op == OP_PLAY:
-            self.play(
-                s,
-                (move >> 4) & 0xFFF,
-                ((move >> 16) & 15) - 1,
-                bool(move & _FLEX_BIT),
-                ((move >> 21) & 15) - 1,
-                ((move >> 25) & 15) - 1,
-                uno,
-            )
-        elif op == OP_DRAW:
-            self.draw_card(s)
-        elif op == OP_PASS:
-            self.keep(s)
-        elif op == OP_COLOR:
-            self.choose_color(s, ((move >> 16) & 15) - 1)
-        elif op == OP_ACCEPT:
-            self.accept(s)
-        elif op == OP_CHALLENGE:
-            self.challenge(s)
-        elif op == OP_UNO:
-            self.call_uno(s)
-        elif op == OP_CATCH:
-            self.catch(s, ((move >> 21) & 15) - 1)
-        elif op == OP_NEXT:
-            self.next_round()
-        else:
-            raise IllegalActionError(f"not a move code: {move}")
-
-    def _step(self, move: int, uno: bool = True) -> None:
-        """Carry out a move code that came from :meth:`turn_moves` for the seat
-        to act, without re-checking it (the hot path of random playouts; the
-        test suite proves it equals :meth:`apply_move`)."""
-        if move & 15 == OP_PLAY:
-            self._do_play(
-                self.current,
-                (move >> 4) & 0xFFF,
-                ((move >> 16) & 15) - 1,
-                bool(move & _FLEX_BIT),
-                ((move >> 21) & 15) - 1,
-                ((move >> 25) & 15) - 1,
-                uno,
-                -1,
-            )
-        else:
-            self.apply_move(move, self.current, uno)
 
     def observe(self, seat: int | None) -> Observation:
         """What ``seat`` may know (``None``: a spectator); see :mod:`unokit.observation`."""
@@ -2222,6 +1437,18 @@ class Game:
             ), "all Power Cards red after a play"
         if ph == _D:
             assert self.drawn in self.hands[self.current], "drawn card not in hand"
+
+
+_CORE: list[ModuleType] = []
+
+
+def _core_mod() -> ModuleType:
+    """:mod:`unokit.core` (imported on first use: it imports this module)."""
+    if not _CORE:
+        import unokit.core
+
+        _CORE.append(unokit.core)
+    return _CORE[0]
 
 
 def iter_cards(game: Game, ids: Iterable[int]) -> list[Card]:

@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 
 from unokit import Game, _core, fuzz
-from unokit.conformance import run_on_core
+from unokit.conformance import run_on_core, run_scenario
 from unokit.core import CoreGame, core_options, simulate_random
 from unokit.errors import IllegalActionError, InvalidPositionError, OptionError
 from unokit.options import Options
-from unokit.playout import playout, playout_python
+from unokit.playout import playout
+from unokit.reference import ReferenceGame, playout_python
 from unokit.sim import SimResult, _tally, simulate
 from unokit.variants import get_variant
 
@@ -58,14 +59,21 @@ def test_the_differential_check_bites(monkeypatch: pytest.MonkeyPatch) -> None:
     stats = fuzz.run_core(matches=40, seed=7)
     assert stats.failures, "a wrong unoPenalty went unnoticed"
     assert all(
-        any(word in f.message for word in ("differs", "differ:", "lists"))
-        for f in stats.failures
+        any(word in f.message for word in ("differs", "differ:", "lists")) for f in stats.failures
     ), [f.message[:80] for f in stats.failures]
 
 
 @pytest.mark.parametrize("path", _scenarios(), ids=lambda p: p.stem)
 def test_every_scenario_passes_on_the_core(path: Path) -> None:
     result = run_on_core(json.loads(path.read_text(encoding="utf-8")), path.stem)
+    assert result.passed, result.line()
+
+
+@pytest.mark.parametrize("path", _scenarios(), ids=lambda p: p.stem)
+def test_every_scenario_passes_on_the_python_reference(path: Path) -> None:
+    # Game runs on the core; the oracle the fuzzer compares it with must be
+    # right on its own too
+    result = run_scenario(json.loads(path.read_text(encoding="utf-8")), path.stem, ReferenceGame)
     assert result.passed, result.line()
 
 
@@ -76,7 +84,7 @@ def test_playout_on_the_core_equals_the_python_playout(variant: str, opt: int) -
     for seed in range(3):
         for players in (2, 5):
             core_side = Game.new(variant, players, options, seed=seed, events=False)
-            ref = core_side.copy()
+            ref = ReferenceGame.new(variant, players, options, seed=seed, events=False)
             ra, rb = random.Random(seed), random.Random(seed)
             assert playout(core_side, ra.random) == playout_python(ref, rb.random)
             assert core_side.state_tuple() == ref.state_tuple()
@@ -88,7 +96,9 @@ def test_playout_on_the_core_equals_the_python_playout(variant: str, opt: int) -
             core.playout_random(r1)
             assert core.state_tuple() == ref.state_tuple()
             r2 = random.Random(seed)
-            playout_python(Game.new(variant, players, options, seed=seed, events=False), r2.random)
+            playout_python(
+                ReferenceGame.new(variant, players, options, seed=seed, events=False), r2.random
+            )
             assert r1.getstate() == r2.getstate()
             # any callable works too (one call per random choice)
             c2 = Game.new(variant, players, options, seed=seed, events=False)
@@ -106,7 +116,7 @@ def test_simulation_on_the_core_equals_the_python_loop(match: bool) -> None:
         want = SimResult(variant, 3, ["random"] * 3, games, match, 11)
         want.wins, want.points = [0] * 3, [0] * 3
         for i in range(games):
-            g = Game.new(variant, 3, opts, seed=11 + i, events=False)
+            g = ReferenceGame.new(variant, 3, opts, seed=11 + i, events=False)
             rnd = random.Random(11 + i).random
             while True:
                 want.turns += playout_python(g, rnd)
@@ -225,7 +235,7 @@ def test_events_from_the_core_equal_games_and_the_check_bites(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     for variant in ("classic", "flip", "flex"):
-        ref = Game.new(variant, 3, {"sevenZero": True, "stacking": "same_symbol"}, seed=8)
+        ref = ReferenceGame.new(variant, 3, {"sevenZero": True, "stacking": "same_symbol"}, seed=8)
         core = CoreGame.new(variant, 3, {"sevenZero": True, "stacking": "same_symbol"}, seed=8,
                             events=True)  # fmt: skip
         assert core.take_events() == ref.log
@@ -247,3 +257,36 @@ def test_events_from_the_core_equal_games_and_the_check_bites(
     )  # fmt: skip
     stats = fuzz.run_core(matches=20, seed=3)
     assert any("events differ" in f.message for f in stats.failures)
+
+
+def test_game_on_the_core_pickles_and_deepcopies() -> None:
+    import copy
+    import pickle
+
+    for cls in (Game, ReferenceGame):
+        g = cls.new("flip", 3, {"stacking": "escalate"}, seed=4)
+        g.apply_move(g.legal_moves()[0])
+        for h in (pickle.loads(pickle.dumps(g)), copy.deepcopy(g)):
+            assert type(h) is cls and h == g and h.log == g.log
+            h.apply_move(h.legal_moves()[-1])
+            assert h != g  # independent of the original
+            g2 = copy.deepcopy(g)
+            g2.apply_move(g2.legal_moves()[-1])
+            assert g2 == h
+
+
+def test_refusals_keep_their_messages_and_change_nothing() -> None:
+    g = Game.setup("classic", 2, hands=[["R5", "G7"], ["Y2", "B3"]], draw=["Y9"],
+                   discard=["R1"], color="R", current=0)  # fmt: skip
+    before = g.state_tuple()
+    with pytest.raises(IllegalActionError, match=r"P0 cannot play G7 on R1: colour R, number 1"):
+        g.apply("P0 PLAY G7")
+    with pytest.raises(IllegalActionError, match=r"it is P0's decision, not P1's"):
+        g.apply("P1 DRAW")
+    with pytest.raises(IllegalActionError, match="P0 may pass only after drawing"):
+        g.apply("P0 PASS")
+    assert g.state_tuple() == before and g.log == [] and g.commands == []
+    # two cards on one's own turn: a pre-announcement, with its event
+    assert [type(e).__name__ for e in g.apply("P0 UNO")] == ["UnoCalled"]
+    assert g.apply("P1 UNO") == []  # accepted with no effect (D65): nothing recorded
+    assert g.commands == ["P0 UNO"]

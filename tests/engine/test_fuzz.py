@@ -4,10 +4,13 @@ every variant, player count and option, and proof that its checks bite."""
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
 from unokit import Game, fuzz
+from unokit import events as ev
+from unokit.core import CoreGame
 from unokit.game import max_hand_size
 from unokit.options import Options
 
@@ -51,7 +54,7 @@ def test_a_hang_is_a_failure_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> N
         while True:
             pass
 
-    monkeypatch.setattr(Game, "_start", forever)
+    monkeypatch.setattr(Game, "_new_match", forever)
     stats = fuzz.fuzz_match(3, command_seconds=0.2)
     assert len(stats.failures) == 1
     f = stats.failures[0]
@@ -65,26 +68,31 @@ def test_an_endless_round_is_a_failure() -> None:
 
 
 def test_a_lost_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    real = Game._give
+    real = Game._commit
 
-    def lossy(self: Game, seat: int, count: int, reason: str) -> int:
-        got = real(self, seat, count, reason)
-        if got and reason == "penalty":
-            self.hands[seat].pop()
-        return got
+    def lossy(self: Game, c: CoreGame) -> None:
+        # a face that drops a card of every penalty draw when storing the core's position
+        since = len(self.log) if self.log is not None else 0
+        real(self, c)
+        for e in (self.log or [])[since:]:
+            if isinstance(e, ev.Drew) and e.reason == "penalty" and e.count:
+                self.hands[e.seat].pop()
 
-    monkeypatch.setattr(Game, "_give", lossy)
+    monkeypatch.setattr(Game, "_commit", lossy)
     stats = fuzz.run(matches=30, seed=7, differential=False)
     assert stats.failures
     assert any("conservation" in f.message for f in stats.failures)
 
 
 def test_an_accepted_illegal_command_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    # an engine that forgets to check the colour of a non-wild play
-    def no_colour_check(self: Game, *args: object) -> tuple[str | None, bool]:
-        return None, False
+    # an engine that accepts every play it should refuse (and does nothing)
+    real = CoreGame.attempt_play
 
-    monkeypatch.setattr(Game, "_play_error", no_colour_check)
+    def no_check(self: CoreGame, *args: Any) -> int:
+        real(self, *args)
+        return 0
+
+    monkeypatch.setattr(CoreGame, "attempt_play", no_check)
     stats = fuzz.run(matches=10, seed=11, differential=False)
     assert any("accepted but is not legal" in f.message for f in stats.failures)
 

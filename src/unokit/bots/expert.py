@@ -130,7 +130,7 @@ class ExpertBot(ISMCTSBot):
         at: list[int] = []
         for j, code in enumerate(codes):
             g = g0.copy()
-            g._step(code)
+            g.apply_move(code, uno=True)
             self._advance(g, me)
             if g.phase >= _RO:
                 out[j] = _result(g, me)
@@ -165,7 +165,7 @@ class ExpertBot(ISMCTSBot):
                 values = []
                 for code in codes:
                     g = g0.copy()
-                    g._step(code)
+                    g.apply_move(code, uno=True)
                     if g.phase < _RO:
                         sensible_rollout(g)
                     values.append(_result(g, me))
@@ -199,7 +199,7 @@ class ExpertBot(ISMCTSBot):
                 if own <= 0:
                     return
                 own -= 1
-            g._step(moves[0] if len(moves) == 1 else sensible_move(g))
+            g.apply_move(moves[0] if len(moves) == 1 else sensible_move(g), uno=True)
 
 
 def _wins_now(g: Game, me: int) -> bool:
@@ -210,7 +210,7 @@ def _wins_now(g: Game, me: int) -> bool:
     for m in g.turn_moves():
         if m & 15 == OP_PLAY:
             h = g.copy()
-            h._step(m)
+            h.apply_move(m, uno=True)
             if h.phase >= _RO and h.winner == me:
                 return True
     return False

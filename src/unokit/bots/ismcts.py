@@ -261,7 +261,7 @@ class ISMCTSBot:
         out = []
         for code in codes:
             g = g0.copy()
-            g._step(code)
+            g.apply_move(code, uno=True)
             if g.phase < _RO:
                 play_out(g, rnd)
             w = g.winner
@@ -341,10 +341,10 @@ def _iterate(
     while g.phase < _RO:
         moves = g.turn_moves()
         if len(moves) == 1:
-            g._step(moves[0])
+            g.apply_move(moves[0], uno=True)
             continue
         if me >= 0 and g.current != me:
-            g._step(sensible_move(g))
+            g.apply_move(sensible_move(g), uno=True)
             continue
         children = node.children
         untried: list[int] = []
@@ -359,7 +359,7 @@ def _iterate(
             child = children[m] = _Node(g.current)
             child.avail = 1
             path.append(child)
-            g._step(m)
+            g.apply_move(m, uno=True)
             break
         best_m = moves[0]
         best_v = -1.0
@@ -370,7 +370,7 @@ def _iterate(
                 best_v, best_m = v, m
         node = children[best_m]
         path.append(node)
-        g._step(best_m)
+        g.apply_move(best_m, uno=True)
     if g.phase < _RO:
         play_out(g, rnd)
     winner = g.winner

@@ -14,7 +14,7 @@ every position look like a coin toss:
 
 Every simulated player calls UNO with the play. Like
 :func:`unokit.playout.playout`, the common transitions are generated inline
-but every card effect goes through the engine (``Game._do_play``).
+but every card effect goes through the engine (``Game.play``, on the C core).
 
 >>> import random
 >>> from unokit import Game
@@ -26,6 +26,7 @@ but every card effect goes through the engine (``Game._do_play``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from unokit.game import _C, _CH, _D, _FW4, _RO, _T, _WTD, OP_COLOR, OP_PLAY, Game
@@ -96,7 +97,7 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
     o = game.options
     fast = not v.flex and not o.noBluff and not o.forcedPlay and game._plain
     quick_draw = fast and game.log is None and not o.drawUntilPlayable
-    step = game._step
+    step = functools.partial(game.apply_move, uno=True)
     turns = 0
     while game.phase < _RO and turns < max_turns:
         turns += 1
@@ -111,20 +112,20 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
             if not ok:
                 d = game.draw
                 if quick_draw and d and game.vulnerable < 0 and game.reveal is None:
-                    game._plain_draw(cur, acc, False)
+                    game.draw_card(cur)
                 else:
                     game.draw_card(cur)
                 continue
             plain = [c for c in ok if not mask[c] & WILD_BIT]
             if plain:
                 c = plain[int(rnd() * len(plain))]
-                game._do_play(cur, c, -1, False, -1, -1, True, -1)
+                game.play(cur, c, -1, False, -1, -1, True)
             else:
                 c = ok[int(rnd() * len(ok))]
                 hand.remove(c)
                 col = _best_color(game, hand, side)
                 hand.append(c)
-                game._do_play(cur, c, col, False, -1, -1, True, -1)
+                game.play(cur, c, col, False, -1, -1, True)
             continue
         if fast and ph == _D:
             cur = game.current
@@ -135,7 +136,7 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
                 hand.remove(c)
                 col = _best_color(game, hand, game.side)
                 hand.append(c)
-            game._do_play(cur, c, col, False, -1, -1, True, -1)
+            game.play(cur, c, col, False, -1, -1, True)
             continue
         if ph == _C:
             want = _best_color(game, game.hands[game.current], game.side)
@@ -252,8 +253,9 @@ def sensible_move(game: Game) -> int:
     return best_m
 
 
-def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
-                     max_turns: int = 100_000) -> int:
+def sensible_rollout(
+    game: Game, rnd: Callable[[], float] | None = None, max_turns: int = 100_000
+) -> int:
     """Play the round to its end with :func:`sensible_move` for every seat
     (``rnd`` is ignored: the policy is deterministic). The commonest turns
     (a card played or drawn with no house rule in play) are decided inline; a
@@ -269,7 +271,7 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
     )
     flexv = v.flex
     two_sided = v.two_sided  # only Flip has Flip cards, whose score reads the threat
-    step = game._step
+    step = functools.partial(game.apply_move, uno=True)
     n = game.n
     kinds_of = v.kind
     points_of = v.points
@@ -294,7 +296,7 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
             if not ok:
                 d = game.draw
                 if d:
-                    game._plain_draw(cur, acc, False)
+                    game.draw_card(cur)
                 else:
                     game.draw_card(cur)
                 continue
@@ -329,7 +331,7 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
                             sc += 10 if threat <= 2 else -2
                         if sc > best_s:
                             best_s, best_c = sc, c
-                game._do_play(cur, best_c, -1, False, -1, -1, True, -1)
+                game.play(cur, best_c, -1, False, -1, -1, True)
                 continue
             # only wilds: no card of the colour in force is held, so no bluff
             restricted = v.restricted[side]
@@ -342,7 +344,7 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
                 if sc > best_s:
                     best_s, best_c = sc, c
             col = _favourite_color(game, hand, side)
-            game._do_play(cur, best_c, col, False, -1, -1, True, -1)
+            game.play(cur, best_c, col, False, -1, -1, True)
             continue
         if ph == _D:
             cur = game.current
@@ -353,9 +355,9 @@ def sensible_rollout(game: Game, rnd: Callable[[], float] | None = None,
                     game.keep(cur)
                     continue
                 col = _favourite_color(game, hand, game.side)
-                game._do_play(cur, c, col, False, -1, -1, True, -1)
+                game.play(cur, c, col, False, -1, -1, True)
             else:
-                game._do_play(cur, c, -1, False, -1, -1, True, -1)
+                game.play(cur, c, -1, False, -1, -1, True)
             continue
         step(sensible_move(game))
     return turns
@@ -368,7 +370,7 @@ def _flex_turn(game: Game, ph: int) -> None:
     revealed, and that no option in force changes the moves (noBluff,
     forcedPlay, drawUntilPlayable, sevenZero) or keeps an event log."""
     if ph != _T and ph != _D:
-        game._step(sensible_move(game))
+        game.apply_move(sensible_move(game), uno=True)
         return
     v = game.variant
     mask = v.mask[0]
@@ -390,7 +392,7 @@ def _flex_turn(game: Game, ph: int) -> None:
             cards = sorted({c for c in hand if mask[c] & acc})
         if not cards:
             if game.draw:
-                game._plain_draw(cur, acc, green)
+                game.draw_card(cur)
             else:
                 game.draw_card(cur)
             return
@@ -439,7 +441,7 @@ def _flex_turn(game: Game, ph: int) -> None:
                 best_s = s
                 best = (c, col, flex, t)
     c, col, flex, t = best
-    game._do_play(cur, c, col, flex, t, -1, True, -1)
+    game.play(cur, c, col, flex, t, -1, True)
 
 
 def _argmax4(held: list[int], side: int) -> int:

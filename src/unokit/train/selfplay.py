@@ -77,9 +77,9 @@ def generate(
                 kept.append(len(rows) - n)
             moves = g.turn_moves()
             if len(moves) > 1 and rng.random() < epsilon:
-                g._step(moves[int(rng.random() * len(moves))])
+                g.apply_move(moves[int(rng.random() * len(moves))], uno=True)
             else:
-                g._step(sensible_move(g))
+                g.apply_move(sensible_move(g), uno=True)
         w = g.winner
         for _ in kept:
             for s in range(n):

@@ -1,0 +1,134 @@
+"""Game on the C core against the Python engine: commands and bot rollouts per second.
+
+    python benchmarks/bench_face.py --before /path/to/old/src [--seconds 2] [--repeats 3]
+
+``--before`` is a checkout of ``src/`` whose ``unokit.Game`` still runs the
+Python rules (e.g. ``git archive i11-core src | tar -x -C /tmp/before`` plus a
+copy of the built ``_core`` extension). Each row is measured in a fresh
+process for the code under test ("after", this checkout) and for ``--before``,
+alternately, ``--repeats`` times; the median of each is kept and the ratio
+after/before printed (the machine is shared: read the ratio, not the
+absolute numbers). Rows (2 players, ``single_round`` games from fresh deals):
+
+* ``commands``: random legal play through ``Game.legal_moves`` + ``Game.apply_move``
+  (no event log), commands per second;
+* ``commands+events``: the same with the event log kept;
+* ``apply(text)``: text commands through ``Game.apply`` with events;
+* ``greedy rollouts`` / ``sensible rollouts``: the search bots' rollout
+  policies (:mod:`unokit.bots.rollout`), rounds per second;
+* ``hard decision``: ISMCTS rollouts per decision at a fixed think time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+ROWS = ("commands", "commands+events", "apply(text)", "greedy rollouts", "sensible rollouts",
+        "hard decision")  # fmt: skip
+
+
+def measure(row: str, seconds: float, variant: str) -> float:
+    """One sample of ``row`` in this process (per second)."""
+    import random
+
+    from unokit import Game
+    from unokit.bots.ismcts import ISMCTSBot
+    from unokit.bots.rollout import rollout, sensible_rollout
+
+    opts = {"matchMode": "single_round"}
+    r = random.Random(1)
+    deadline = time.perf_counter() + seconds
+    count = 0
+    seed = 0
+    t0 = time.perf_counter()
+    if row in ("commands", "commands+events", "apply(text)"):
+        events = row != "commands"
+        while count == 0 or time.perf_counter() < deadline:
+            g = Game.new(variant, 2, opts, seed=seed, events=events)
+            seed += 1
+            while g.phase < 4:
+                moves = g.legal_moves()
+                m = moves[int(r.random() * len(moves))]
+                if row == "apply(text)":
+                    g.apply(g.decode(g.current, m))
+                else:
+                    g.apply_move(m, uno=True)
+                count += 1
+        return count / (time.perf_counter() - t0)
+    if row in ("greedy rollouts", "sensible rollouts"):
+        while count == 0 or time.perf_counter() < deadline:
+            g = Game.new(variant, 2, opts, seed=seed, events=False)
+            seed += 1
+            if row == "greedy rollouts":
+                rollout(g, r.random)
+            else:
+                sensible_rollout(g, r.random)
+            count += 1
+        return count / (time.perf_counter() - t0)
+    if row == "hard decision":
+        rolls = 0
+        while count == 0 or time.perf_counter() < deadline:
+            g = Game.new(variant, 2, opts, seed=seed)
+            seed += 1
+            bot = ISMCTSBot(seed=seed, think_ms=100)
+            bot.act(g.observe(g.current))
+            rolls += bot.stats.rollouts
+            count += 1
+        return rolls / count
+    raise SystemExit(f"unknown row {row}")
+
+
+def sample(src: Path | None, row: str, seconds: float, variant: str) -> float:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    out = subprocess.run(
+        [sys.executable, __file__, "--sample", row, "--seconds", str(seconds),
+         "--variant", variant],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    return float(out.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--before", type=Path, help="src/ of the Python-engine Game")
+    ap.add_argument("--seconds", type=float, default=2.0)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--variant", default="classic")
+    ap.add_argument("--rows", default=",".join(ROWS))
+    ap.add_argument("--sample", help=argparse.SUPPRESS)
+    ap.add_argument("--json", action="store_true")
+    a = ap.parse_args()
+    if a.sample:
+        print(measure(a.sample, a.seconds, a.variant))
+        return
+    if a.before is None:
+        ap.error("--before is required")
+    result = {}
+    print(f"{'row':<20} {'before':>12} {'after':>12} {'after/before':>13}   ({a.variant})")
+    for row in a.rows.split(","):
+        before, after = [], []
+        for _ in range(a.repeats):
+            before.append(sample(a.before, row, a.seconds, a.variant))
+            after.append(sample(None, row, a.seconds, a.variant))
+        b, f = statistics.median(before), statistics.median(after)
+        result[row] = {"before": b, "after": f, "ratio": f / b}
+        print(f"{row:<20} {b:>12,.0f} {f:>12,.0f} {f / b:>12.2f}x")
+    if a.json:
+        print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
