@@ -42,13 +42,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing as mp
 import os
 import random
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -59,14 +59,9 @@ from typing import Any
 
 import httpx
 
+from unokit.testing.servers import ServerError, free_port, postgres, redis_server
+
 UNOKIT = Path(sys.executable).with_name("unokit")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def cpu_seconds(pid: int) -> float:
@@ -321,40 +316,6 @@ def client_process(
 # ---------------------------------------------------------------- driver
 
 
-def start_postgres(work: Path) -> tuple[str, list[str]]:
-    """A throw-away PostgreSQL in ``work`` (as tests/scale does): (URL, stop command)."""
-    import glob
-
-    def pg_bin(name: str) -> str:
-        found = shutil.which(name) or max(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-        return found
-
-    def as_pg(cmd: list[str]) -> list[str]:
-        return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
-
-    base = work / "pg"
-    base.mkdir()
-    if os.geteuid() == 0:
-        shutil.chown(work, "postgres", "postgres")
-        shutil.chown(base, "postgres", "postgres")
-    base.chmod(0o700)
-    data, port = base / "data", free_port()
-    subprocess.run(
-        as_pg([pg_bin("initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "-E", "UTF8"]),
-        check=True,
-        capture_output=True,
-    )
-    opts = f"-p {port} -k {base} -c listen_addresses=127.0.0.1"
-    pg_ctl = pg_bin("pg_ctl")
-    subprocess.run(
-        as_pg([pg_ctl, "-D", str(data), "-o", opts, "-l", str(base / "log"), "-w", "start"]),
-        check=True,
-        capture_output=True,
-    )
-    stop = as_pg([pg_ctl, "-D", str(data), "-m", "fast", "-w", "stop"])
-    return f"postgresql://postgres@127.0.0.1:{port}/postgres", stop
-
-
 def postgres_pids(url: str) -> list[int]:
     """The processes of the PostgreSQL listening on ``url``'s port (its postmaster
     and backends), found through /proc."""
@@ -392,36 +353,47 @@ def total_cpu(pids: list[int]) -> float:
 
 
 def run(a: argparse.Namespace, mode: str) -> dict[str, Any]:
-    """One measured run against fresh servers; ``mode``: snapshots or deltas."""
+    """One measured run against fresh servers; ``mode``: snapshots or deltas.
+
+    With ``--processes``, a throw-away PostgreSQL (with fsync: commits are
+    durable, as in production) and Redis from :mod:`unokit.testing.servers`,
+    the helper the tests use."""
     args = dict(vars(a), mode=mode)
     work = Path(tempfile.mkdtemp(prefix="unokit-bench-"))
-    infra: list[subprocess.Popen[bytes]] = []
-    pg_stop: list[str] | None = None
     db = a.db or f"sqlite:///{work / 'bench.sqlite3'}"
     broker = a.broker
-    if a.processes:
-        if a.db is None:
-            db, pg_stop = start_postgres(work)
-        if broker is None:
-            rport = free_port()
-            infra.append(
-                subprocess.Popen(
-                    ["redis-server", "--port", str(rport), "--bind", "127.0.0.1", "--save", ""],
-                    stdout=subprocess.DEVNULL,
-                    cwd=work,
-                )
-            )
-            broker = f"redis://127.0.0.1:{rport}/0"
-            time.sleep(0.5)  # redis-server starts in a few ms; its clients retry anyway
     try:
-        return _run(a, args, mode, work, db, broker, infra)
+        with contextlib.ExitStack() as stack:
+            if a.processes:
+                if a.db is None:
+                    db = stack.enter_context(postgres(fsync=True))
+                if broker is None:
+                    broker = stack.enter_context(redis_server(work))
+            infra = redis_pids(broker) if broker is not None and a.broker is None else []
+            return _run(a, args, mode, work, db, broker, infra)
+    except ServerError as e:
+        raise SystemExit(f"cannot start the cluster's servers: {e}") from None
     finally:
-        for p in infra:
-            p.terminate()
-            p.wait(timeout=10)
-        if pg_stop is not None:
-            subprocess.run(pg_stop, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
+
+
+def redis_pids(url: str) -> list[int]:
+    """The redis-server listening on ``url``'s port, found through /proc."""
+    port = url.rsplit(":", 1)[1].split("/")[0]
+    pids = []
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                cmd = Path(f"/proc/{d}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            name = cmd[0].split(b" ")[0] if cmd else b""
+            # redis-server retitles itself "redis-server 127.0.0.1:PORT"
+            if name.endswith(b"redis-server") and (
+                port.encode() in cmd or cmd[0].endswith(b":" + port.encode())
+            ):
+                pids.append(int(d))
+    return pids
 
 
 def _run(
@@ -431,11 +403,10 @@ def _run(
     work: Path,
     db: str,
     broker: str | None,
-    infra: list[subprocess.Popen[bytes]],
+    extra: list[int],
 ) -> dict[str, Any]:
     ports = [free_port() for _ in range(max(1, a.processes))]
     servers = [_start_server(a, port, work, db, broker, i) for i, port in enumerate(ports)]
-    extra = [p.pid for p in infra]
     pg_pids = postgres_pids(db) if db.startswith("postgres") else []
     try:
         ctx = mp.get_context("spawn")
@@ -516,6 +487,10 @@ def _start_server(
         "--sqlite-sync",
         a.sqlite_sync,
         "--ws-deflate" if a.server_deflate else "--no-ws-deflate",
+        "--ws-protocol",
+        a.ws_protocol,
+        "--http-protocol",
+        a.http_protocol,
     ]
     if broker is not None:
         cmd += ["--broker", broker]
@@ -669,6 +644,18 @@ def main() -> None:
         "--server-deflate",
         action="store_true",
         help="start the server with --ws-deflate (it then accepts the clients' offer)",
+    )
+    ap.add_argument(
+        "--ws-protocol",
+        default="websockets-sansio",
+        choices=["auto", "websockets", "websockets-sansio", "wsproto"],
+        help="the server's --ws-protocol (uvicorn WebSocket implementation)",
+    )
+    ap.add_argument(
+        "--http-protocol",
+        default="auto",
+        choices=["auto", "httptools", "h11"],
+        help="the server's --http-protocol",
     )
     ap.add_argument("--procs", type=int, default=1, help="client processes")
     ap.add_argument("--db", default=None, help="database URL (default: temporary SQLite)")

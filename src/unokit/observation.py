@@ -30,7 +30,15 @@ from unokit.options import Options
 if TYPE_CHECKING:
     from unokit.game import Game
 
-__all__ = ["Observation", "observe", "event_to_dict", "JSON_KEYS", "JSON_SOURCES"]
+__all__ = [
+    "Observation",
+    "PublicView",
+    "observe",
+    "public_view",
+    "event_to_dict",
+    "JSON_KEYS",
+    "JSON_SOURCES",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,30 +160,124 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-def observe(game: Game, seat: int | None) -> Observation:
-    """The view of ``seat`` (``None`` for a spectator, who sees no hand)."""
-    from unokit.game import _CH, _D, _MO, _RO, Phase
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """The part of every seat's :class:`Observation` that does not depend on the
+    seat, made once by :func:`public_view` for a game in one state and shared
+    by the :func:`observe` calls of all its seats (a server fanning one version
+    out to four seats and spectators converts the discard pile once).
+
+    It is only valid while the game it was made from is unchanged."""
+
+    game_id: int
+    variant: str
+    players: int
+    options: Options
+    round: int
+    phase: str
+    current: int
+    direction: int
+    side: int
+    color: Color | None
+    dealer: int
+    top: Card | None
+    discard: tuple[Card, ...]
+    hand_sizes: tuple[int, ...]
+    draw_size: int
+    draw_top_back: Face | None
+    all_backs: tuple[tuple[Face, ...], ...]  # Flip: every hand's visible backs (sorted)
+    powers: tuple[bool, ...]
+    uno: tuple[str, ...]
+    scores: tuple[int, ...]
+    pending_draw: int
+    challenge_offender: int | None
+    color_reason: str
+    winner: int | None
+    round_points: int
+    match_winners: tuple[int, ...]
+    final_hands: tuple[tuple[Card, ...], ...] | None
+    over: bool
+
+
+_NO_BACKS: dict[int, tuple[tuple[Face, ...], ...]] = {}
+
+
+def public_view(game: Game) -> PublicView:
+    """What every seat of ``game`` sees alike, in its current state (see
+    :class:`PublicView`; pass it to :func:`observe` as ``public``)."""
+    from unokit.game import _CH, _MO, _RO, Phase
 
     v = game.variant
     cs = v.cards.cards
     n = game.n
     side = game.side
-    if seat is not None and not 0 <= seat < n:
-        from unokit.errors import IllegalActionError
-
-        raise IllegalActionError(f"P{seat} is not a seat of this {n}-player game")
     hands = game.hands
-    backs: tuple[tuple[Face, ...], ...] = tuple(() for _ in range(n))
+    all_backs = _NO_BACKS.get(n)
+    if all_backs is None:
+        all_backs = _NO_BACKS[n] = tuple(() for _ in range(n))
     draw_top_back = None
     if v.two_sided:
         other = 1 - side
-        backs = tuple(
-            () if s == seat else tuple(sorted((cs[c].face(other) for c in hands[s]), key=_face_key))
-            for s in range(n)
+        all_backs = tuple(
+            tuple(sorted((cs[c].face(other) for c in hands[s]), key=_face_key)) for s in range(n)
         )
         if game.draw:
             draw_top_back = cs[game.draw[-1]].face(other)
     over = game.phase in (_RO, _MO)
+    return PublicView(
+        game_id=id(game),
+        variant=v.name,
+        players=n,
+        options=game.options,
+        round=game.round_no,
+        phase=Phase(game.phase).name,
+        current=game.current,
+        direction=game.direction,
+        side=side,
+        color=None if game.color < 0 else Color(game.color),
+        dealer=game.dealer,
+        top=cs[game.discard[-1]] if game.discard else None,
+        discard=tuple(cs[c] for c in game.discard),
+        hand_sizes=tuple(len(h) for h in hands),
+        draw_size=len(game.draw),
+        draw_top_back=draw_top_back,
+        all_backs=all_backs,
+        powers=tuple(game.powers),
+        uno=tuple(("none", "safe", "vulnerable")[u] for u in game.uno),
+        scores=tuple(game.scores),
+        pending_draw=game.pending,
+        challenge_offender=game.ch_offender if game.phase == _CH else None,
+        color_reason=game.color_reason,
+        winner=None if not over or game.winner < 0 else game.winner,
+        round_points=game.round_points if over else 0,
+        match_winners=tuple(game.match_winners),
+        final_hands=tuple(tuple(cs[c] for c in h) for h in hands) if over else None,
+        over=over,
+    )
+
+
+def observe(game: Game, seat: int | None, public: PublicView | None = None) -> Observation:
+    """The view of ``seat`` (``None`` for a spectator, who sees no hand).
+
+    ``public``: :func:`public_view` of ``game`` in its current state, shared by
+    several seats' calls (made here when not given); only the seat's own part
+    (hand, backs of the others, drawn card, revealed hand, legal actions,
+    redacted history) is computed per call."""
+    from unokit.game import _D
+
+    n = game.n
+    if seat is not None and not 0 <= seat < n:
+        from unokit.errors import IllegalActionError
+
+        raise IllegalActionError(f"P{seat} is not a seat of this {n}-player game")
+    if public is None:
+        public = public_view(game)
+    elif public.game_id != id(game):
+        raise ValueError("observe: this PublicView was made from another game")
+    cs = game.variant.cards.cards
+    backs = public.all_backs
+    if game.variant.two_sided and seat is not None:
+        backs = backs[:seat] + ((),) + backs[seat + 1 :]
     revealed = None
     if game.reveal is not None and seat is not None and game.reveal[0] == seat:
         revealed = (game.reveal[1], tuple(cs[c] for c in game.reveal[2]))
@@ -192,39 +294,39 @@ def observe(game: Game, seat: int | None) -> Observation:
             view.extend(redact(e, seat) for e in log[len(view) :])
         history = tuple(view)
     legal: tuple[Action, ...] = ()
-    if seat is not None and not over:
+    if seat is not None and not public.over:
         legal = tuple(game.legal_actions(seat))
     return Observation(
-        variant=v.name,
+        variant=public.variant,
         players=n,
         seat=seat,
-        options=game.options,
-        round=game.round_no,
-        phase=Phase(game.phase).name,
-        current=game.current,
-        direction=game.direction,
-        side=side,
-        color=None if game.color < 0 else Color(game.color),
-        dealer=game.dealer,
-        top=cs[game.discard[-1]] if game.discard else None,
-        discard=tuple(cs[c] for c in game.discard),
-        hand=() if seat is None else tuple(cs[c] for c in hands[seat]),
-        hand_sizes=tuple(len(h) for h in hands),
-        draw_size=len(game.draw),
-        draw_top_back=draw_top_back,
+        options=public.options,
+        round=public.round,
+        phase=public.phase,
+        current=public.current,
+        direction=public.direction,
+        side=public.side,
+        color=public.color,
+        dealer=public.dealer,
+        top=public.top,
+        discard=public.discard,
+        hand=() if seat is None else tuple(cs[c] for c in game.hands[seat]),
+        hand_sizes=public.hand_sizes,
+        draw_size=public.draw_size,
+        draw_top_back=public.draw_top_back,
         backs=backs,
-        powers=tuple(game.powers),
-        uno=tuple(("none", "safe", "vulnerable")[u] for u in game.uno),
-        scores=tuple(game.scores),
+        powers=public.powers,
+        uno=public.uno,
+        scores=public.scores,
         drawn=cs[game.drawn] if game.phase == _D and seat == game.current else None,
-        pending_draw=game.pending,
-        challenge_offender=game.ch_offender if game.phase == _CH else None,
-        color_reason=game.color_reason,
+        pending_draw=public.pending_draw,
+        challenge_offender=public.challenge_offender,
+        color_reason=public.color_reason,
         revealed=revealed,
-        winner=None if not over or game.winner < 0 else game.winner,
-        round_points=game.round_points if over else 0,
-        match_winners=tuple(game.match_winners),
-        final_hands=tuple(tuple(cs[c] for c in h) for h in hands) if over else None,
+        winner=public.winner,
+        round_points=public.round_points,
+        match_winners=public.match_winners,
+        final_hands=public.final_hands,
         legal=legal,
         history=history,
     )

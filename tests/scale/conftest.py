@@ -4,19 +4,15 @@ on free ports of 127.0.0.1 (temporary directories) and any number of
 them all. A server that cannot start FAILS the test (never a skip): these
 tests are the proof that the cluster works.
 
-PostgreSQL is started as in tests/web/test_postgres.py (initdb + pg_ctl, as the
-postgres account when run as root)."""
+PostgreSQL and Redis are started by :mod:`unokit.testing.servers` (as in
+tests/web/test_postgres.py and benchmarks/bench_server.py)."""
 
 from __future__ import annotations
 
-import glob
 import os
-import shutil
 import signal
-import socket
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,92 +20,27 @@ from pathlib import Path
 import httpx
 import pytest
 
+from unokit.testing.servers import ServerError, free_port, postgres, redis_server
+
 UNOKIT = Path(sys.executable).with_name("unokit")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def pg_bin(name: str) -> str:
-    found = (
-        shutil.which(name) or (sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}")) or [None])[-1]
-    )
-    if found is None:
-        pytest.fail(f"PostgreSQL's {name} is not installed (apt-get install postgresql)")
-    return found
-
-
-def as_postgres(cmd: list[str]) -> list[str]:
-    """PostgreSQL refuses to run as root: use the postgres account then."""
-    if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *cmd]
-    return cmd
 
 
 @pytest.fixture
 def pg() -> Iterator[str]:
-    initdb, pg_ctl = pg_bin("initdb"), pg_bin("pg_ctl")
-    port = free_port()
-    base = Path(tempfile.mkdtemp(prefix="unokit-pg-", dir="/tmp"))
-    data = base / "data"
-    if os.geteuid() == 0:
-        shutil.chown(base, "postgres", "postgres")
-    base.chmod(0o700)
     try:
-        subprocess.run(
-            as_postgres([initdb, "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync",
-                         "-E", "UTF8"]),
-            check=True, capture_output=True, timeout=120,
-        )  # fmt: skip
-        opts = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off"
-        subprocess.run(
-            as_postgres([pg_ctl, "-D", str(data), "-o", opts, "-l", str(base / "pg.log"), "-w",
-                         "-t", "60", "start"]),
-            check=True, capture_output=True, timeout=120,
-        )  # fmt: skip
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            as_postgres([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"]),
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(base, ignore_errors=True)
+        with postgres(fsync=False) as url:
+            yield url
+    except ServerError as e:
+        pytest.fail(str(e))
 
 
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    exe = shutil.which("redis-server")
-    if exe is None:
-        pytest.fail("redis-server is not installed (make system-deps installs it)")
-    port = free_port()
-    proc = subprocess.Popen(
-        [exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
     try:
-        import redis
-
-        r = redis.Redis(port=port)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                r.ping()
-                break
-            except redis.ConnectionError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail("redis-server did not start")
-                time.sleep(0.05)  # polling for readiness
-        r.close()
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        with redis_server(tmp_path) as url:
+            yield url
+    except ServerError as e:
+        pytest.fail(str(e))
 
 
 class Node:

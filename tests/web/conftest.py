@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,6 +18,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from unokit.testing.servers import free_port
 from unokit.web.app import create_app
 from unokit.web.config import Settings
 from unokit.web.messages import SERVER_MESSAGE
@@ -138,13 +138,6 @@ def room_helpers() -> Any:
 
 
 # ---------------------------------------------------------------- real server
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 class Server:

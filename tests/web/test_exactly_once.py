@@ -153,7 +153,9 @@ def test_stale_and_future_versions_are_refused(client: TestClient, room_helpers:
         ws = room_helpers.wrap(s)
         ws.send({"type": "hello", "token": token})
         ws.state()
-        ws.send({"type": "command", "id": 1, "text": "DRAW", "version": 1})
+        # a legal first command (the deal may wait for a colour: DRAW is not always one)
+        first = str(g.legal_actions(seat)[0])
+        ws.send({"type": "command", "id": 1, "text": first, "version": 1})
         assert ws.reply(1)["type"] == "ack"
         n = room_helpers.stored(client, code)
         v = room.version
@@ -177,7 +179,8 @@ def test_replay_survives_a_reload(client: TestClient, room_helpers: Any) -> None
     g = room.game
     assert g is not None and g.to_act is not None
     token = out["token"] if g.to_act == 0 else t1
-    msg = {"type": "command", "text": "DRAW", "version": 1}
+    # a legal first command (the deal may wait for a colour: DRAW is not always one)
+    msg = {"type": "command", "text": str(g.legal_actions(g.to_act)[0]), "version": 1}
     with room_helpers.connect(client, code) as s:
         ws = room_helpers.wrap(s)
         ws.send({"type": "hello", "token": token})

@@ -1,94 +1,31 @@
 """The server on PostgreSQL: starts its own PostgreSQL (initdb + pg_ctl on a free
-port of 127.0.0.1, in a temporary directory), runs ``unokit serve --db
-postgresql://...`` and plays a whole match through the same code path as
+port of 127.0.0.1, in a temporary directory: :mod:`unokit.testing.servers`),
+runs ``unokit serve --db postgresql://...`` and plays a whole match through the same code path as
 SQLite, then kills the server with SIGKILL and checks that the game resumes.
 
 Skipped only when the PostgreSQL server binaries are not installed."""
 
 from __future__ import annotations
 
-import glob
-import os
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from unokit.testing.servers import MissingServerError, ServerError, postgres
+
 pytestmark = pytest.mark.timeout(300)
 
 
-def pg_bin(name: str) -> str | None:
-    found = shutil.which(name)
-    if found:
-        return found
-    candidates = sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"))
-    return candidates[-1] if candidates else None
-
-
-def as_postgres(cmd: list[str]) -> list[str]:
-    """PostgreSQL refuses to run as root: use the postgres account then."""
-    if os.geteuid() == 0:
-        return ["runuser", "-u", "postgres", "--", *cmd]
-    return cmd
-
-
 @pytest.fixture
-def pg(tmp_path: Path) -> Iterator[str]:
-    initdb, pg_ctl = pg_bin("initdb"), pg_bin("pg_ctl")
-    if initdb is None or pg_ctl is None:
-        pytest.skip("PostgreSQL server binaries (initdb, pg_ctl) are not installed")
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    base = Path(tempfile.mkdtemp(prefix="unokit-pg-", dir="/tmp"))
-    data = base / "data"
-    if os.geteuid() == 0:
-        shutil.chown(base, "postgres", "postgres")
-    base.chmod(0o700)
-    logfile = base / "postgres.log"
+def pg() -> Iterator[str]:
     try:
-        subprocess.run(
-            as_postgres(
-                [
-                    initdb,
-                    "-D",
-                    str(data),
-                    "-A",
-                    "trust",
-                    "-U",
-                    "postgres",
-                    "--no-sync",
-                    "-E",
-                    "UTF8",
-                ]
-            ),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        opts = f"-p {port} -k {base} -c listen_addresses=127.0.0.1"
-        subprocess.run(
-            as_postgres(
-                [pg_ctl, "-D", str(data), "-o", opts, "-l", str(logfile), "-w", "-t", "60", "start"]
-            ),
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(
-            as_postgres([pg_ctl, "-D", str(data), "-m", "immediate", "-w", "stop"]),
-            capture_output=True,
-            timeout=60,
-        )
-        shutil.rmtree(base, ignore_errors=True)
+        with postgres(fsync=False) as url:
+            yield url
+    except MissingServerError as e:
+        pytest.skip(str(e))
+    except ServerError as e:
+        pytest.fail(str(e))
 
 
 def test_a_whole_match_on_postgresql(pg: str, server_factory: Any, net: Any) -> None:

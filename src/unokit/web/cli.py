@@ -15,6 +15,19 @@ class SqliteSync(StrEnum):
     NORMAL = "NORMAL"
 
 
+class WsProtocol(StrEnum):
+    auto = "auto"
+    websockets = "websockets"
+    websockets_sansio = "websockets-sansio"
+    wsproto = "wsproto"
+
+
+class HttpProtocol(StrEnum):
+    auto = "auto"
+    httptools = "httptools"
+    h11 = "h11"
+
+
 class LogLevel(StrEnum):
     critical = "critical"
     error = "error"
@@ -93,6 +106,25 @@ def serve(
             min=1.0,
         ),
     ] = 1800.0,
+    ws_protocol: Annotated[
+        WsProtocol,
+        typer.Option(
+            "--ws-protocol",
+            help="uvicorn's WebSocket implementation: websockets-sansio (the default) "
+            "spent the least CPU per move of the three (docs/scale-out.md); websockets is "
+            "the legacy one; wsproto needs the wsproto package.",
+            case_sensitive=False,
+        ),
+    ] = WsProtocol.websockets_sansio,
+    http_protocol: Annotated[
+        HttpProtocol,
+        typer.Option(
+            "--http-protocol",
+            help="uvicorn's HTTP implementation (auto: httptools when installed, as with "
+            "the [web] extra).",
+            case_sensitive=False,
+        ),
+    ] = HttpProtocol.auto,
     log_level: Annotated[
         LogLevel, typer.Option("--log-level", help="uvicorn log level.", case_sensitive=False)
     ] = LogLevel.info,
@@ -108,6 +140,15 @@ def serve(
         fail(missing_extra(e.name or "fastapi"))
     from sqlalchemy.exc import ArgumentError
 
+    for name, choice in (("wsproto", ws_protocol), ("httptools", http_protocol)):
+        if choice.value == name:
+            import importlib.util
+
+            if importlib.util.find_spec(name) is None:
+                raise typer.BadParameter(
+                    f"{name} is not installed (pip install {name})",
+                    param_hint="--ws-protocol" if name == "wsproto" else "--http-protocol",
+                )
     url = db or default_db_url()
     try:
         from sqlalchemy.engine import make_url
@@ -160,6 +201,8 @@ def serve(
         host=host,
         port=port,
         log_level=log_level.value,
+        ws=ws_protocol.value,
+        http=http_protocol.value,
         ws_max_size=1 << 20,
         ws_per_message_deflate=ws_deflate,
         ws_ping_interval=20.0,

@@ -16,7 +16,9 @@ any process can rebuild it. Redis coordinates who runs it:
   client (rate limits, seat, deltas: all as for a local client); what that Conn
   sends comes back on the relaying process's channel, in order (what one
   process sends another in one round trip goes as one PUBLISH of a JSON
-  list, whatever the rooms and clients). So commands,
+  list, whatever the rooms and clients; a room's update to the clients one
+  process relays is one entry of it, each distinct text once, which that
+  process fans out to its own clients). So commands,
   bots and the turn timer of a room all run in its owner, and every update
   reaches every process holding a watcher of the room through pub/sub. Lobby
   calls (join, room info) are forwarded the same way, as one request and reply.
@@ -109,19 +111,50 @@ class Elsewhere(Exception):
 
 class RemoteSocket:
     """The :class:`~unokit.web.room.Socket` of a client connected to another
-    process: what the room sends goes to that process's channel."""
+    process: what the room sends goes to that process's channel, in the
+    room's update for that process (:class:`_RoomUpdate`)."""
 
-    def __init__(self, hub: ClusterHub, node: str, cid: str) -> None:
+    def __init__(self, hub: ClusterHub, node: str, cid: str, code: str = "") -> None:
         self.hub = hub
         self.node = node
         self.cid = cid
+        self.code = code
 
     async def send_text(self, data: str) -> None:
-        await self.hub.publish(self.node, {"op": "out", "conn": self.cid, "text": data})
+        self.hub.publish_out(self.node, self.code, self.cid, data)
 
     async def close(self, code: int = 1000, reason: str | None = None) -> None:
         await self.hub.publish(
             self.node, {"op": "closed", "conn": self.cid, "code": code, "reason": reason or ""}
+        )
+
+
+class _RoomUpdate:
+    """What one room sends the clients one other process relays, in one tick:
+    each distinct text once (a delta shared by a seat's tabs and by the
+    spectators is sent once), and per client the texts it gets, in order. The
+    relaying process receives it as one entry and fans it out to its own
+    clients (``{"op": "room", "code", "texts": [...], "out": [[conn, i], ...]}``)."""
+
+    __slots__ = ("code", "texts", "index", "out")
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.texts: list[str] = []
+        self.index: dict[str, int] = {}
+        self.out: list[tuple[str, int]] = []
+
+    def add(self, cid: str, text: str) -> None:
+        i = self.index.get(text)
+        if i is None:
+            i = self.index[text] = len(self.texts)
+            self.texts.append(text)
+        self.out.append((cid, i))
+
+    def dumps(self) -> str:
+        return json.dumps(
+            {"op": "room", "code": self.code, "texts": self.texts, "out": self.out},
+            ensure_ascii=False,
         )
 
 
@@ -161,7 +194,8 @@ class ClusterHub(Hub):
         self._beater: asyncio.Task[None] | None = None
         self._ids = 0
         # messages to publish, sent in order by one task, many per round trip
-        self._out: deque[tuple[str, str]] = deque()
+        # (channel, JSON text, or a room's update still open to more texts)
+        self._out: deque[tuple[str, str | _RoomUpdate]] = deque()
         self._out_wake = asyncio.Event()
         self._publisher: asyncio.Task[None] | None = None
         self._last_beat = time.monotonic()
@@ -208,17 +242,29 @@ class ClusterHub(Hub):
         self._out.append((NODE_PREFIX + node, json.dumps(message, ensure_ascii=False)))
         self._out_wake.set()
 
+    def publish_out(self, node: str, code: str, cid: str, text: str) -> None:
+        """Send ``text`` to the relayed client ``cid`` of ``node``, in the
+        room's update to ``node``: texts that follow one another on the queue
+        for the same room and process (a version's fan-out to that process's
+        clients) travel as one entry. Only the last queued entry is extended,
+        so every client's texts keep their order among all its messages."""
+        channel = NODE_PREFIX + node
+        if self._out:
+            last_channel, last = self._out[-1]
+            if last_channel == channel and isinstance(last, _RoomUpdate) and last.code == code:
+                last.add(cid, text)
+                return
+        update = _RoomUpdate(code)
+        update.add(cid, text)
+        self._out.append((channel, update))
+        self._out_wake.set()
+
     async def _publish_loop(self) -> None:
         while True:
             await self._out_wake.wait()
             self._out_wake.clear()
             while self._out:
-                batch = [self._out.popleft() for _ in range(min(len(self._out), 500))]
-                # one PUBLISH per process, not per message: what its clients of
-                # every room get in this round trip, as one JSON list, in order
-                by_channel: dict[str, list[str]] = {}
-                for channel, data in batch:
-                    by_channel.setdefault(channel, []).append(data)
+                by_channel = self._take_batch()
                 try:
                     pipe = self.redis.pipeline(transaction=False)
                     for channel, items in by_channel.items():
@@ -229,8 +275,21 @@ class ClusterHub(Hub):
                 except asyncio.CancelledError:
                     raise
                 except Exception as e:  # the broker went away: these are lost
-                    log.warning("cluster: %d messages not published: %s", len(batch), e)
+                    lost = sum(len(v) for v in by_channel.values())
+                    log.warning("cluster: %d messages not published: %s", lost, e)
                     await asyncio.sleep(0.2)
+
+    def _take_batch(self, limit: int = 500) -> dict[str, list[str]]:
+        """Up to ``limit`` queued entries, as JSON texts per channel, in order:
+        one PUBLISH per process, not per message (what its clients of every
+        room get in this round trip goes as one JSON list). A room's update
+        taken here is closed: later texts start a new one."""
+        by_channel: dict[str, list[str]] = {}
+        for _ in range(min(len(self._out), limit)):
+            channel, data = self._out.popleft()
+            text = data if isinstance(data, str) else data.dumps()
+            by_channel.setdefault(channel, []).append(text)
+        return by_channel
 
     async def alive(self, node: str) -> bool:
         return bool(await self.redis.exists(ALIVE_PREFIX + node))
@@ -394,7 +453,13 @@ class ClusterHub(Hub):
 
     def _dispatch(self, m: dict[str, Any]) -> None:
         op = m["op"]
-        if op in ("out", "closed", "opened", "refused"):  # to a relay of ours
+        if op == "room":  # a room's update: fanned out to our clients of it
+            texts = m["texts"]
+            for cid, i in m["out"]:
+                relay = self.relays.get(cid)
+                if relay is not None:
+                    relay[1].put_nowait({"op": "out", "text": texts[i]})
+        elif op in ("out", "closed", "opened", "refused"):  # to a relay of ours
             relay = self.relays.get(m["conn"])
             if relay is not None:
                 relay[1].put_nowait(m)
@@ -445,7 +510,7 @@ class ClusterHub(Hub):
                 )
                 await sock.close(1013)
                 return
-            conn = Conn(RemoteSocket(self, node, cid), room, self.settings)
+            conn = Conn(RemoteSocket(self, node, cid, code), room, self.settings)
             conn.host = host
             room.attach(conn)
             conn.start()

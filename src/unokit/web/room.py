@@ -50,7 +50,15 @@ from unokit.bots import Bot, make_bot
 from unokit.errors import IllegalActionError, ParseError, UnoError
 from unokit.events import Event, redact
 from unokit.game import Game, Phase
-from unokit.observation import JSON_KEYS, JSON_SOURCES, Observation, event_to_dict, observe
+from unokit.observation import (
+    JSON_KEYS,
+    JSON_SOURCES,
+    Observation,
+    PublicView,
+    event_to_dict,
+    observe,
+    public_view,
+)
 from unokit.options import Options
 from unokit.web.store import Append, LoadedRoom, RoomRow, SeatRow, StorageError, Store
 
@@ -348,7 +356,8 @@ class Room:
         self.public = False  # listed on the home page (kept in memory)
         self._grace: dict[int, asyncio.Task[None]] = {}
         self._cache = _Cache()
-        self._nolog: tuple[int, Game] | None = None  # (version, the game without its log)
+        # (version, the game without its log, its public view shared by all seats)
+        self._nolog: tuple[int, Game, PublicView] | None = None
         self._views: dict[int | None, _View] = {}  # per viewer, its latest view
         # per key of the observation, at the current version: (what it is made
         # from, its JSON-ready value, its JSON), shared by every seat that sees the same
@@ -465,8 +474,9 @@ class Room:
         changed = ""
         if g is not None and self.status == "playing":
             if self._nolog is None or self._nolog[0] != self.version:
-                self._nolog = (self.version, g.copy())  # no event log: history added apart
-            raw = observe(self._nolog[1], seat)
+                plain = g.copy()  # no event log: history added apart
+                self._nolog = (self.version, plain, public_view(plain))
+            raw = observe(self._nolog[1], seat, self._nolog[2])
             if old is not None and old.raw is not None and old.obs is not None:
                 keys = dict.fromkeys(
                     k

@@ -1,0 +1,1 @@
+"""Helpers for unokit's own tests and benchmarks (not a public API)."""

@@ -1,0 +1,119 @@
+"""``observe(game, seat, public)`` with one :class:`PublicView` shared by all
+seats gives, for every variant, exactly what ``observe`` gave before the public
+part was split out (the reference below is that function, verbatim): the same
+Observation and byte-identical JSON, for every seat and for a spectator."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from unokit import Game
+from unokit.actions import Action
+from unokit.cards import Color, Face
+from unokit.events import Event, redact
+from unokit.observation import Observation, _face_key, observe, public_view
+
+from .conftest import VARIANTS, random_game_states
+
+
+def _reference(game: Game, seat: int | None) -> Observation:
+    """observe() as it was before PublicView (main at the time), kept verbatim as the oracle."""
+    from unokit.game import _CH, _D, _MO, _RO, Phase
+
+    v = game.variant
+    cs = v.cards.cards
+    n = game.n
+    side = game.side
+    if seat is not None and not 0 <= seat < n:
+        from unokit.errors import IllegalActionError
+
+        raise IllegalActionError(f"P{seat} is not a seat of this {n}-player game")
+    hands = game.hands
+    backs: tuple[tuple[Face, ...], ...] = tuple(() for _ in range(n))
+    draw_top_back = None
+    if v.two_sided:
+        other = 1 - side
+        backs = tuple(
+            () if s == seat else tuple(sorted((cs[c].face(other) for c in hands[s]), key=_face_key))
+            for s in range(n)
+        )
+        if game.draw:
+            draw_top_back = cs[game.draw[-1]].face(other)
+    over = game.phase in (_RO, _MO)
+    revealed = None
+    if game.reveal is not None and seat is not None and game.reveal[0] == seat:
+        revealed = (game.reveal[1], tuple(cs[c] for c in game.reveal[2]))
+    history: tuple[Event, ...] = ()
+    log = game.log
+    if log is not None:
+        key = id(log)
+        cached = game._views.get(seat)
+        if cached is None or cached[0] != key or len(cached[1]) > len(log):
+            cached = (key, [])
+            game._views[seat] = cached
+        view = cached[1]
+        if len(view) < len(log):
+            view.extend(redact(e, seat) for e in log[len(view) :])
+        history = tuple(view)
+    legal: tuple[Action, ...] = ()
+    if seat is not None and not over:
+        legal = tuple(game.legal_actions(seat))
+    return Observation(
+        variant=v.name,
+        players=n,
+        seat=seat,
+        options=game.options,
+        round=game.round_no,
+        phase=Phase(game.phase).name,
+        current=game.current,
+        direction=game.direction,
+        side=side,
+        color=None if game.color < 0 else Color(game.color),
+        dealer=game.dealer,
+        top=cs[game.discard[-1]] if game.discard else None,
+        discard=tuple(cs[c] for c in game.discard),
+        hand=() if seat is None else tuple(cs[c] for c in hands[seat]),
+        hand_sizes=tuple(len(h) for h in hands),
+        draw_size=len(game.draw),
+        draw_top_back=draw_top_back,
+        backs=backs,
+        powers=tuple(game.powers),
+        uno=tuple(("none", "safe", "vulnerable")[u] for u in game.uno),
+        scores=tuple(game.scores),
+        drawn=cs[game.drawn] if game.phase == _D and seat == game.current else None,
+        pending_draw=game.pending,
+        challenge_offender=game.ch_offender if game.phase == _CH else None,
+        color_reason=game.color_reason,
+        revealed=revealed,
+        winner=None if not over or game.winner < 0 else game.winner,
+        round_points=game.round_points if over else 0,
+        match_winners=tuple(game.match_winners),
+        final_hands=tuple(tuple(cs[c] for c in h) for h in hands) if over else None,
+        legal=legal,
+        history=history,
+    )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(4))
+def test_shared_public_view_is_byte_identical(variant: str, seed: int) -> None:
+    states = 0
+    for g in random_game_states(seed, steps=150, variant=variant):
+        public = public_view(g)
+        for seat in [*range(g.n), None]:
+            want = _reference(g, seat)
+            got = observe(g, seat, public)
+            assert got == want
+            assert json.dumps(got.to_dict()) == json.dumps(want.to_dict())
+            assert observe(g, seat) == want
+        states += 1
+    assert states > 20
+
+
+def test_a_public_view_of_another_game_is_refused() -> None:
+    a = Game.new("classic", 3, seed=1)
+    b = Game.new("classic", 3, seed=2)
+    with pytest.raises(ValueError, match="another game"):
+        observe(b, 0, public_view(a))
