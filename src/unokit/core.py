@@ -479,6 +479,31 @@ class CoreGame:
         return int(self._g.draw_count)
 
     @property
+    def ch_offender(self) -> int:
+        return int(self._g.ch_offender)
+
+    @property
+    def reveal_seat(self) -> int:
+        """The seat whose hand is being revealed (7-0 / Flex), -1: none."""
+        return int(self._g.reveal_seat)
+
+    @property
+    def accept_mask(self) -> int:
+        """What the top card accepts (``Game._accept_mask``, computed by the core)."""
+        return int(self._g.accept_mask)
+
+    def hand_ids(self, seat: int) -> list[int]:
+        """The card ids in ``seat``'s hand (a fresh list; cheaper than :attr:`hands`)."""
+        return self._g.hand(seat)
+
+    def hand_sizes(self) -> list[int]:
+        return self._g.hand_sizes()
+
+    def power(self, seat: int) -> bool:
+        """Whether ``seat`` holds the Flex power (False outside Flex)."""
+        return bool(self._g.power(seat))
+
+    @property
     def hands(self) -> list[list[int]]:
         return [list(h) for h in self._g.state()[1]]
 

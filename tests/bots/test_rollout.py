@@ -55,3 +55,50 @@ def test_greedy_rollout_plays_legal_rounds(variant: str) -> None:
             m = greedy_move(h, rnd)
             assert m in h.turn_moves()
             h.apply_move(m, uno=True)
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("options", OPTIONS + [{"noBluff": True}, {"jumpIn": True}])
+def test_rollouts_on_the_core_equal_the_previous_game_rollouts(
+    variant: str, options: dict[str, object]
+) -> None:
+    """Same seed, same rollout as before the policies ran on one CoreGame: the
+    same decisions, the same random draws, the same final position (the
+    previous code, stepping a Game, is the oracle: tests/bots/_rollout_before.py)."""
+    from tests.bots import _rollout_before as before
+
+    for players in (2, 4):
+        for seed in range(4):
+            opts = dict(options, matchMode="single_round")
+            for greedy in (True, False):
+                a = Game.new(variant, players, opts, seed=seed, events=False)
+                b = a.copy()
+                if greedy:
+                    ra, rb = random.Random(seed), random.Random(seed)
+                    ta = rollout(a, ra.random)
+                    tb = before.rollout(b, rb.random)
+                    assert ra.random() == rb.random()  # as many draws
+                else:
+                    ta = sensible_rollout(a)
+                    tb = before.sensible_rollout(b)
+                assert (ta, a.state_tuple()) == (tb, b.state_tuple()), (
+                    variant,
+                    options,
+                    players,
+                    seed,
+                    greedy,
+                )
+
+
+def test_rollout_on_a_core_game_leaves_the_game_alone_and_keeps_events() -> None:
+    from unokit.core import CoreGame
+
+    g = Game.new("classic", 3, {"matchMode": "single_round"}, seed=2, events=False)
+    c = CoreGame.from_game(g)
+    before = g.state_tuple()
+    rollout(c, random.Random(0).random)
+    assert g.state_tuple() == before and c.phase >= 4
+    h = Game.new("classic", 3, {"matchMode": "single_round"}, seed=2)
+    n = len(h.log or [])
+    sensible_rollout(h)
+    assert h.phase >= 4 and len(h.log or []) > n

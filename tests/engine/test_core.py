@@ -290,3 +290,30 @@ def test_refusals_keep_their_messages_and_change_nothing() -> None:
     assert [type(e).__name__ for e in g.apply("P0 UNO")] == ["UnoCalled"]
     assert g.apply("P1 UNO") == []  # accepted with no effect (D65): nothing recorded
     assert g.commands == ["P0 UNO"]
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+def test_core_readers_agree_with_the_game(variant: str) -> None:
+    """The readers the rollout policies use (hand, hand sizes, accept mask,
+    power, challenge offender, revealed seat) read the same position as Game."""
+    r = random.Random(4)
+    for seed in range(3):
+        opts = {"matchMode": "single_round", "sevenZero": True, "noBluff": seed == 1}
+        g = Game.new(variant, 3, opts, seed=seed, events=False)
+        while g.phase < 4:
+            c = CoreGame.from_game(g)
+            assert [c.hand_ids(s) for s in range(3)] == g.hands
+            assert c.hand_sizes() == [len(h) for h in g.hands]
+            assert [c.power(s) for s in range(3)] == (g.powers or [False] * 3)
+            assert c.ch_offender == g.ch_offender
+            assert c.reveal_seat == (-1 if g.reveal is None else g.reveal[0])
+            if g.discard and g.color >= 0:
+                assert c.accept_mask == g._accept_mask()
+            moves = g.legal_moves()
+            g.apply_move(moves[int(r.random() * len(moves))], uno=True)
+    c = CoreGame.new(variant, 3, seed=1)
+    for bad in (-1, 3):
+        with pytest.raises(IndexError):
+            c.hand_ids(bad)
+        with pytest.raises(IndexError):
+            c.power(bad)

@@ -689,6 +689,47 @@ static PyObject *Game_playout_mt(GameObject *self, PyObject *args) {
     return Py_BuildValue("(lN)", turns, mt_to_tuple(&mt));
 }
 
+/* Cheap readers for policies that step the core (unokit.bots.rollout): one
+ * seat's hand, the hand sizes, a seat's Flex power; no rule lives here. */
+static PyObject *Game_hand(GameObject *self, PyObject *arg) {
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= self->g.n) {
+        PyErr_SetString(PyExc_IndexError, "no such seat");
+        return NULL;
+    }
+    int len = self->g.hand_len[seat];
+    PyObject *out = PyList_New(len);
+    if (!out) return NULL;
+    for (int i = 0; i < len; i++)
+        PyList_SET_ITEM(out, i, PyLong_FromLong(self->g.hands[seat][i]));
+    return out;
+}
+
+static PyObject *Game_hand_sizes(GameObject *self, PyObject *unused) {
+    (void)unused;
+    PyObject *out = PyList_New(self->g.n);
+    if (!out) return NULL;
+    for (int i = 0; i < self->g.n; i++)
+        PyList_SET_ITEM(out, i, PyLong_FromLong(self->g.hand_len[i]));
+    return out;
+}
+
+static PyObject *Game_power(GameObject *self, PyObject *arg) {
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred()) return NULL;
+    if (seat < 0 || seat >= self->g.n) {
+        PyErr_SetString(PyExc_IndexError, "no such seat");
+        return NULL;
+    }
+    return PyBool_FromLong(self->g.t->flex && self->g.powers[seat]);
+}
+
+static PyObject *Game_get_accept_mask(GameObject *self, void *c) {
+    (void)c;
+    return PyLong_FromUnsignedLong(uk_accept_mask(&self->g));
+}
+
 #define GETI(name)                                                                  \
     static PyObject *Game_get_##name(GameObject *self, void *c) {                   \
         (void)c;                                                                    \
@@ -709,6 +750,8 @@ GETI(round_points)
 GETI(n)
 GETI(draw_len)
 GETI(commands)
+GETI(ch_offender)
+GETI(reveal_seat)
 
 static PyGetSetDef Game_getset[] = {
     {"phase", (getter)Game_get_phase, NULL, NULL, NULL},
@@ -726,6 +769,9 @@ static PyGetSetDef Game_getset[] = {
     {"players", (getter)Game_get_n, NULL, NULL, NULL},
     {"draw_count", (getter)Game_get_draw_len, NULL, NULL, NULL},
     {"commands", (getter)Game_get_commands, NULL, NULL, NULL},
+    {"ch_offender", (getter)Game_get_ch_offender, NULL, NULL, NULL},
+    {"reveal_seat", (getter)Game_get_reveal_seat, NULL, "seat whose hand is revealed, -1 none", NULL},
+    {"accept_mask", (getter)Game_get_accept_mask, NULL, "what the top card accepts", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -735,6 +781,9 @@ static PyMethodDef Game_methods[] = {
     {"start", (PyCFunction)Game_start, METH_NOARGS, "turn the first card"},
     {"legal_moves", (PyCFunction)Game_legal_moves, METH_VARARGS, "Game.legal_moves"},
     {"turn_moves", (PyCFunction)Game_turn_moves, METH_NOARGS, "Game.turn_moves"},
+    {"hand", (PyCFunction)Game_hand, METH_O, "one seat's hand (card ids)"},
+    {"hand_sizes", (PyCFunction)Game_hand_sizes, METH_NOARGS, "every seat's hand size"},
+    {"power", (PyCFunction)Game_power, METH_O, "a seat's Flex power (False outside Flex)"},
     {"apply_move", (PyCFunction)(void (*)(void))Game_apply_move, METH_VARARGS | METH_KEYWORDS,
      "Game.apply_move; returns 0 or an error code"},
     {"play", (PyCFunction)Game_play, METH_VARARGS, "a PLAY with every field; error code"},

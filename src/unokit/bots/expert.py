@@ -38,6 +38,7 @@ from unokit.bots.determinize import Determinizer
 from unokit.bots.ismcts import DEFAULT_PARTICLES, DEFAULT_THINK_MS, ISMCTSBot
 from unokit.bots.net import StateFeatures, ValueNet, load_value_net
 from unokit.bots.rollout import sensible_move, sensible_rollout
+from unokit.core import CoreGame
 from unokit.errors import OptionError
 from unokit.game import _RO, _T, OP_PLAY, Game
 from unokit.observation import Observation
@@ -163,12 +164,13 @@ class ExpertBot(ISMCTSBot):
                 values = self._leaf_values(g0, codes, me, *model)
             else:
                 values = []
+                c0 = CoreGame.from_game(g0)  # the sample on the core, once
                 for code in codes:
-                    g = g0.copy()
-                    g.apply_move(code, uno=True)
-                    if g.phase < _RO:
-                        sensible_rollout(g)
-                    values.append(_result(g, me))
+                    c = c0.copy()
+                    c.apply_move(code, uno=True)
+                    if c.phase < _RO:
+                        sensible_rollout(c)
+                    values.append(_result(c, me))
             for j, v in enumerate(values):
                 total[j] += v
         return [t / samples for t in total]
@@ -216,6 +218,6 @@ def _wins_now(g: Game, me: int) -> bool:
     return False
 
 
-def _result(g: Game, me: int) -> float:
+def _result(g: Game | CoreGame, me: int) -> float:
     w = g.winner
     return 1.0 if w == me else (1.0 / g.n if w < 0 else 0.0)

@@ -49,10 +49,10 @@ from unokit.bots import with_uno
 from unokit.bots.determinize import Determinizer
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.rollout import rollout, sensible_move, sensible_rollout
+from unokit.core import CoreGame
 from unokit.errors import OptionError
 from unokit.game import _RO, Game
 from unokit.observation import Observation
-from unokit.playout import playout
 
 __all__ = ["ISMCTSBot", "DEFAULT_THINK_MS", "SearchStats"]
 
@@ -87,10 +87,17 @@ class SearchStats:
         self.values: dict[int, float] = {}
 
 
-Rollout = Callable[[Game, Callable[[], float]], int]
+def _random_rollout(c: CoreGame, rnd: Callable[[], float]) -> int:
+    """:func:`unokit.playout.playout` on a ``CoreGame`` (the same calls of ``rnd``)."""
+    return c.playout(rnd) if c.phase < _RO else 0
+
+
+#: a rollout plays the round of ONE ``CoreGame`` (a simulation's sampled game,
+#: converted once) to its end
+Rollout = Callable[[CoreGame, Callable[[], float]], int]
 _ROLLOUTS: dict[str, Rollout] = {
     "greedy": rollout,
-    "random": playout,
+    "random": _random_rollout,
     "sensible": sensible_rollout,
 }
 
@@ -258,14 +265,15 @@ class ISMCTSBot:
         without a winner. Subclasses score leaves otherwise (``expert``)."""
         rnd = self._rng.random
         play_out = self._rollout
+        c0 = CoreGame.from_game(g0)  # the sample on the core, once
         out = []
         for code in codes:
-            g = g0.copy()
-            g.apply_move(code, uno=True)
-            if g.phase < _RO:
-                play_out(g, rnd)
-            w = g.winner
-            out.append(1.0 if w == me else (1.0 / g.n if w < 0 else 0.0))
+            c = c0.copy()
+            c.apply_move(code, uno=True)
+            if c.phase < _RO:
+                play_out(c, rnd)
+            w = c.winner
+            out.append(1.0 if w == me else (1.0 / c.n if w < 0 else 0.0))
         return out
 
     def _tree(self, det: Determinizer, codes: list[int], me: int) -> int:
@@ -331,20 +339,22 @@ def _iterate(
     play_out: Rollout,
     me: int = -1,
 ) -> None:
-    """One ISMCTS iteration on the sampled game ``g`` (changed in place). With
-    ``me >= 0`` only that seat's decisions are in the tree; the other seats
-    play :func:`~unokit.bots.rollout.sensible_move`."""
+    """One ISMCTS iteration on the sampled game ``g`` (left unchanged: the
+    iteration steps ONE ``CoreGame`` made from it). With ``me >= 0`` only that
+    seat's decisions are in the tree; the other seats play
+    :func:`~unokit.bots.rollout.sensible_move`."""
+    cg = CoreGame.from_game(g)
     node = root
     path: list[_Node] = []
     log = math.log
     sqrt = math.sqrt
-    while g.phase < _RO:
-        moves = g.turn_moves()
+    while cg.phase < _RO:
+        moves = cg.turn_moves()
         if len(moves) == 1:
-            g.apply_move(moves[0], uno=True)
+            cg.apply_move(moves[0], uno=True)
             continue
-        if me >= 0 and g.current != me:
-            g.apply_move(sensible_move(g), uno=True)
+        if me >= 0 and cg.current != me:
+            cg.apply_move(sensible_move(cg), uno=True)
             continue
         children = node.children
         untried: list[int] = []
@@ -356,10 +366,10 @@ def _iterate(
                 ch.avail += 1
         if untried:
             m = untried[int(rnd() * len(untried))]
-            child = children[m] = _Node(g.current)
+            child = children[m] = _Node(cg.current)
             child.avail = 1
             path.append(child)
-            g.apply_move(m, uno=True)
+            cg.apply_move(m, uno=True)
             break
         best_m = moves[0]
         best_v = -1.0
@@ -370,11 +380,11 @@ def _iterate(
                 best_v, best_m = v, m
         node = children[best_m]
         path.append(node)
-        g.apply_move(best_m, uno=True)
-    if g.phase < _RO:
-        play_out(g, rnd)
-    winner = g.winner
-    share = 1.0 / g.n if winner < 0 else 0.0
+        cg.apply_move(best_m, uno=True)
+    if cg.phase < _RO:
+        play_out(cg, rnd)
+    winner = cg.winner
+    share = 1.0 / cg.n if winner < 0 else 0.0
     for ch in path:
         ch.visits += 1
         ch.wins += 1.0 if ch.player == winner else share

@@ -26,19 +26,73 @@ but every card effect goes through the engine (``Game.play``, on the C core).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 
-from unokit.game import _C, _CH, _D, _FW4, _RO, _T, _WTD, OP_COLOR, OP_PLAY, Game
-from unokit.variants import WILD_BIT
+from unokit.core import CoreGame
+from unokit.errors import IllegalActionError
+from unokit.game import _C, _CH, _D, _FW4, _RO, _T, _WTD, OP_COLOR, OP_DRAW, OP_PASS, OP_PLAY, Game
+from unokit.variants import WILD_BIT, Variant
 
-__all__ = ["rollout", "greedy_move"]
+__all__ = ["rollout", "greedy_move", "sensible_move", "sensible_rollout"]
 
 _FLEX_BIT = 1 << 20
 
+AnyGame = Game | CoreGame
 
-def _best_color(game: Game, hand: list[int], side: int) -> int:
-    colors = game.variant.color[side]
+
+def _on_core(game: AnyGame) -> CoreGame:
+    """The position of ``game`` on the core (a ``CoreGame`` is used as it is)."""
+    return game if isinstance(game, CoreGame) else game._core()
+
+
+def _run(game: AnyGame, policy: Callable[[CoreGame], int]) -> int:
+    """Run ``policy`` on ONE ``CoreGame``: ``game`` itself, or the position of
+    a :class:`~unokit.Game` loaded once and stored back at the end (with the
+    events it caused when the game keeps a log)."""
+    if isinstance(game, CoreGame):
+        return policy(game)
+    c = game._core(game.log is not None)
+    try:
+        return policy(c)
+    finally:
+        game._commit(c)
+
+
+def _refused(c: CoreGame, err: int, what: str) -> IllegalActionError:
+    from unokit.core import error_text
+
+    return IllegalActionError(f"rollout: the core refused {what}: {error_text(err)} ({c!r})")
+
+
+def _step(c: CoreGame, move: int) -> None:
+    """The seat to act carries out ``move`` and calls UNO with it."""
+    err = c._g.apply_move(move, -1, True)
+    if err:
+        raise _refused(c, err, c.describe(move))
+
+
+def _play(
+    c: CoreGame, seat: int, cid: int, color: int, flex: bool = False, target: int = -1
+) -> None:
+    err = c._g.play(seat, cid, color, flex, target, -1, True, -1)
+    if err:
+        raise _refused(c, err, f"P{seat} PLAY card id {cid}")
+
+
+def _draw(c: CoreGame, seat: int) -> None:
+    err = c._g.apply_move(OP_DRAW, seat, False)
+    if err:
+        raise _refused(c, err, f"P{seat} DRAW")
+
+
+def _keep(c: CoreGame, seat: int) -> None:
+    err = c._g.apply_move(OP_PASS, seat, False)
+    if err:
+        raise _refused(c, err, f"P{seat} PASS")
+
+
+def _best_color(v: Variant, hand: list[int], side: int) -> int:
+    colors = v.color[side]
     counts = [0] * 8
     for c in hand:
         col = colors[c]
@@ -52,11 +106,11 @@ def _best_color(game: Game, hand: list[int], side: int) -> int:
     return best
 
 
-def _favourite_color(game: Game, hand: list[int], side: int) -> int:
+def _favourite_color(v: Variant, hand: list[int], side: int) -> int:
     """The colour the heuristic bot names: the one held most, action cards (20
     points or more) counting double; ties go to the first colour."""
-    colors = game.variant.color[side]
-    points = game.variant.points[side]
+    colors = v.color[side]
+    points = v.points[side]
     counts = [0] * 8
     for c in hand:
         col = colors[c]
@@ -65,84 +119,88 @@ def _favourite_color(game: Game, hand: list[int], side: int) -> int:
     return _argmax4(counts, side)
 
 
-def greedy_move(game: Game, rnd: Callable[[], float]) -> int:
+def greedy_move(game: AnyGame, rnd: Callable[[], float]) -> int:
     """The greedy policy's move code for the seat to act (any variant or option)."""
-    moves = game.turn_moves()
+    return _greedy_move(_on_core(game), rnd)
+
+
+def _greedy_move(c: CoreGame, rnd: Callable[[], float]) -> int:
+    g = c._g
+    moves = g.turn_moves()
     if len(moves) == 1:
         return moves[0]
-    ph = game.phase
-    side = game.side
+    ph = g.phase
+    side = g.side
+    v = c.variant
     if ph == _C:
-        want = _best_color(game, game.hands[game.current], side)
+        want = _best_color(v, g.hand(g.current), side)
         return OP_COLOR | ((want + 1) << 16)
     plays = [m for m in moves if m & 15 == OP_PLAY]
     if not plays or (ph != _T and ph != _D):
         return moves[int(rnd() * len(moves))]
-    mask = game.variant.mask[side]
+    mask = v.mask[side]
     plain = [m for m in plays if not mask[(m >> 4) & 0xFFF] & WILD_BIT and not m & _FLEX_BIT]
-    if ph == _T and game.pending:
+    if ph == _T and g.pending:
         plain = plays  # stacking: any draw card will do
     if plain:
         return plain[int(rnd() * len(plain))]
-    want = _best_color(game, game.hands[game.current], side) + 1
+    want = _best_color(v, g.hand(g.current), side) + 1
     named = [m for m in plays if (m >> 16) & 15 in (0, want)]
     pick = named or plays
     return pick[int(rnd() * len(pick))]
 
 
-def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
+def rollout(game: AnyGame, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
     """Play the round in progress to its end with the greedy policy; returns the
-    number of decisions made. ``rnd`` returns floats in [0, 1)."""
-    v = game.variant
-    o = game.options
-    fast = not v.flex and not o.noBluff and not o.forcedPlay and game._plain
-    quick_draw = fast and game.log is None and not o.drawUntilPlayable
-    step = functools.partial(game.apply_move, uno=True)
+    number of decisions made. ``rnd`` returns floats in [0, 1). A ``Game`` is
+    loaded into the core once, played there and stored back."""
+    return _run(game, lambda c: _greedy_rollout(c, rnd, max_turns))
+
+
+def _greedy_rollout(c: CoreGame, rnd: Callable[[], float], max_turns: int) -> int:
+    v = c.variant
+    o = c.options
+    g = c._g
+    fast = not v.flex and not o.noBluff and not o.forcedPlay and not o.sevenZero
     turns = 0
-    while game.phase < _RO and turns < max_turns:
+    while g.phase < _RO and turns < max_turns:
         turns += 1
-        ph = game.phase
-        if fast and ph == _T and not game.pending:
-            side = game.side
+        ph = g.phase
+        if fast and ph == _T and not g.pending:
+            side = g.side
             mask = v.mask[side]
-            acc = game._accept_mask()
-            cur = game.current
-            hand = game.hands[cur]
-            ok = [c for c in hand if mask[c] & acc]
+            acc = g.accept_mask
+            cur = g.current
+            hand = g.hand(cur)
+            ok = [x for x in hand if mask[x] & acc]
             if not ok:
-                d = game.draw
-                if quick_draw and d and game.vulnerable < 0 and game.reveal is None:
-                    game.draw_card(cur)
-                else:
-                    game.draw_card(cur)
+                _draw(c, cur)
                 continue
-            plain = [c for c in ok if not mask[c] & WILD_BIT]
+            plain = [x for x in ok if not mask[x] & WILD_BIT]
             if plain:
-                c = plain[int(rnd() * len(plain))]
-                game.play(cur, c, -1, False, -1, -1, True)
+                x = plain[int(rnd() * len(plain))]
+                _play(c, cur, x, -1)
             else:
-                c = ok[int(rnd() * len(ok))]
-                hand.remove(c)
-                col = _best_color(game, hand, side)
-                hand.append(c)
-                game.play(cur, c, col, False, -1, -1, True)
+                x = ok[int(rnd() * len(ok))]
+                hand.remove(x)
+                _play(c, cur, x, _best_color(v, hand, side))
             continue
         if fast and ph == _D:
-            cur = game.current
-            c = game.drawn
+            cur = g.current
+            x = g.drawn
             col = -1
-            if v.mask[game.side][c] & WILD_BIT:
-                hand = game.hands[cur]
-                hand.remove(c)
-                col = _best_color(game, hand, game.side)
-                hand.append(c)
-            game.play(cur, c, col, False, -1, -1, True)
+            side = g.side
+            if v.mask[side][x] & WILD_BIT:
+                hand = g.hand(cur)
+                hand.remove(x)
+                col = _best_color(v, hand, side)
+            _play(c, cur, x, col)
             continue
         if ph == _C:
-            want = _best_color(game, game.hands[game.current], game.side)
-            step(OP_COLOR | ((want + 1) << 16))
+            want = _best_color(v, g.hand(g.current), g.side)
+            _step(c, OP_COLOR | ((want + 1) << 16))
             continue
-        step(greedy_move(game, rnd))
+        _step(c, _greedy_move(c, rnd))
     return turns
 
 
@@ -180,39 +238,44 @@ def _wild_score(restricted: bool, holds_current: bool, next_size: int) -> float:
     return s
 
 
-def sensible_move(game: Game) -> int:
+def sensible_move(game: AnyGame) -> int:
     """A deterministic, fast version of the ``heuristic`` bot's choices on a full
     game (for rollouts: every seat plays it on its own hand). No randomness:
     rollouts from the same deal differ only by the moves that start them."""
-    moves = game.turn_moves()
+    return _sensible_move(_on_core(game))
+
+
+def _sensible_move(cg: CoreGame) -> int:
+    g = cg._g
+    moves = g.turn_moves()
     if len(moves) == 1:
         return moves[0]
-    ph = game.phase
-    p = game.current
+    ph = g.phase
+    p = g.current
+    v = cg.variant
+    side = g.side
     if ph == _C:
-        return OP_COLOR | ((_favourite_color(game, game.hands[p], game.side) + 1) << 16)
+        return OP_COLOR | ((_favourite_color(v, g.hand(p), side) + 1) << 16)
     if ph == _CH:
         # challenge when the offender holds enough cards that it likely held the
         # colour (what the heuristic's odds come to): ACCEPT first, CHALLENGE second
-        return moves[1] if len(game.hands[game.ch_offender]) >= 2 else moves[0]
+        return moves[1] if g.hand_sizes()[g.ch_offender] >= 2 else moves[0]
     if ph != _T and ph != _D:
         return moves[0]
-    v = game.variant
-    side = game.side
-    hand = game.hands[p]
+    hand = g.hand(p)
     mask = v.mask[side]
     plays = [m for m in moves if m & 15 == OP_PLAY]
     if not plays:
         return moves[0]
     if ph == _D:
-        c = game.drawn
+        c = g.drawn
         if mask[c] & WILD_BIT and len(hand) > 3:
             for m in moves:
                 if m & 15 != OP_PLAY:
                     return m  # keep a drawn wild for later
-    n = game.n
-    sizes = [len(h) for h in game.hands]
-    nxt = (p + game.direction) % n
+    n = cg.n
+    sizes = g.hand_sizes()
+    nxt = (p + g.direction) % n
     next_size = sizes[nxt]
     threat = min(sizes[s] for s in range(n) if s != p)
     colors = v.color[side]
@@ -221,11 +284,12 @@ def sensible_move(game: Game) -> int:
         col = colors[c]
         if col >= 0:
             held[col] += 1
-    best_col = _favourite_color(game, hand, side)
+    best_col = _favourite_color(v, hand, side)
     kinds = v.kind[side]
     points = v.points[side]
     restricted = v.restricted[side]
-    holds_current = held[game.color] > 0 if game.color >= 0 else False
+    color = g.color
+    holds_current = held[color] > 0 if color >= 0 else False
     best_m = plays[0]
     best_s = -1e9
     for m in plays:
@@ -254,56 +318,52 @@ def sensible_move(game: Game) -> int:
 
 
 def sensible_rollout(
-    game: Game, rnd: Callable[[], float] | None = None, max_turns: int = 100_000
+    game: AnyGame, rnd: Callable[[], float] | None = None, max_turns: int = 100_000
 ) -> int:
     """Play the round to its end with :func:`sensible_move` for every seat
     (``rnd`` is ignored: the policy is deterministic). The commonest turns
     (a card played or drawn with no house rule in play) are decided inline; a
-    test proves the result equals stepping :func:`sensible_move`."""
-    v = game.variant
-    o = game.options
-    fast = (
-        not o.noBluff
-        and not o.forcedPlay
-        and not o.drawUntilPlayable
-        and game._plain
-        and game.log is None
-    )
+    test proves the result equals stepping :func:`sensible_move`. A ``Game``
+    is loaded into the core once, played there and stored back."""
+    return _run(game, lambda c: _sensible_rollout(c, max_turns))
+
+
+def _sensible_rollout(cg: CoreGame, max_turns: int) -> int:
+    v = cg.variant
+    o = cg.options
+    g = cg._g
+    fast = not o.noBluff and not o.forcedPlay and not o.drawUntilPlayable and not o.sevenZero
     flexv = v.flex
     two_sided = v.two_sided  # only Flip has Flip cards, whose score reads the threat
-    step = functools.partial(game.apply_move, uno=True)
-    n = game.n
+    n = cg.n
     kinds_of = v.kind
     points_of = v.points
     colors_of = v.color
     turns = 0
-    while game.phase < _RO and turns < max_turns:
+    while g.phase < _RO and turns < max_turns:
         turns += 1
-        ph = game.phase
-        if not fast or game.pending or game.vulnerable >= 0 or game.reveal is not None:
-            step(sensible_move(game))
+        ph = g.phase
+        if not fast or g.pending or g.vulnerable >= 0 or g.reveal_seat >= 0:
+            _step(cg, _sensible_move(cg))
             continue
         if flexv:
-            _flex_turn(game, ph)
+            _flex_turn(cg, ph)
             continue
         if ph == _T:
-            side = game.side
+            side = g.side
             mask = v.mask[side]
-            acc = game._accept_mask()
-            cur = game.current
-            hand = game.hands[cur]
+            acc = g.accept_mask
+            cur = g.current
+            hand = g.hand(cur)
             ok = [c for c in hand if mask[c] & acc]
             if not ok:
-                d = game.draw
-                if d:
-                    game.draw_card(cur)
-                else:
-                    game.draw_card(cur)
+                _draw(cg, cur)
                 continue
             plain = [c for c in ok if not mask[c] & WILD_BIT]
-            next_size = len(game.hands[(cur + game.direction) % n])
+            sizes = g.hand_sizes()
+            next_size = sizes[(cur + g.direction) % n]
             if next_size <= 2 and len(plain) < len(ok):
-                step(sensible_move(game))  # a wild draw may be worth a bluff now
+                _step(cg, _sensible_move(cg))  # a wild draw may be worth a bluff now
                 continue
             if plain:
                 if len(plain) == 1:
@@ -317,9 +377,7 @@ def sensible_rollout(
                         col = colors[c]
                         if col >= 0:
                             held[col] += 1
-                    threat = (
-                        min(len(game.hands[t]) for t in range(n) if t != cur) if two_sided else 0
-                    )
+                    threat = min(sizes[t] for t in range(n) if t != cur) if two_sided else 0
                     kinds = kinds_of[side]
                     points = points_of[side]
                     best_c = -1
@@ -331,7 +389,7 @@ def sensible_rollout(
                             sc += 10 if threat <= 2 else -2
                         if sc > best_s:
                             best_s, best_c = sc, c
-                game.play(cur, best_c, -1, False, -1, -1, True)
+                _play(cg, cur, best_c, -1)
                 continue
             # only wilds: no card of the colour in force is held, so no bluff
             restricted = v.restricted[side]
@@ -343,46 +401,46 @@ def sensible_rollout(
                     sc += 45
                 if sc > best_s:
                     best_s, best_c = sc, c
-            col = _favourite_color(game, hand, side)
-            game.play(cur, best_c, col, False, -1, -1, True)
+            _play(cg, cur, best_c, _favourite_color(v, hand, side))
             continue
         if ph == _D:
-            cur = game.current
-            c = game.drawn
-            hand = game.hands[cur]
-            if v.mask[game.side][c] & WILD_BIT:
+            cur = g.current
+            c = g.drawn
+            side = g.side
+            if v.mask[side][c] & WILD_BIT:
+                hand = g.hand(cur)
                 if len(hand) > 3:
-                    game.keep(cur)
+                    _keep(cg, cur)
                     continue
-                col = _favourite_color(game, hand, game.side)
-                game.play(cur, c, col, False, -1, -1, True)
+                _play(cg, cur, c, _favourite_color(v, hand, side))
             else:
-                game.play(cur, c, -1, False, -1, -1, True)
+                _play(cg, cur, c, -1)
             continue
-        step(sensible_move(game))
+        _step(cg, _sensible_move(cg))
     return turns
 
 
-def _flex_turn(game: Game, ph: int) -> None:
+def _flex_turn(cg: CoreGame, ph: int) -> None:
     """One decision of :func:`sensible_move` in Flex, made inline: the seat to
     act plays a card (or draws, or keeps a drawn wild) as the policy would. The
     caller knows that no penalty waits, nobody is vulnerable, nothing is
     revealed, and that no option in force changes the moves (noBluff,
-    forcedPlay, drawUntilPlayable, sevenZero) or keeps an event log."""
+    forcedPlay, drawUntilPlayable, sevenZero)."""
     if ph != _T and ph != _D:
-        game.apply_move(sensible_move(game), uno=True)
+        _step(cg, _sensible_move(cg))
         return
-    v = game.variant
+    g = cg._g
+    v = cg.variant
     mask = v.mask[0]
     fmask = v.flexmask
-    cur = game.current
-    hand = game.hands[cur]
-    green = game.powers[cur]
-    acc = game._accept_mask()
+    cur = g.current
+    hand = g.hand(cur)
+    green = g.power(cur)
+    acc = g.accept_mask
     if ph == _D:
-        c = game.drawn
+        c = g.drawn
         if mask[c] & WILD_BIT and len(hand) > 3:
-            game.keep(cur)  # a drawn wild is kept for later
+            _keep(cg, cur)  # a drawn wild is kept for later
             return
         cards = [c]
     else:
@@ -391,10 +449,7 @@ def _flex_turn(game: Game, ph: int) -> None:
         else:
             cards = sorted({c for c in hand if mask[c] & acc})
         if not cards:
-            if game.draw:
-                game.draw_card(cur)
-            else:
-                game.draw_card(cur)
+            _draw(cg, cur)
             return
     # the scores of sensible_move, move by move in the engine's order (cards
     # ascending, the regular side before the flex side), first best kept
@@ -402,15 +457,16 @@ def _flex_turn(game: Game, ph: int) -> None:
     points = v.points[0]
     colors = v.color[0]
     restricted = v.restricted[0]
-    n = game.n
-    sizes = [len(h) for h in game.hands]
-    next_size = sizes[(cur + game.direction) % n]
+    n = cg.n
+    sizes = g.hand_sizes()
+    next_size = sizes[(cur + g.direction) % n]
     held = [0] * 8
     for c in hand:
         col = colors[c]
         if col >= 0:
             held[col] += 1
-    holds_current = held[game.color] > 0 if game.color >= 0 else False
+    color = g.color
+    holds_current = held[color] > 0 if color >= 0 else False
     best_col = -1
     best_s = -1e9
     best = (-1, -1, False, -1)
@@ -427,7 +483,7 @@ def _flex_turn(game: Game, ph: int) -> None:
             if wild:
                 s = _wild_score(bool(restricted[c]) and not flex, holds_current, next_size)
                 if best_col < 0:
-                    best_col = _favourite_color(game, hand, 0)
+                    best_col = _favourite_color(v, hand, 0)
                 col = best_col
             else:
                 s = _plain_score(held[colors[c]], points[c], k, next_size)
@@ -441,7 +497,7 @@ def _flex_turn(game: Game, ph: int) -> None:
                 best_s = s
                 best = (c, col, flex, t)
     c, col, flex, t = best
-    game.play(cur, c, col, flex, t, -1, True)
+    _play(cg, cur, c, col, flex, t)
 
 
 def _argmax4(held: list[int], side: int) -> int:
