@@ -197,8 +197,8 @@ def main(argv: list[str] | None = None) -> dict:
                    help="discount; < 1 makes postponing a likely loss pay (the DQN learnt to stall)")
     p.add_argument("--dueling", action=argparse.BooleanOptionalAction, default=False,
                    help="dueling Q-network (state value + advantages)")
-    p.add_argument("--n-step", type=int, default=3, help="n-step return horizon")
-    p.add_argument("--target-update", type=int, default=500,
+    p.add_argument("--n-step", type=int, default=16, help="n-step return horizon")
+    p.add_argument("--target-update", type=int, default=100,
                    help="gradient steps between target-network updates")
     p.add_argument("--eps", type=float, default=0.05, help="epsilon-greedy in training (final)")
     p.add_argument("--eps-start", type=float, default=0.05, help="epsilon at the first step")
