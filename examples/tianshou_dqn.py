@@ -109,8 +109,12 @@ class LearnerView(gymnasium.Env[dict[str, Any], int]):
         aec = self.aec
         aec.step(int(action))
         reward = aec.rewards[self.learner] + self._opponents()
-        terminated = bool(aec.terminations[self.learner])
         truncated = bool(aec.truncations[self.learner])
+        # a round cut at max_steps has been paid its final value (the stall
+        # reward): for the learner it is over, there is nothing to bootstrap
+        # from (Tianshou bootstraps a truncated step from the next observation's
+        # Q-value, which here is the masked-out end of the round)
+        terminated = bool(aec.terminations[self.learner]) or truncated
         return self._obs(), float(reward), terminated, truncated, {}
 
 
@@ -155,11 +159,15 @@ def make_env(args: argparse.Namespace, seed: int) -> LearnerView:
 
 def make_learner(env: LearnerView, args: argparse.Namespace) -> DQN:
     size = env.features.size
-    net = FeatureNet(state_shape=(size,), action_shape=env.action_space.n, hidden_sizes=[256, 256])
+    # dueling (Wang et al. 2016): Q = V(s) + A(s, a) - mean A; V learns from every
+    # transition, so an action seldom taken is not judged by its own few samples
+    dueling = ({"hidden_sizes": [128]}, {"hidden_sizes": [128]}) if args.dueling else None
+    net = FeatureNet(state_shape=(size,), action_shape=env.action_space.n, hidden_sizes=[256, 256],
+                     dueling_param=dueling)  # fmt: skip
     policy = DiscreteQLearningPolicy(model=net, action_space=env.action_space,
                                      eps_training=args.eps, eps_inference=0.0)  # fmt: skip
-    return DQN(policy=policy, optim=AdamOptimizerFactory(lr=args.lr), gamma=0.99,
-               n_step_return_horizon=3, target_update_freq=500)  # fmt: skip
+    return DQN(policy=policy, optim=AdamOptimizerFactory(lr=args.lr), gamma=args.gamma,
+               n_step_return_horizon=args.n_step, target_update_freq=args.target_update)  # fmt: skip
 
 
 def greedy(learner: DQN, features: UnoFeatures) -> Any:
@@ -185,7 +193,16 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--stall-reward", default="loss")
     p.add_argument("--max-steps", type=int, default=1_000, help="decisions before a round is cut")
     p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--eps", type=float, default=0.05, help="epsilon-greedy in training")
+    p.add_argument("--gamma", type=float, default=1.0,
+                   help="discount; < 1 makes postponing a likely loss pay (the DQN learnt to stall)")
+    p.add_argument("--dueling", action=argparse.BooleanOptionalAction, default=False,
+                   help="dueling Q-network (state value + advantages)")
+    p.add_argument("--n-step", type=int, default=16, help="n-step return horizon")
+    p.add_argument("--target-update", type=int, default=100,
+                   help="gradient steps between target-network updates")
+    p.add_argument("--eps", type=float, default=0.05, help="epsilon-greedy in training (final)")
+    p.add_argument("--eps-start", type=float, default=0.05, help="epsilon at the first step")
+    p.add_argument("--eps-decay", type=int, default=0, help="learner steps from --eps-start to --eps")
     p.add_argument("--eval-games", type=int, default=500)
     p.add_argument("--eval-seed", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=0)
@@ -210,6 +227,9 @@ def main(argv: list[str] | None = None) -> dict:
     collect_steps = 8 * args.n_envs
     steps = 0
     while time.monotonic() - start < args.budget_seconds and steps < args.steps:
+        # epsilon decays linearly from --eps-start to --eps over --eps-decay steps
+        frac = min(1.0, steps / args.eps_decay) if args.eps_decay > 0 else 1.0
+        learner.policy.set_eps_training(args.eps_start + frac * (args.eps - args.eps_start))
         with policy_within_training_step(learner.policy):  # as Tianshou's trainer does
             stats = train_collector.collect(n_step=collect_steps)
             steps += stats.n_collected_steps

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 import pytest
@@ -188,6 +189,75 @@ def test_tianshou_view_gives_the_learner_the_opponents_win() -> None:
     # against a uniformly random choice over the mask (which mostly draws) a
     # learner that plays when it can would win nearly every round
     assert lost > 10
+
+
+def _tianshou_learner(ts: ModuleType, **overrides: object) -> tuple[Any, Any, Any]:
+    import argparse
+
+    args = argparse.Namespace(variant="classic", reward="norm_points", stall_reward="loss",
+                              max_steps=1000, lr=3e-4, eps=0.0, gamma=1.0,
+                              n_step=3, target_update=500, dueling=False)  # fmt: skip
+    vars(args).update(overrides)
+    view = ts.make_env(args, 5)
+    return view, ts.make_learner(view, args), args
+
+
+def test_tianshou_dqn_masks_acting_and_the_target() -> None:
+    """A masked DQN never takes an illegal action, greedy or in Tianshou's
+    forward, and its double-DQN target evaluates the best *legal* action of the
+    next state, even when the network rates an illegal one far higher (here
+    CHALLENGE, given a huge bias: in most positions it is illegal)."""
+    import torch
+    from tianshou.data import Batch, Collector, CollectStats, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+
+    ts = _load("tianshou_dqn")
+    view, learner, args = _tianshou_learner(ts)
+    table = view.aec.table
+    challenge = table.index_of("CHALLENGE")
+    with torch.no_grad():
+        learner.policy.model.model.model[-1].bias[challenge] = 1e3
+    learner._update_lagged_network_weights()
+    envs = DummyVectorEnv([lambda: ts.make_env(args, 11)])
+    buffer = VectorReplayBuffer(2000, 1)
+    Collector[CollectStats](learner, envs, buffer).collect(n_step=400, reset_before_collect=True)
+    data = buffer[np.arange(len(buffer))]
+    assert data.obs.mask[np.arange(len(data)), data.act].all()  # every stored action was legal
+    assert (data.act != challenge).sum() > 300
+    idx = np.flatnonzero(~data.terminated)
+    nxt = data[idx].obs_next
+    with torch.no_grad():
+        q_new = learner.policy.model(nxt.obs)[0].numpy()
+        q_old = learner.model_old(nxt.obs)[0].numpy()
+        target = learner._target_q(buffer, idx).numpy()
+    best_legal = np.where(nxt.mask, q_new, -np.inf).argmax(axis=1)
+    assert (q_new.argmax(axis=1) == challenge).mean() > 0.9  # unmasked, it would pick CHALLENGE
+    assert not nxt.mask[np.arange(len(idx)), challenge].all()
+    assert target == pytest.approx(q_old[np.arange(len(idx)), best_legal])
+    greedy = ts.greedy(learner, view.features)
+    obs, _ = view.reset(seed=1)
+    act = learner.policy(Batch(obs=Batch(obs=obs["obs"][None], mask=obs["mask"][None]),
+                               info=[None])).act[0]  # fmt: skip
+    raw = view.aec.observe("player_0")
+    assert obs["mask"][act] and raw["action_mask"][greedy(raw["observation"], raw["action_mask"])]
+
+
+def test_tianshou_view_ends_a_cut_round_for_the_learner() -> None:
+    """A round cut at ``max_steps`` is paid its stall reward (a loss) and is
+    *terminal* for the learner: Tianshou must not bootstrap it from the
+    Q-values of the round's end (an all-illegal mask)."""
+    ts = _load("tianshou_dqn")
+    view, _, _ = _tianshou_learner(ts, max_steps=6)
+    obs, _ = view.reset(seed=2)
+    steps, done = 0, False
+    while not done:
+        obs, r, terminated, truncated, _ = view.step(int(np.flatnonzero(obs["mask"])[0]))
+        steps += 1
+        done = terminated or truncated
+    game = view.aec.game
+    assert game.winner == -1 and truncated and terminated and steps <= 6
+    assert r == pytest.approx(-game.hand_value(0) / 100)  # norm_points: the loser's reward
+    assert not obs["mask"].any()
 
 
 def test_cleanrl_advantages_follow_each_seat() -> None:
