@@ -22,19 +22,6 @@ import threading
 from collections.abc import Callable
 
 from unokit import events as ev
-from unokit.actions import (
-    Accept,
-    Action,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Draw,
-    NextRound,
-    Pass,
-    Play,
-    parse_action,
-)
 from unokit.cards import Color
 from unokit.errors import IllegalActionError
 from unokit.game import Game, check_deal
@@ -452,43 +439,6 @@ class ReferenceGame(Game):
         self.match_winners = winners
         self.phase = _MO
         self._emit(ev.MatchEnded(winners, tuple(sc)))
-
-    def apply(self, action: Action | str) -> list[ev.Event]:
-        """Carry out one command (a typed action or its text) and return the
-        events it caused. An illegal command raises
-        :class:`~unokit.errors.IllegalActionError` (or
-        :class:`~unokit.errors.ParseError` for bad text) and changes nothing."""
-        if isinstance(action, str):
-            action = parse_action(action, self.variant.cards)
-        start = len(self.log) if self.log is not None else 0
-        if isinstance(action, Play):
-            cid = self._action_card(action.seat, action.card)
-            self.play(action.seat, cid, *action.engine_args())
-        elif isinstance(action, Draw):
-            self.draw_card(action.seat)
-        elif isinstance(action, Pass):
-            self.keep(action.seat)
-        elif isinstance(action, ChooseColor):
-            self.choose_color(action.seat, int(action.color))
-        elif isinstance(action, Accept):
-            self.accept(action.seat)
-        elif isinstance(action, Challenge):
-            self.challenge(action.seat)
-        elif isinstance(action, CallUno):
-            if not self.call_uno(action.seat):
-                return []  # accepted, changes nothing, is not recorded (D65)
-        elif isinstance(action, Catch):
-            if not self.catch(action.seat, action.target):
-                return []
-        elif isinstance(action, NextRound):
-            return self.next_round()
-        else:  # pragma: no cover - typing guards this
-            raise IllegalActionError(f"not a command: {action!r}")
-        if self.commands is not None:
-            self.commands.append(str(action))
-        if self.log is None:
-            return []
-        return self.log[start:]
 
     def play(
         self,
