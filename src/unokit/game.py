@@ -1280,6 +1280,15 @@ class Game:
             for m in self.legal_moves(seat)
         ]
 
+    def legal_actions_by_seat(self) -> list[list[Action]]:
+        """``legal_actions(seat)`` of every seat, in seat order, with the
+        position loaded into the core once (a server showing one state to all
+        its seats)."""
+        if self.phase in (_RO, _MO, _DEAL):
+            return [[] for _ in range(self.n)]
+        c = self._core()
+        return [[self.decode(s, m) for m in c.legal_moves(s)] for s in range(self.n)]
+
     def decode(self, seat: int, move: int) -> Action:
         """The typed action of move code ``move`` played by ``seat``."""
         op = move & 15

@@ -18,9 +18,9 @@ another hand's cards, the draw order, the seed or the random state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from unokit.actions import Action
 from unokit.cards import Card, Color, Face
@@ -33,6 +33,11 @@ if TYPE_CHECKING:
 __all__ = [
     "Observation",
     "PublicView",
+    "SeatPart",
+    "SEAT_KEYS",
+    "seat_part",
+    "entries",
+    "combine",
     "observe",
     "public_view",
     "event_to_dict",
@@ -256,15 +261,108 @@ def public_view(game: Game) -> PublicView:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class SeatPart:
+    """The part of an :class:`Observation` that is the seat's own (the
+    history apart): what :func:`observe` adds to the :class:`PublicView`.
+    Its fields have the names of the observation's, so :func:`entries`
+    converts them alike."""
+
+    seat: int | None
+    hand: tuple[Card, ...]
+    backs: tuple[tuple[Face, ...], ...]
+    drawn: Card | None
+    revealed: tuple[int, tuple[Card, ...]] | None
+    legal: tuple[Action, ...]
+
+
+#: the keys of :meth:`Observation.to_dict` made from a :class:`SeatPart` (the
+#: others, the history apart, are made from the :class:`PublicView`)
+SEAT_KEYS: tuple[str, ...] = ("seat", "hand", "backs", "drawn", "revealed", "legal")
+
+
+def seat_part(
+    game: Game, seat: int | None, public: PublicView, legal: Sequence[Action] | None = None
+) -> SeatPart:
+    """The seat's own part of its observation (see :func:`observe`, which
+    checks ``seat`` and ``public``; ``legal``: this seat's
+    ``game.legal_actions(seat)`` if the caller already has it)."""
+    from unokit.game import _D
+
+    cs = game.variant.cards.cards
+    backs = public.all_backs
+    if game.variant.two_sided and seat is not None:
+        backs = backs[:seat] + ((),) + backs[seat + 1 :]
+    revealed = None
+    if game.reveal is not None and seat is not None and game.reveal[0] == seat:
+        revealed = (game.reveal[1], tuple(cs[c] for c in game.reveal[2]))
+    actions: tuple[Action, ...] = ()
+    if seat is not None and not public.over:
+        actions = tuple(game.legal_actions(seat) if legal is None else legal)
+    return SeatPart(
+        seat=seat,
+        hand=() if seat is None else tuple(cs[c] for c in game.hands[seat]),
+        backs=backs,
+        drawn=cs[game.drawn] if game.phase == _D and seat == game.current else None,
+        revealed=revealed,
+        legal=actions,
+    )
+
+
+def entries(source: Observation | PublicView | SeatPart, keys: Iterable[str]) -> dict[str, Any]:
+    """The entries ``keys`` of :meth:`Observation.to_dict`, made from an
+    observation, or from the public view (its keys) or the seat's part
+    (:data:`SEAT_KEYS`) alone: a server that sends what changed converts
+    each part once."""
+    o = cast(Observation, source)  # the same field names
+    return {k: _JSON[k](o) for k in keys}
+
+
+def combine(public: PublicView, part: SeatPart, history: tuple[Event, ...] = ()) -> Observation:
+    """The observation made of a public view and a seat's part of the same state."""
+    return Observation(
+        variant=public.variant,
+        players=public.players,
+        seat=part.seat,
+        options=public.options,
+        round=public.round,
+        phase=public.phase,
+        current=public.current,
+        direction=public.direction,
+        side=public.side,
+        color=public.color,
+        dealer=public.dealer,
+        top=public.top,
+        discard=public.discard,
+        hand=part.hand,
+        hand_sizes=public.hand_sizes,
+        draw_size=public.draw_size,
+        draw_top_back=public.draw_top_back,
+        backs=part.backs,
+        powers=public.powers,
+        uno=public.uno,
+        scores=public.scores,
+        drawn=part.drawn,
+        pending_draw=public.pending_draw,
+        challenge_offender=public.challenge_offender,
+        color_reason=public.color_reason,
+        revealed=part.revealed,
+        winner=public.winner,
+        round_points=public.round_points,
+        match_winners=public.match_winners,
+        final_hands=public.final_hands,
+        legal=part.legal,
+        history=history,
+    )
+
+
 def observe(game: Game, seat: int | None, public: PublicView | None = None) -> Observation:
     """The view of ``seat`` (``None`` for a spectator, who sees no hand).
 
     ``public``: :func:`public_view` of ``game`` in its current state, shared by
     several seats' calls (made here when not given); only the seat's own part
-    (hand, backs of the others, drawn card, revealed hand, legal actions,
-    redacted history) is computed per call."""
-    from unokit.game import _D
-
+    (:func:`seat_part`: hand, backs of the others, drawn card, revealed hand,
+    legal actions; and the redacted history) is computed per call."""
     n = game.n
     if seat is not None and not 0 <= seat < n:
         from unokit.errors import IllegalActionError
@@ -274,13 +372,6 @@ def observe(game: Game, seat: int | None, public: PublicView | None = None) -> O
         public = public_view(game)
     elif public.game_id != id(game):
         raise ValueError("observe: this PublicView was made from another game")
-    cs = game.variant.cards.cards
-    backs = public.all_backs
-    if game.variant.two_sided and seat is not None:
-        backs = backs[:seat] + ((),) + backs[seat + 1 :]
-    revealed = None
-    if game.reveal is not None and seat is not None and game.reveal[0] == seat:
-        revealed = (game.reveal[1], tuple(cs[c] for c in game.reveal[2]))
     history: tuple[Event, ...] = ()
     log = game.log
     if log is not None:
@@ -293,43 +384,7 @@ def observe(game: Game, seat: int | None, public: PublicView | None = None) -> O
         if len(view) < len(log):
             view.extend(redact(e, seat) for e in log[len(view) :])
         history = tuple(view)
-    legal: tuple[Action, ...] = ()
-    if seat is not None and not public.over:
-        legal = tuple(game.legal_actions(seat))
-    return Observation(
-        variant=public.variant,
-        players=n,
-        seat=seat,
-        options=public.options,
-        round=public.round,
-        phase=public.phase,
-        current=public.current,
-        direction=public.direction,
-        side=public.side,
-        color=public.color,
-        dealer=public.dealer,
-        top=public.top,
-        discard=public.discard,
-        hand=() if seat is None else tuple(cs[c] for c in game.hands[seat]),
-        hand_sizes=public.hand_sizes,
-        draw_size=public.draw_size,
-        draw_top_back=public.draw_top_back,
-        backs=backs,
-        powers=public.powers,
-        uno=public.uno,
-        scores=public.scores,
-        drawn=cs[game.drawn] if game.phase == _D and seat == game.current else None,
-        pending_draw=public.pending_draw,
-        challenge_offender=public.challenge_offender,
-        color_reason=public.color_reason,
-        revealed=revealed,
-        winner=public.winner,
-        round_points=public.round_points,
-        match_winners=public.match_winners,
-        final_hands=public.final_hands,
-        legal=legal,
-        history=history,
-    )
+    return combine(public, seat_part(game, seat, public), history)
 
 
 def _face_key(face: Face) -> tuple[int, int, int]:

@@ -13,7 +13,17 @@ from unokit import Game
 from unokit.actions import Action
 from unokit.cards import Color, Face
 from unokit.events import Event, redact
-from unokit.observation import Observation, _face_key, observe, public_view
+from unokit.observation import (
+    JSON_KEYS,
+    SEAT_KEYS,
+    Observation,
+    _face_key,
+    combine,
+    entries,
+    observe,
+    public_view,
+    seat_part,
+)
 
 from .conftest import VARIANTS, random_game_states
 
@@ -117,3 +127,28 @@ def test_a_public_view_of_another_game_is_refused() -> None:
     b = Game.new("classic", 3, seed=2)
     with pytest.raises(ValueError, match="another game"):
         observe(b, 0, public_view(a))
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(2))
+def test_public_view_and_seat_part_make_the_observation(variant: str, seed: int) -> None:
+    """The web server's pieces (issue 13): the public view converted once, each
+    seat's own part apart (its legal actions given, as loaded once for all
+    seats), give the same observation and the same JSON entries as observe()."""
+    public_keys = [k for k in JSON_KEYS if k not in SEAT_KEYS and k != "history"]
+    states = 0
+    for g in random_game_states(seed, steps=120, variant=variant):
+        public = public_view(g)
+        legal = g.legal_actions_by_seat()
+        assert legal == [g.legal_actions(s) for s in range(g.n)]
+        for seat in [*range(g.n), None]:
+            want = _reference(g, seat)
+            part = seat_part(g, seat, public, None if seat is None else legal[seat])
+            assert combine(public, part, want.history) == want
+            assert part == seat_part(g, seat, public)  # legal actions found by itself
+            d = {**entries(public, public_keys), **entries(part, SEAT_KEYS)}
+            assert json.dumps(d, sort_keys=True) == json.dumps(
+                {k: v for k, v in want.to_dict().items() if k != "history"}, sort_keys=True
+            )
+        states += 1
+    assert states > 20
