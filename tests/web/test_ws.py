@@ -4,6 +4,7 @@ connection working."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -408,17 +409,20 @@ def test_storage_failure_changes_nothing(
         ws = room_helpers.wrap(s)
         _, st = hello(ws, (t0, t1)[seat or 0])
         text = st["observation"]["legal"][0]
-        real_call = Store.call
+        real_enqueue = Store.enqueue
 
-        async def failing(self: Store, fn: Any) -> Any:
-            raise StorageError("disk full")
+        def failing(self: Store, fn: Any) -> asyncio.Future[Any]:
+            fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            fut.set_exception(StorageError("disk full"))
+            return fut
 
-        monkeypatch.setattr(Store, "call", failing)
+        # every store call (Store.call too) goes through enqueue
+        monkeypatch.setattr(Store, "enqueue", failing)
         ws.send({"type": "command", "id": 1, "text": text})
         err = ws.reply(1)
         assert err["code"] == "storage"
         assert room.version == 1 and room.game == before and room.log == room.log[:1]
-        monkeypatch.setattr(Store, "call", real_call)
+        monkeypatch.setattr(Store, "enqueue", real_enqueue)
         ws.send({"type": "command", "id": 2, "text": text})
         assert ws.reply(2) == {"type": "ack", "id": 2, "version": 2}
 

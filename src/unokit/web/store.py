@@ -135,6 +135,13 @@ def normalize_url(url: str) -> str:
     return url
 
 
+#: the log's INSERT per DB-API parameter style (SQLite: qmark, psycopg: format)
+_LOG_INSERT = {
+    style: f"INSERT INTO log (room, seq, text, created) VALUES ({', '.join([mark] * 4)})"
+    for style, mark in (("qmark", "?"), ("format", "%s"), ("pyformat", "%s"))
+}
+
+
 @dataclass
 class Append:
     """A store call that appends log lines (and maybe sets the room's status,
@@ -264,6 +271,15 @@ class Store:
         """Run ``fn(connection)`` in a committed transaction; raise StorageError on failure.
 
         The calls of one event loop tick go to the worker thread as one batch."""
+        try:
+            return await self.enqueue(fn)
+        except Exception as e:
+            raise self.error(e) from e
+
+    def enqueue(self, fn: Callable[[Connection], T]) -> asyncio.Future[T]:
+        """:meth:`call` without a coroutine (no task for a caller that shields
+        it): the future of ``fn``'s outcome, with the database's own errors as
+        raised (:meth:`error` words them)."""
         if self._thread is None:
             raise StorageError("the store is not running")
         loop = asyncio.get_running_loop()
@@ -271,12 +287,14 @@ class Store:
         self._tick.append(_Job(fn, afut=fut, loop=loop))
         if len(self._tick) == 1:
             loop.call_soon(self._flush)
-        try:
-            return await fut
-        except StorageError:
-            raise
-        except Exception as e:  # the database's own errors
-            raise StorageError(f"{type(e).__name__}: {e}") from e
+        return fut
+
+    @staticmethod
+    def error(e: Exception) -> StorageError:
+        """The StorageError of a failed call (the database's own errors wrapped)."""
+        if isinstance(e, StorageError):
+            return e
+        return StorageError(f"{type(e).__name__}: {e}")
 
     def _flush(self) -> None:
         jobs, self._tick = self._tick, []
@@ -329,7 +347,13 @@ class Store:
                     else:
                         results.append(j.fn(conn))
                 if rows:
-                    conn.execute(insert(room_log), rows)
+                    sql = _LOG_INSERT.get(conn.dialect.paramstyle)
+                    if sql is None:
+                        conn.execute(insert(room_log), rows)
+                    else:  # the hot path: no statement to compile, rows as tuples
+                        conn.exec_driver_sql(
+                            sql, [(r["room"], r["seq"], r["text"], r["created"]) for r in rows]
+                        )
             self.commits += 1
             self.calls += len(live)
         except Exception as e:
