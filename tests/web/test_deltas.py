@@ -197,8 +197,12 @@ def test_too_far_behind_gets_a_snapshot(client: TestClient, room_helpers: Any) -
         (conn,) = [c for c in room.conns if c.deltas]
         # as if this client were DELTA_HISTORY + 1 versions behind
         assert room._chain(conn.seat, room.version - DELTA_HISTORY - 1) is None
-        conn.sent_version = room.version - 1  # not in the history either: a snapshot
-        conn.send_state()
+
+        def behind() -> None:
+            conn.sent_version = room.version - 1  # not in the history either: a snapshot
+            conn.send_state()
+
+        client.portal.call(behind)  # type: ignore[attr-defined]  # on the server's loop
         assert ws.until(lambda m: m["type"] in ("state", "delta"))["type"] == "state"
 
 

@@ -28,7 +28,7 @@ import re
 import secrets
 import time
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -194,9 +194,13 @@ def bot_catcher(game: Game, seats: list[Seat]) -> int | None:
 class Conn:
     """One WebSocket client of a room: a seat (or spectator) and an outgoing queue.
 
-    Messages are queued and sent by one writer task per connection, so a slow
-    client never holds up a room. ``state`` messages are coalesced: a queued
-    state is built when it is sent, from the room's latest state."""
+    A message to a client whose writer is idle (nothing queued, nothing in
+    flight) is sent at once: the socket's send usually completes without
+    waiting, and then no task has to wake up for it. A send that must wait
+    (the client does not read: flow control) is finished by the connection's
+    writer task, which also sends everything queued behind it, so a slow
+    client never holds up a room. Queued ``state`` messages are coalesced: a
+    queued state is built when it is sent, from the room's latest state."""
 
     def __init__(self, ws: Socket, room: Room, settings: Settings) -> None:
         self.ws = ws
@@ -216,6 +220,10 @@ class Conn:
         self.state_queued = False
         self.closed = False
         self.writer: asyncio.Task[None] | None = None
+        # the writer waits with nothing queued: send at once (see the class doc)
+        self.idle = False
+        # a send begun at once that has to wait: (its coroutine, what it waits for)
+        self.stalled: tuple[Coroutine[Any, Any, None], Any] | None = None
         # rate limit: token bucket
         self.tokens = float(settings.burst)
         self.refill_at = time.monotonic()
@@ -254,6 +262,9 @@ class Conn:
     def _queue(self, item: str | None) -> None:
         if self.closed:
             return
+        if self.idle:
+            self._send_now(item)
+            return
         self.outbox.append(item)
         if len(self.outbox) > self.settings.max_outbox:
             log.info("closing a connection of room %s that does not keep up", self.room.code)
@@ -270,11 +281,42 @@ class Conn:
         self.closed = True
         await self._close(code, reason)
 
+    def _send_now(self, item: str | None) -> None:
+        """Send ``item`` (None: the update to the room's current state) at once;
+        a send that has to wait goes to the writer with the rest behind it."""
+        if item is None:
+            self.state_queued = False
+            texts = self.room.update_texts(self)
+        else:
+            texts = [item]
+        for i, text in enumerate(texts):
+            coro = self.ws.send_text(text)
+            try:
+                waits_for = coro.send(None)
+            except StopIteration:
+                continue  # sent
+            except Exception:  # the socket went away; the reader will notice
+                self.closed = True
+                return
+            self.idle = False
+            self.stalled = (coro, waits_for)
+            self.outbox.extend(texts[i + 1 :])
+            self.wake.set()
+            return
+
     async def _write_loop(self) -> None:
         try:
             while not self.closed:
-                await self.wake.wait()
-                self.wake.clear()
+                if not self.outbox and self.stalled is None:
+                    self.idle = True
+                    await self.wake.wait()
+                    self.wake.clear()
+                    continue
+                self.idle = False
+                if self.stalled is not None:
+                    coro, waits_for = self.stalled
+                    self.stalled = None
+                    await _finish(coro, waits_for)
                 while self.outbox and not self.closed:
                     item = self.outbox.popleft()
                     if item is None:
@@ -287,6 +329,22 @@ class Conn:
             raise
         except Exception:  # the socket went away; the reader will notice
             self.closed = True
+
+
+async def _finish(coro: Coroutine[Any, Any, None], waits_for: Any) -> None:
+    """Run a coroutine that was begun outside a task (``coro.send(None)``) and
+    suspended on ``waits_for`` to its end, as the task running it would have:
+    wait for what it waits for, then resume it (it reads the outcome itself)."""
+    while True:
+        if waits_for is None:  # a bare yield (sleep(0))
+            await asyncio.sleep(0)
+        else:
+            with contextlib.suppress(BaseException):  # the coroutine gets it on resuming
+                await waits_for
+        try:
+            waits_for = coro.send(None)
+        except StopIteration:
+            return
 
 
 @dataclass
