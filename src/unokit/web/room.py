@@ -358,7 +358,7 @@ class _Cache:
     states: dict[int | None, str] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class _View:
     """What one seat (None: spectators) sees at one version: the public view
     and the seat's own part of its observation (None in the lobby), the
@@ -381,7 +381,7 @@ class _View:
         return combine(self.public, self.part).to_dict(_NO_HISTORY)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Shared:
     """What every seat's view shares at one version: the public view, each
     seat's legal actions, the public entries changed since the previous
@@ -526,7 +526,8 @@ class Room:
             key = c.info_key = (self.status, self.host, self.match, spectators, self.public,
                                 self.turn_timer, seats)  # fmt: skip
         cached = self._info_base
-        if cached is not None and cached[0] == key:
+        if cached is not None and (cached[0] is key or cached[0] == key):
+            c.info_key = cached[0]  # the same object: later calls this epoch compare by identity
             return cached
         status, host, match, spectators, public, turn_timer, seats = key
         base: dict[str, Any] = {
@@ -748,6 +749,8 @@ class Room:
         n = self.version - since
         if not kept or not 0 < n <= len(kept) or kept[-1][0] != self.version - 1:
             return None
+        if n == 1:  # the usual case: the client holds the previous version
+            return [kept[-1][1]]
         start = len(kept) - n
         if kept[start][0] != since:
             return None
