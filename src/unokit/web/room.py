@@ -353,6 +353,7 @@ class _Cache:
 
     epoch: int = -1
     info_key: tuple[Any, ...] | None = None  # what the info holds besides its version
+    info: tuple[tuple[Any, ...], dict[str, Any], str, str] | None = None  # Room._info()
     info_json: str | None = None
     info_delta: str | None = None
     states: dict[int | None, str] = field(default_factory=dict)
@@ -516,6 +517,8 @@ class Room:
         version). Rebuilt only when the key (everything but the version) changes,
         not at every move."""
         c = self._fresh_cache()
+        if c.info is not None:
+            return c.info
         key = c.info_key
         if key is None:
             seats = tuple(
@@ -526,8 +529,8 @@ class Room:
             key = c.info_key = (self.status, self.host, self.match, spectators, self.public,
                                 self.turn_timer, seats)  # fmt: skip
         cached = self._info_base
-        if cached is not None and (cached[0] is key or cached[0] == key):
-            c.info_key = cached[0]  # the same object: later calls this epoch compare by identity
+        if cached is not None and cached[0] == key:
+            c.info = cached
             return cached
         status, host, match, spectators, public, turn_timer, seats = key
         base: dict[str, Any] = {
@@ -557,8 +560,8 @@ class Room:
             ],
         }
         head, tail = _DUMPS(base).split('"version":null', 1)
-        self._info_base = (key, base, head + '"version":', tail)
-        return self._info_base
+        self._info_base = c.info = (key, base, head + '"version":', tail)
+        return c.info
 
     def _info_json(self) -> str:
         c = self._fresh_cache()
@@ -578,14 +581,15 @@ class Room:
         version): the public view, every seat's legal actions (one load of the
         position into the core for all seats), and which public entries
         changed since the previous version."""
+        version = self.version
         sh = self._shared_view
         g = self.game
         assert g is not None
-        if sh is not None and sh.version == self.version and sh.public.game_id == id(g):
+        if sh is not None and sh.version == version and sh.public.game_id == id(g):
             return sh
         public = public_view(g)
         keys: list[str] | None = None
-        if sh is not None and sh.version == self.version - 1:
+        if sh is not None and sh.version == version - 1:
             keys = [
                 k
                 for a, b, ks in zip(
@@ -594,7 +598,7 @@ class Room:
                 if a is not b and a != b
                 for k in ks
             ]
-        sh = _Shared(self.version, public, g.legal_actions_by_seat(), keys)
+        sh = _Shared(version, public, g.legal_actions_by_seat(), keys)
         self._shared_view = sh
         return sh
 
@@ -607,8 +611,9 @@ class Room:
         with its previous view. Only the entries that changed are converted
         to JSON: the public ones once per version, the seat's own once per
         version for all the seats that see the same value."""
+        version = self.version
         old = self._views.get(seat)
-        if old is not None and old.version == self.version:
+        if old is not None and old.version == version:
             return old
         g = self.game
         public: PublicView | None = None
@@ -621,7 +626,7 @@ class Room:
             public = sh.public
             part = seat_part(g, seat, public, None if seat is None else sh.legal[seat])
             if old is not None and old.public is not None and old.part is not None:
-                if sh.keys is not None and old.version == self.version - 1:
+                if sh.keys is not None and old.version == version - 1:
                     if sh.text is None:
                         sh.text = self._members(public, sh.keys)
                     pieces = [sh.text] if sh.text else []
@@ -649,7 +654,7 @@ class Room:
                 base = old.version
             events = g.log or []
             history, first = len(events), (events[0] if events else None)
-        view = _View(self.version, public, part, history, first, self._info()[0], base, changed)
+        view = _View(version, public, part, history, first, self._info()[0], base, changed)
         self._views[seat] = view
         return view
 
@@ -661,10 +666,11 @@ class Room:
     def _own_json(self, part: SeatPart) -> _LazyMembers:
         """The members of a seat's own part, each converted on first use and
         shared at this version by the seats with the same value."""
-        version, done = self._converted
-        if version != self.version:
+        version = self.version
+        made_at, done = self._converted
+        if made_at != version:
             done = {}
-            self._converted = (self.version, done)
+            self._converted = (version, done)
         return _LazyMembers(part, done)
 
     def state_text(self, seat: int | None) -> str:
@@ -709,12 +715,13 @@ class Room:
         A delta client's own commands are acknowledged inside the delta of
         their version (``"ack": id``: one message per command, not two); an
         ack no delta carries (a snapshot was due) goes first, on its own."""
+        version = self.version
         seat = conn.seat
         if not conn.deltas:
             return [self.state_text(seat)]
         since = conn.sent_version
         chain: list[str] | None = []
-        if since is not None and since != self.version:
+        if since is not None and since != version:
             chain = self._chain(seat, since)
             if chain is None:
                 since = conn.sent_version = None
@@ -729,7 +736,7 @@ class Room:
         else:
             texts = list(chain or ())
             if acks:
-                for v in [v for v in acks if since < v <= self.version]:
+                for v in [v for v in acks if since < v <= version]:
                     i = v - since - 1
                     texts[i] = f'{texts[i][:-1]},"ack":{acks.pop(v)}}}'
             if conn.sent_info != key:
@@ -739,15 +746,16 @@ class Room:
                 _DUMPS({"type": "ack", "id": i, "version": v}) for v, i in sorted(acks.items())
             ]
             acks.clear()
-        conn.sent_version = self.version
+        conn.sent_version = version
         conn.sent_info = key
         return texts
 
     def _chain(self, seat: int | None, since: int) -> list[str] | None:
         """The deltas of ``seat``'s view from version ``since`` to now, or None."""
+        version = self.version
         kept = self._deltas.get(seat)
-        n = self.version - since
-        if not kept or not 0 < n <= len(kept) or kept[-1][0] != self.version - 1:
+        n = version - since
+        if not kept or not 0 < n <= len(kept) or kept[-1][0] != version - 1:
             return None
         if n == 1:  # the usual case: the client holds the previous version
             return [kept[-1][1]]
