@@ -58,7 +58,6 @@ from unokit.observation import (
     Observation,
     PublicView,
     SeatPart,
-    combine,
     entries,
     event_to_dict,
     public_view,
@@ -368,7 +367,7 @@ class _View:
     seat's view at version ``base``."""
 
     version: int
-    public: PublicView | None
+    shared: _Shared | None
     part: SeatPart | None
     history: int
     first: Event | None
@@ -376,10 +375,20 @@ class _View:
     base: int | None = None
     changed: str = ""
 
+    @property
+    def public(self) -> PublicView | None:
+        return None if self.shared is None else self.shared.public
+
     def obs(self) -> dict[str, Any]:
-        """The observation without its history, JSON-ready (only for snapshots)."""
-        assert self.public is not None and self.part is not None
-        return combine(self.public, self.part).to_dict(_NO_HISTORY)
+        """The observation without its history, JSON-ready (for snapshots): the
+        public entries converted once per version for all seats, then this seat's."""
+        sh, part = self.shared, self.part
+        assert sh is not None and part is not None
+        if sh.entries is None:
+            sh.entries = entries(sh.public, _PUBLIC_KEYS)
+        public = sh.entries
+        own = entries(part, SEAT_KEYS)
+        return {k: public[k] if k in public else own[k] for k in _NO_HISTORY}
 
 
 @dataclass(slots=True)
@@ -394,6 +403,7 @@ class _Shared:
     legal: list[list[Action]]
     keys: list[str] | None
     text: str | None = None
+    entries: dict[str, Any] | None = None  # every public entry, JSON-ready (for snapshots)
 
 
 #: the observation's fields compared from one version to the next (the history apart)
@@ -401,6 +411,7 @@ _FIELDS = tuple(f.name for f in fields(Observation) if f.name != "history")
 #: the to_dict keys made from each field, in the order of _FIELDS
 _KEYS_OF = tuple(tuple(k for k in JSON_KEYS if f in JSON_SOURCES[k]) for f in _FIELDS)
 _NO_HISTORY = tuple(k for k in JSON_KEYS if k != "history")
+_PUBLIC_KEYS = tuple(k for k in _NO_HISTORY if k not in SEAT_KEYS)
 #: the fields every seat sees alike (compared once per version), the keys made
 #: from each, and the seat's own part (SeatPart's fields are its keys)
 _PUBLIC_FIELDS = tuple(f for f in _FIELDS if f in PublicView.__dataclass_fields__)
@@ -616,7 +627,7 @@ class Room:
         if old is not None and old.version == version:
             return old
         g = self.game
-        public: PublicView | None = None
+        sh: _Shared | None = None
         part: SeatPart | None = None
         history, first = 0, None
         base: int | None = None
@@ -654,7 +665,7 @@ class Room:
                 base = old.version
             events = g.log or []
             history, first = len(events), (events[0] if events else None)
-        view = _View(version, public, part, history, first, self._info()[0], base, changed)
+        view = _View(version, sh, part, history, first, self._info()[0], base, changed)
         self._views[seat] = view
         return view
 
