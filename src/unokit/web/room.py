@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import itertools
@@ -332,18 +333,29 @@ class Conn:
 
 async def _finish(coro: Coroutine[Any, Any, None], waits_for: Any) -> None:
     """Run a coroutine that was begun outside a task (``coro.send(None)``) and
-    suspended on ``waits_for`` to its end, as the task running it would have:
-    wait for what it waits for, then resume it (it reads the outcome itself)."""
-    while True:
-        if waits_for is None:  # a bare yield (sleep(0))
-            await asyncio.sleep(0)
-        else:
-            with contextlib.suppress(BaseException):  # the coroutine gets it on resuming
-                await waits_for
-        try:
+    suspended on ``waits_for`` (a future, or None for a bare yield) to its end,
+    as a task would: wait until what it waits for is done, then resume it (it
+    reads the outcome itself). Cancelled meanwhile, the coroutine is closed."""
+    loop = asyncio.get_running_loop()
+
+    def wake(ready: asyncio.Future[None], _: Any) -> None:
+        if not ready.done():
+            ready.set_result(None)
+
+    try:
+        while True:
+            if waits_for is None:
+                await asyncio.sleep(0)
+            else:
+                ready: asyncio.Future[None] = loop.create_future()
+                waits_for.add_done_callback(functools.partial(wake, ready))
+                await ready
             waits_for = coro.send(None)
-        except StopIteration:
-            return
+    except StopIteration:
+        return
+    except BaseException:
+        coro.close()  # cancelled while it waits: the send is given up
+        raise
 
 
 @dataclass
