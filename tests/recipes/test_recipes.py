@@ -21,7 +21,10 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RECIPES = {
     "sb3_maskable_ppo.py": (["--checkpoints", "2", "--checkpoint-games", "4"], "model.zip"),
     "tianshou_dqn.py": ([], "dqn.pt"),
-    "rllib_ppo.py": (["--batch", "200"], "main_module"),
+    "tianshou_ppo.py": (["--rollout", "256", "--checkpoints", "2", "--checkpoint-games", "4"],
+                        "ppo.pt"),
+    "rllib_ppo.py": (["--batch", "256", "--minibatch", "128", "--checkpoints", "2",
+                      "--checkpoint-games", "4"], "main_module"),
     "cleanrl_ppo.py": (["--num-envs", "8", "--num-steps", "16"], "agent.pt"),
 }
 
@@ -279,3 +282,42 @@ def test_cleanrl_advantages_follow_each_seat() -> None:
     assert adv[1, 0] == pytest.approx(-1.2)
     # step 0 (seat 0): next decision step 2 (value 0.3), GAE through it: 0.3-0.1 + 0.7
     assert adv[0, 0] == pytest.approx(0.9)
+
+
+def test_tianshou_ppo_masks_sampling_and_the_loss() -> None:
+    """The PPO actor (examples/tianshou_ppo.py) gives illegal actions no
+    probability: with a huge bias on CHALLENGE (illegal in most positions) no
+    sampled, greedy or stored action is illegal, and the log-probabilities the
+    loss uses are finite for every stored action."""
+    import argparse
+
+    import torch
+    from tianshou.data import Collector, CollectStats, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+    from tianshou.utils.torch_utils import policy_within_training_step
+
+    ts = _load("tianshou_ppo")
+    args = argparse.Namespace(variant="classic", reward="norm_points", stall_reward="loss",
+                              max_steps=1000, hidden=32, lr=3e-4, gamma=1.0, gae_lambda=0.95,
+                              ent_coef=0.01)  # fmt: skip
+    view = ts.make_env(args, 5)
+    learner = ts.make_learner(view, args)
+    challenge = view.aec.table.index_of("CHALLENGE")
+    with torch.no_grad():
+        learner.policy.actor.net[-1].bias[challenge] = 1e3
+    envs = DummyVectorEnv([lambda: ts.make_env(args, 11)])
+    buffer = VectorReplayBuffer(2000, 1)
+    collector = Collector[CollectStats](learner, envs, buffer)
+    with policy_within_training_step(learner.policy):
+        collector.collect(n_step=400, reset_before_collect=True)
+    data = buffer[np.arange(len(buffer))]
+    assert data.obs.mask[np.arange(len(data)), data.act].all()  # every sampled action was legal
+    assert (data.act != challenge).sum() > 300
+    with torch.no_grad():
+        logp = learner.policy(data).dist.log_prob(torch.as_tensor(data.act))
+    assert torch.isfinite(logp).all()
+    greedy = ts.greedy(learner, view.features)
+    for seed in range(20):
+        obs, _ = view.reset(seed=seed)
+        raw = view.aec.observe("player_0")
+        assert raw["action_mask"][greedy(raw["observation"], raw["action_mask"])]
