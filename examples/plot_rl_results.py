@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--keep", type=Path, default=None,
                    help="a summary written earlier (--json): its runs are plotted too, "
                         "except those replaced by a run of the same name")
+    p.add_argument("--drop", action="append", default=[],
+                   help="the name of a kept run to leave out (repeatable)")
     p.add_argument("--png", type=Path, default=Path("docs/img/rl_win_rate.png"))
     p.add_argument("--json", type=Path, default=None, help="also write the runs' summary here")
     args = p.parse_args(argv)
@@ -38,7 +40,8 @@ def main(argv: list[str] | None = None) -> None:
                      "variant": r["variant"], "args": r["args"], "curve": curve})  # fmt: skip
     if args.keep is not None:
         new = {r["name"] for r in runs}
-        runs = [r for r in json.loads(args.keep.read_text()) if r["name"] not in new] + runs
+        drop = new | set(args.drop)
+        runs = [r for r in json.loads(args.keep.read_text()) if r["name"] not in drop] + runs
     if not runs:
         p.error("no runs to plot")
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)

@@ -4,9 +4,15 @@
     python examples/rllib_ppo.py --variant classic --budget-seconds 600
 
 Both seats of the two-player AEC environment ``uno_<variant>_v0`` are agents
-of one RLlib ``MultiAgentEnv`` and share one policy, ``main`` (self-play with
-parameter sharing), an ``ActionMaskingTorchRLModule`` (RLlib's own example
-module: illegal actions get logit -inf). Rewards are ``norm_points`` with
+of one RLlib ``MultiAgentEnv``. The learnt policy ``main`` is an
+``ActionMaskingTorchRLModule`` (RLlib's own example module: illegal actions get
+logit -inf). ``--opponents`` says who plays the other seat: ``mixed`` (the
+default) half the episodes ``main`` itself (self-play with parameter sharing)
+and half ``random``, a fixed module that plays as unokit's ``random`` bot
+(:class:`RandomBotRLModule`, never trained); ``self`` and ``random`` only one
+of them. Against the bot alone the policy beats ``random`` soonest but never
+learns to call UNO (the random bot never catches), so it loses nearly every
+round to ``heuristic``; self-play teaches that. Rewards are ``norm_points`` with
 ``stall_reward="loss"``, undiscounted (``--gamma 1``); the network sees the
 observation divided by its Box's upper bound followed by the features of
 ``uno_features.py`` (``--no-features``: the scaled observation only).
@@ -110,6 +116,52 @@ class UnoMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         return obs, rewards, {"__all__": done}, {"__all__": False}, {}
 
 
+class RandomBotRLModule(RLModule):  # type: ignore[misc]
+    """unokit's ``random`` bot as a fixed (never trained) RLlib module, read off
+    the action mask: it calls UNO when it may, plays a uniformly random legal
+    card when it can, draws when it cannot, never catches, and otherwise picks
+    a uniformly random legal action (a colour, a challenge, the drawn card)."""
+
+    def setup(self) -> None:
+        c = self.model_config
+        self.plays, self.draw, self.uno = c["plays"], c["draw"], c["uno"]
+        self.catch = list(c["catch"])
+        self.rng = np.random.default_rng(0)
+
+    def _pick(self, mask: np.ndarray) -> int:
+        if mask[self.uno]:
+            return int(self.uno)
+        plays = np.flatnonzero(mask[: self.plays])
+        if len(plays) and mask[self.draw]:
+            return int(self.rng.choice(plays))
+        if mask[self.draw]:
+            return int(self.draw)
+        legal = mask.copy()
+        legal[self.catch] = 0
+        return int(self.rng.choice(np.flatnonzero(legal if legal.any() else mask)))
+
+    def _forward(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        masks = np.asarray(batch[Columns.OBS]["action_mask"]) > 0
+        return {Columns.ACTIONS: np.array([self._pick(m) for m in masks])}
+
+    def _forward_train(self, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("the random bot is not trained")
+
+
+def mapping(opponents: str) -> Any:
+    """Which module plays which seat: ``self``: ``main`` on both seats
+    (self-play); ``random``: ``main`` on one seat (alternating by episode), the
+    random bot on the other; ``mixed``: half the episodes each way."""
+
+    def fn(agent: str, episode: Any, **kwargs: Any) -> str:
+        h = hash(episode.id_)
+        if opponents == "self" or (opponents == "mixed" and h % 2 == 0):
+            return "main"
+        return "main" if agent == f"player_{(h // 2) % 2}" else "random"
+
+    return fn
+
+
 def observation_fn(variant: str, features: bool) -> Any:
     """What the network sees: the observation divided by its Box's upper bound,
     followed by the features of ``uno_features.py`` unless ``features`` is false."""
@@ -123,6 +175,10 @@ def config(args: argparse.Namespace) -> PPOConfig:
     env_config = {"variant": args.variant, "reward": args.reward, "features": args.features,
                   "stall_reward": args.stall_reward, "max_steps": args.max_steps}  # fmt: skip
     hidden = [args.hidden, args.hidden]
+    table = UnoMultiAgentEnv({"variant": args.variant}).env.table
+    bot = RLModuleSpec(module_class=RandomBotRLModule, model_config={
+        "plays": table.num_plays, "draw": table.index_of("DRAW"), "uno": table.index_of("UNO"),
+        "catch": [i for i, n in enumerate(table.names) if n.startswith("CATCH")]})  # fmt: skip
     module = RLModuleSpec(module_class=ActionMaskingTorchRLModule,
                           model_config={"head_fcnet_hiddens": [], "fcnet_hiddens": hidden,
                                         "fcnet_activation": "tanh", "vf_share_layers": False})  # fmt: skip
@@ -136,8 +192,10 @@ def config(args: argparse.Namespace) -> PPOConfig:
                   minibatch_size=min(args.minibatch, args.batch), num_epochs=args.epochs,
                   lr=args.lr, gamma=args.gamma, lambda_=0.95, entropy_coeff=0.01,
                   vf_clip_param=100.0)  # fmt: skip
-        .multi_agent(policies={"main"}, policy_mapping_fn=lambda agent, episode, **kw: "main")
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": module}))
+        .multi_agent(policies={"main", "random"}, policies_to_train=["main"],
+                     policy_mapping_fn=mapping(args.opponents))  # fmt: skip
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": module,
+                                                                     "random": bot}))  # fmt: skip
         .debugging(seed=args.seed, log_level="ERROR")
     )
 
@@ -180,6 +238,8 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--gamma", type=float, default=1.0)
     p.add_argument("--features", action=argparse.BooleanOptionalAction, default=True,
                    help="append the features of uno_features.py to the scaled observation")
+    p.add_argument("--opponents", choices=["mixed", "self", "random"], default="mixed",
+                   help="self-play, the random bot on the other seat, or half the episodes each")
     p.add_argument("--reward", default="norm_points")
     p.add_argument("--stall-reward", default="loss")
     p.add_argument("--max-steps", type=int, default=1_000, help="decisions before a round is cut")
@@ -222,7 +282,8 @@ def main(argv: list[str] | None = None) -> dict:
     module = RLModule.from_checkpoint(str(path))
     print(f"reloaded from {path}, {args.eval_games} games each:", flush=True)
     final = evaluate_both(module, features, args, args.eval_games, trained, steps)
-    results = {"library": "RLlib PPO (multi-agent, shared policy)", "variant": args.variant,
+    who = {"self": "self-play", "random": "vs random bot", "mixed": "self-play + random bot"}
+    results = {"library": f"RLlib PPO (multi-agent, {who[args.opponents]})", "variant": args.variant,
                "args": {k: str(v) for k, v in vars(args).items()}, "curve": curve + [final],
                "final": final}  # fmt: skip
     (args.out / "results.json").write_text(json.dumps(results, indent=1))

@@ -321,3 +321,65 @@ def test_tianshou_ppo_masks_sampling_and_the_loss() -> None:
         obs, _ = view.reset(seed=seed)
         raw = view.aec.observe("player_0")
         assert raw["action_mask"][greedy(raw["observation"], raw["action_mask"])]
+
+
+def test_rllib_random_bot_module_plays_like_the_random_bot() -> None:
+    """The RLlib recipe's fixed opponent module (examples/rllib_ppo.py) reads
+    unokit's ``random`` bot off the mask: on every decision of random rounds it
+    picks a legal action, calls UNO when it may, plays a card when it can (a
+    play is legal and DRAW too: an ordinary turn), draws when it cannot, and
+    never catches; the seat mapping gives ``main`` both seats (self-play) or
+    one seat against the bot, and both kinds of episode occur with ``mixed``."""
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    rl = _load("rllib_ppo")
+    env = rl.UnoMultiAgentEnv({"variant": "classic"})
+    table = env.env.table
+    space = env.observation_spaces["player_0"]
+    bot = rl.RandomBotRLModule(observation_space=space, action_space=env.action_spaces["player_0"],
+                               model_config={"plays": table.num_plays,
+                                             "draw": table.index_of("DRAW"),
+                                             "uno": table.index_of("UNO"),
+                                             "catch": [i for i, n in enumerate(table.names)
+                                                       if n.startswith("CATCH")]})  # fmt: skip
+    uno, draw = table.index_of("UNO"), table.index_of("DRAW")
+    catches = {i for i, n in enumerate(table.names) if n.startswith("CATCH")}
+    seen = {"uno": 0, "play": 0, "draw": 0}
+    for seed in range(8):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            (agent, o), = obs.items()
+            batch = {Columns.OBS: {k: torch.as_tensor(v[None]) for k, v in o.items()}}
+            action = int(bot.forward_exploration(batch)[Columns.ACTIONS][0])
+            mask = o["action_mask"] > 0
+            assert mask[action] and action not in catches
+            plays = mask[: table.num_plays].any()
+            if mask[uno]:
+                assert action == uno
+                seen["uno"] += 1
+            elif plays and mask[draw]:
+                assert action < table.num_plays
+                seen["play"] += 1
+            elif mask[draw]:
+                assert action == draw
+                seen["draw"] += 1
+            obs, _, term, _, _ = env.step({agent: action})
+            done = term["__all__"]
+    assert min(seen.values()) > 0
+
+    class Episode:
+        def __init__(self, i: int) -> None:
+            self.id_ = f"episode-{i}"
+
+    for opponents in ("self", "random", "mixed"):
+        fn = rl.mapping(opponents)
+        kinds = set()
+        for i in range(40):
+            seats = sorted(fn(a, Episode(i)) for a in ("player_0", "player_1"))
+            assert "main" in seats
+            kinds.add(tuple(seats))
+        expected = {"self": {("main", "main")}, "random": {("main", "random")},
+                    "mixed": {("main", "main"), ("main", "random")}}[opponents]  # fmt: skip
+        assert kinds == expected
