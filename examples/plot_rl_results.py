@@ -59,6 +59,9 @@ def main(argv: list[str] | None = None) -> None:
             ax.axhline(0.678, color="black", linestyle=":", linewidth=1)
             ax.text(0.01, 0.695, "heuristic bot vs random: 67.8%", color="black",
                     transform=ax.get_yaxis_transform())  # fmt: skip
+            ax.axhline(0.5, color="black", linestyle=":", linewidth=1)
+            ax.text(0.01, 0.465, "random vs random: 50%", color="black",
+                    transform=ax.get_yaxis_transform())  # fmt: skip
         ax.set_title(f"2-player win rate vs {opponent} (greedy policy)")
         ax.set_xlabel("training wall time (minutes, shared 2-core machine)")
         ax.set_ylim(0, 0.8)
