@@ -111,3 +111,36 @@ class RandomOpponent:
             return table.index_of("PASS")  # a catch window: the random bot never catches
         seat = aec.possible_agents.index(agent)
         return int(table.index(seat, random_move(aec.game, self.rnd)))
+
+
+class BotOpponent:
+    """One of unokit's bots (``unokit.bots.make_bot``: ``heuristic``, ...) as the
+    opponent of :class:`LearnerView`, from its seat's observation only: a play
+    with an UNO call becomes the ``UNO`` action first (the bot is asked again
+    after it), and in a catch window it catches when the bot would."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        from unokit.bots import make_bot
+
+        self.bot = make_bot(name, seed=seed)
+
+    def __call__(self, aec: Any) -> int:
+        from dataclasses import replace
+
+        from unokit.actions import Catch, Play
+
+        agent = aec.agent_selection
+        seat = aec.possible_agents.index(agent)
+        table = aec.table
+        mask = aec.observe(agent)["action_mask"]
+        game = aec.game
+        action = self.bot.act(game.observe(seat))
+        catches = [i for i, n in enumerate(table.names) if n.startswith("CATCH") and mask[i]]
+        if catches and not mask[table.index_of("DRAW")] and not mask[: table.num_plays].any():
+            # a catch window: catch, or let it go
+            return catches[0] if isinstance(action, Catch) else table.index_of("PASS")
+        if isinstance(action, Play) and action.uno:
+            if mask[table.index_of("UNO")]:
+                return table.index_of("UNO")
+            action = replace(action, uno=False)
+        return int(table.index(seat, game.encode(action)))

@@ -5,8 +5,9 @@
 
 The learner plays ``player_0`` of the PettingZoo AEC environment
 (``uno_<variant>_v0``, two players) through :class:`learner_view.LearnerView`:
-the opponent's moves (unokit's ``random`` bot, as in the evaluation) are taken
-inside ``step``, so each transition runs from one of the learner's decisions to
+the opponent's moves (unokit's ``random`` bot, as in the evaluation;
+``--opponent heuristic``, or ``mixed`` for half the environments each: its
+``heuristic`` bot) are taken inside ``step``, so each transition runs from one of the learner's decisions to
 its next one and carries everything the learner received in between, a round
 lost on the opponent's move included. Observations are ``{"obs": features,
 "mask": legal actions}``; the actor sets the logits of illegal actions to
@@ -39,7 +40,7 @@ for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
-from learner_view import LearnerView  # noqa: E402
+from learner_view import BotOpponent, LearnerView  # noqa: E402
 from tianshou.algorithm import PPO  # noqa: E402
 from tianshou.algorithm.modelfree.reinforce import DiscreteActorPolicy  # noqa: E402
 from tianshou.algorithm.optim import AdamOptimizerFactory  # noqa: E402
@@ -85,10 +86,16 @@ class Critic(nn.Module):
         return self.net(torch.as_tensor(obs.obs, dtype=torch.float32))
 
 
-def make_env(args: argparse.Namespace, seed: int) -> LearnerView:
+def make_env(args: argparse.Namespace, seed: int, index: int = 0) -> LearnerView:
+    """The learner's view of environment ``index``: against the ``random`` bot, or
+    (``--opponent heuristic``, and every other environment with ``mixed``)
+    against unokit's ``heuristic`` bot."""
     aec = MODULES[args.variant].env(players=2, reward=args.reward, stall_reward=args.stall_reward,
                                     max_steps=args.max_steps)  # fmt: skip
-    return LearnerView(aec, UnoFeatures(args.variant, 2), seed=seed)
+    opponent = getattr(args, "opponent", "random")
+    heuristic = opponent == "heuristic" or (opponent == "mixed" and index % 2 == 1)
+    bot = BotOpponent("heuristic", seed) if heuristic else None
+    return LearnerView(aec, UnoFeatures(args.variant, 2), opponent=bot, seed=seed)
 
 
 def make_learner(env: LearnerView, args: argparse.Namespace) -> PPO:
@@ -138,6 +145,9 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--gamma", type=float, default=1.0)
     p.add_argument("--gae-lambda", type=float, default=0.95)
     p.add_argument("--ent-coef", type=float, default=0.01)
+    p.add_argument("--opponent", choices=["random", "heuristic", "mixed"], default="random",
+                   help="the training opponent: unokit's random bot, its heuristic bot, or "
+                        "half the environments each")
     p.add_argument("--reward", default="norm_points")
     p.add_argument("--stall-reward", default="loss")
     p.add_argument("--max-steps", type=int, default=1_000, help="decisions before a round is cut")
@@ -156,7 +166,7 @@ def main(argv: list[str] | None = None) -> dict:
 
     env = make_env(args, args.seed)
     learner = make_learner(env, args)
-    train_envs = DummyVectorEnv([lambda i=i: make_env(args, args.seed * 1000 + 7919 * i)
+    train_envs = DummyVectorEnv([lambda i=i: make_env(args, args.seed * 1000 + 7919 * i, i)
                                  for i in range(args.n_envs)])  # fmt: skip
     # on-policy: the buffer holds one rollout and is emptied by each update
     buffer = VectorReplayBuffer(args.rollout + args.n_envs, len(train_envs))

@@ -383,3 +383,40 @@ def test_rllib_random_bot_module_plays_like_the_random_bot() -> None:
         expected = {"self": {("main", "main")}, "random": {("main", "random")},
                     "mixed": {("main", "main"), ("main", "random")}}[opponents]  # fmt: skip
         assert kinds == expected
+
+
+def test_learner_view_takes_unokits_bots_as_the_opponent() -> None:
+    """``BotOpponent`` (examples/learner_view.py) plays unokit's ``heuristic``
+    bot on the AEC environment through the view: every round ends with a
+    winner, and it catches a missed UNO call, so a learner that plays random
+    cards and never calls UNO loses (almost) every round to it, while it wins
+    a good share against the random bot (which never catches) and against the
+    heuristic bot when it does call."""
+    ts = _load("tianshou_ppo")
+    from unokit.envs import uno_classic_v0
+
+    def wins(opponent: Any, call_uno: bool, rounds: int = 30) -> int:
+        aec = uno_classic_v0.env(players=2, reward="win", max_steps=1000)
+        view = ts.LearnerView(aec, ts.UnoFeatures("classic", 2), opponent=opponent, seed=4)
+        uno = aec.table.index_of("UNO")
+        rng = np.random.default_rng(3)
+        won = 0
+        for seed in range(rounds):
+            obs, _ = view.reset(seed=seed)
+            done = False
+            while not done:
+                legal = np.flatnonzero(obs["mask"])
+                plays = legal[legal < aec.table.num_plays]
+                if obs["mask"][uno] and call_uno:
+                    action = uno
+                else:
+                    action = int(rng.choice(plays if len(plays) else legal))
+                obs, _, terminated, truncated, _ = view.step(action)
+                done = terminated or truncated
+            assert aec.game.winner in (0, 1)
+            won += aec.game.winner == 0
+        return won
+
+    assert wins(ts.BotOpponent("heuristic", 1), call_uno=False) <= 2
+    assert wins(None, call_uno=False) >= 6  # the random bot (default opponent)
+    assert wins(ts.BotOpponent("heuristic", 1), call_uno=True) >= 5
