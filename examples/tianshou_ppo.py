@@ -5,9 +5,10 @@
 
 The learner plays ``player_0`` of the PettingZoo AEC environment
 (``uno_<variant>_v0``, two players) through :class:`learner_view.LearnerView`:
-the opponent's moves (unokit's ``random`` bot, as in the evaluation;
-``--opponent heuristic``, or ``mixed`` for half the environments each: its
-``heuristic`` bot) are taken inside ``step``, so each transition runs from one of the learner's decisions to
+the opponent's moves are taken inside ``step`` (``--opponent mixed``, the
+default: unokit's ``random`` bot in half the environments and its
+``heuristic`` bot in the other half; ``random`` or ``heuristic``: one of
+them), so each transition runs from one of the learner's decisions to
 its next one and carries everything the learner received in between, a round
 lost on the opponent's move included. Observations are ``{"obs": features,
 "mask": legal actions}``; the actor sets the logits of illegal actions to
@@ -145,7 +146,7 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--gamma", type=float, default=1.0)
     p.add_argument("--gae-lambda", type=float, default=0.95)
     p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--opponent", choices=["random", "heuristic", "mixed"], default="random",
+    p.add_argument("--opponent", choices=["random", "heuristic", "mixed"], default="mixed",
                    help="the training opponent: unokit's random bot, its heuristic bot, or "
                         "half the environments each")
     p.add_argument("--reward", default="norm_points")
