@@ -46,12 +46,13 @@ def main(argv: list[str] | None = None) -> None:
         p.error("no runs to plot")
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
     for ax, opponent, target in zip(axes, ("random", "heuristic"), (0.65, 0.45), strict=True):
-        for run in runs:
+        for k, run in enumerate(runs):
             xs = [c["seconds"] / 60 for c in run["curve"]]
             ys = [c[opponent]["rate"] for c in run["curve"]]
             lo = [c[opponent]["rate"] - c[opponent]["low"] for c in run["curve"]]
             hi = [c[opponent]["high"] - c[opponent]["rate"] for c in run["curve"]]
-            ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=run["name"])
+            ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=run["name"],
+                        color=plt.cm.tab20(k % 20))  # fmt: skip
         ax.axhline(target, color="grey", linestyle="--", linewidth=1)
         ax.text(0.99, target - 0.04, f"target {target:.0%}", color="grey", ha="right",
                 transform=ax.get_yaxis_transform())  # fmt: skip

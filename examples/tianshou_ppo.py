@@ -198,7 +198,9 @@ def main(argv: list[str] | None = None) -> dict:
     fresh.load_state_dict(torch.load(path))
     print(f"reloaded from {path}, {args.eval_games} games each:", flush=True)
     final = evaluate_both(fresh, env.features, args, args.eval_games, trained, steps)
-    results = {"library": "tianshou PPO (learner view of the PettingZoo env)",
+    who = {"random": "vs random bot", "heuristic": "vs heuristic bot",
+           "mixed": "vs random + heuristic bots"}
+    results = {"library": f"tianshou PPO (learner view, {who[args.opponent]})",
                "variant": args.variant, "args": {k: str(v) for k, v in vars(args).items()},
                "curve": curve + [final], "final": final}  # fmt: skip
     (args.out / "results.json").write_text(json.dumps(results, indent=1))
