@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--keep", type=Path, default=None,
                    help="a summary written earlier (--json): its runs are plotted too, "
                         "except those replaced by a run of the same name")
+    p.add_argument("--drop", action="append", default=[],
+                   help="the name of a kept run to leave out (repeatable)")
     p.add_argument("--png", type=Path, default=Path("docs/img/rl_win_rate.png"))
     p.add_argument("--json", type=Path, default=None, help="also write the runs' summary here")
     args = p.parse_args(argv)
@@ -38,23 +40,28 @@ def main(argv: list[str] | None = None) -> None:
                      "variant": r["variant"], "args": r["args"], "curve": curve})  # fmt: skip
     if args.keep is not None:
         new = {r["name"] for r in runs}
-        runs = [r for r in json.loads(args.keep.read_text()) if r["name"] not in new] + runs
+        drop = new | set(args.drop)
+        runs = [r for r in json.loads(args.keep.read_text()) if r["name"] not in drop] + runs
     if not runs:
         p.error("no runs to plot")
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
     for ax, opponent, target in zip(axes, ("random", "heuristic"), (0.65, 0.45), strict=True):
-        for run in runs:
+        for k, run in enumerate(runs):
             xs = [c["seconds"] / 60 for c in run["curve"]]
             ys = [c[opponent]["rate"] for c in run["curve"]]
             lo = [c[opponent]["rate"] - c[opponent]["low"] for c in run["curve"]]
             hi = [c[opponent]["high"] - c[opponent]["rate"] for c in run["curve"]]
-            ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=run["name"])
+            ax.errorbar(xs, ys, yerr=[lo, hi], marker="o", capsize=3, label=run["name"],
+                        color=plt.cm.tab20(k % 20))  # fmt: skip
         ax.axhline(target, color="grey", linestyle="--", linewidth=1)
         ax.text(0.99, target - 0.04, f"target {target:.0%}", color="grey", ha="right",
                 transform=ax.get_yaxis_transform())  # fmt: skip
         if opponent == "random":
             ax.axhline(0.678, color="black", linestyle=":", linewidth=1)
             ax.text(0.01, 0.695, "heuristic bot vs random: 67.8%", color="black",
+                    transform=ax.get_yaxis_transform())  # fmt: skip
+            ax.axhline(0.5, color="black", linestyle=":", linewidth=1)
+            ax.text(0.01, 0.465, "random vs random: 50%", color="black",
                     transform=ax.get_yaxis_transform())  # fmt: skip
         ax.set_title(f"2-player win rate vs {opponent} (greedy policy)")
         ax.set_xlabel("training wall time (minutes, shared 2-core machine)")

@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import time
 from pathlib import Path
 from typing import Any
@@ -36,9 +35,9 @@ from typing import Any
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
-import gymnasium  # noqa: E402
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
+from learner_view import LearnerView, RandomOpponent  # noqa: E402,F401
 from tianshou.algorithm import DQN  # noqa: E402
 from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy  # noqa: E402
 from tianshou.algorithm.optim import AdamOptimizerFactory  # noqa: E402
@@ -50,98 +49,8 @@ from uno_features import UnoFeatures  # noqa: E402
 
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0  # noqa: E402
 from unokit.envs.evaluate import evaluate  # noqa: E402
-from unokit.playout import random_move  # noqa: E402
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
-
-
-class LearnerView(gymnasium.Env[dict[str, Any], int]):
-    """The PettingZoo AEC environment as one seat sees it: ``step`` applies the
-    learner's action, then the opponents' moves (``opponent(aec) -> action``,
-    by default :class:`RandomOpponent`), until the learner must decide again or
-    the round is over. The reward is the sum of the learner's rewards over
-    that whole cycle. Observations are ``{"obs": features, "mask": legal
-    actions}`` (Tianshou masks Q-values with ``obs.mask``)."""
-
-    def __init__(self, aec: Any, features: UnoFeatures, learner: str = "player_0",
-                 opponent: Any = None, seed: int = 0) -> None:  # fmt: skip
-        self.aec = aec
-        self.features = features
-        self.learner = learner
-        self.opponent = opponent or RandomOpponent(seed)
-        n = int(aec.action_space(learner).n)
-        self.action_space = gymnasium.spaces.Discrete(n)
-        self.observation_space = gymnasium.spaces.Dict({
-            "obs": gymnasium.spaces.Box(0.0, np.inf, (features.size,), np.float32),
-            "mask": gymnasium.spaces.MultiBinary(n),
-        })  # fmt: skip
-        self._next_seed = seed
-
-    def _obs(self) -> dict[str, Any]:
-        o = self.aec.observe(self.learner)
-        return {"obs": self.features(o["observation"], o["action_mask"]),
-                "mask": o["action_mask"].astype(bool)}  # fmt: skip
-
-    def _done(self) -> bool:
-        aec = self.aec
-        return bool(aec.terminations[self.learner] or aec.truncations[self.learner])
-
-    def _opponents(self) -> float:
-        """Let the other seats play; return the learner's rewards meanwhile."""
-        aec, total = self.aec, 0.0
-        while not self._done() and aec.agent_selection != self.learner:
-            aec.step(self.opponent(aec))
-            total += aec.rewards[self.learner]
-        return total
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[dict[str, Any], dict[str, Any]]:  # fmt: skip
-        if seed is not None:
-            self._next_seed = seed
-        while True:  # (a round the opponent ends before the learner's first move is redealt)
-            self.aec.reset(seed=self._next_seed)
-            self._next_seed += 1
-            self._opponents()
-            if not self._done():
-                return self._obs(), {}
-
-    def step(self, action: Any) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
-        aec = self.aec
-        aec.step(int(action))
-        reward = aec.rewards[self.learner] + self._opponents()
-        truncated = bool(aec.truncations[self.learner])
-        # a round cut at max_steps has been paid its final value (the stall
-        # reward): for the learner it is over, there is nothing to bootstrap
-        # from (Tianshou bootstraps a truncated step from the next observation's
-        # Q-value, which here is the masked-out end of the round)
-        terminated = bool(aec.terminations[self.learner]) or truncated
-        return self._obs(), float(reward), terminated, truncated, {}
-
-
-class RandomOpponent:
-    """unokit's ``random`` bot (the opponent of the evaluation) on the AEC
-    environment: the engine's random policy (:func:`unokit.playout.random_move`:
-    a random playable card of the hand, DRAW only when nothing can be played);
-    it always calls UNO and never catches. (A uniformly random choice over the
-    mask instead draws most of the time: its rounds run past 1,000 decisions,
-    and a DQN trained against it won 0.2% against ``random``.)"""
-
-    def __init__(self, seed: int) -> None:
-        self.rnd = random.Random(seed).random
-
-    def __call__(self, aec: Any) -> int:
-        agent = aec.agent_selection
-        table = aec.table
-        mask = aec.observe(agent)["action_mask"]
-        uno = table.index_of("UNO")
-        if mask[uno]:
-            return uno
-        if not mask[: table.num_plays].any() and mask[table.index_of("PASS")] and not mask[
-            table.index_of("DRAW")
-        ] and any(mask[i] for i, n in enumerate(table.names) if n.startswith("CATCH")):
-            return table.index_of("PASS")  # a catch window: the random bot never catches
-        seat = aec.possible_agents.index(agent)
-        return int(table.index(seat, random_move(aec.game, self.rnd)))
 
 
 class FeatureNet(Net):

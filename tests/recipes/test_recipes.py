@@ -21,7 +21,10 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RECIPES = {
     "sb3_maskable_ppo.py": (["--checkpoints", "2", "--checkpoint-games", "4"], "model.zip"),
     "tianshou_dqn.py": ([], "dqn.pt"),
-    "rllib_ppo.py": (["--batch", "200"], "main_module"),
+    "tianshou_ppo.py": (["--rollout", "256", "--checkpoints", "2", "--checkpoint-games", "4"],
+                        "ppo.pt"),
+    "rllib_ppo.py": (["--batch", "256", "--minibatch", "128", "--checkpoints", "2",
+                      "--checkpoint-games", "4"], "main_module"),
     "cleanrl_ppo.py": (["--num-envs", "8", "--num-steps", "16"], "agent.pt"),
 }
 
@@ -279,3 +282,141 @@ def test_cleanrl_advantages_follow_each_seat() -> None:
     assert adv[1, 0] == pytest.approx(-1.2)
     # step 0 (seat 0): next decision step 2 (value 0.3), GAE through it: 0.3-0.1 + 0.7
     assert adv[0, 0] == pytest.approx(0.9)
+
+
+def test_tianshou_ppo_masks_sampling_and_the_loss() -> None:
+    """The PPO actor (examples/tianshou_ppo.py) gives illegal actions no
+    probability: with a huge bias on CHALLENGE (illegal in most positions) no
+    sampled, greedy or stored action is illegal, and the log-probabilities the
+    loss uses are finite for every stored action."""
+    import argparse
+
+    import torch
+    from tianshou.data import Collector, CollectStats, VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+    from tianshou.utils.torch_utils import policy_within_training_step
+
+    ts = _load("tianshou_ppo")
+    args = argparse.Namespace(variant="classic", reward="norm_points", stall_reward="loss",
+                              max_steps=1000, hidden=32, lr=3e-4, gamma=1.0, gae_lambda=0.95,
+                              ent_coef=0.01)  # fmt: skip
+    view = ts.make_env(args, 5)
+    learner = ts.make_learner(view, args)
+    challenge = view.aec.table.index_of("CHALLENGE")
+    with torch.no_grad():
+        learner.policy.actor.net[-1].bias[challenge] = 1e3
+    envs = DummyVectorEnv([lambda: ts.make_env(args, 11)])
+    buffer = VectorReplayBuffer(2000, 1)
+    collector = Collector[CollectStats](learner, envs, buffer)
+    with policy_within_training_step(learner.policy):
+        collector.collect(n_step=400, reset_before_collect=True)
+    data = buffer[np.arange(len(buffer))]
+    assert data.obs.mask[np.arange(len(data)), data.act].all()  # every sampled action was legal
+    assert (data.act != challenge).sum() > 300
+    with torch.no_grad():
+        logp = learner.policy(data).dist.log_prob(torch.as_tensor(data.act))
+    assert torch.isfinite(logp).all()
+    greedy = ts.greedy(learner, view.features)
+    for seed in range(20):
+        obs, _ = view.reset(seed=seed)
+        raw = view.aec.observe("player_0")
+        assert raw["action_mask"][greedy(raw["observation"], raw["action_mask"])]
+
+
+def test_rllib_random_bot_module_plays_like_the_random_bot() -> None:
+    """The RLlib recipe's fixed opponent module (examples/rllib_ppo.py) reads
+    unokit's ``random`` bot off the mask: on every decision of random rounds it
+    picks a legal action, calls UNO when it may, plays a card when it can (a
+    play is legal and DRAW too: an ordinary turn), draws when it cannot, and
+    never catches; the seat mapping gives ``main`` both seats (self-play) or
+    one seat against the bot, and both kinds of episode occur with ``mixed``."""
+    import torch
+    from ray.rllib.core.columns import Columns
+
+    rl = _load("rllib_ppo")
+    env = rl.UnoMultiAgentEnv({"variant": "classic"})
+    table = env.env.table
+    space = env.observation_spaces["player_0"]
+    bot = rl.RandomBotRLModule(observation_space=space, action_space=env.action_spaces["player_0"],
+                               model_config={"plays": table.num_plays,
+                                             "draw": table.index_of("DRAW"),
+                                             "uno": table.index_of("UNO"),
+                                             "catch": [i for i, n in enumerate(table.names)
+                                                       if n.startswith("CATCH")]})  # fmt: skip
+    uno, draw = table.index_of("UNO"), table.index_of("DRAW")
+    catches = {i for i, n in enumerate(table.names) if n.startswith("CATCH")}
+    seen = {"uno": 0, "play": 0, "draw": 0}
+    for seed in range(8):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            (agent, o), = obs.items()
+            batch = {Columns.OBS: {k: torch.as_tensor(v[None]) for k, v in o.items()}}
+            action = int(bot.forward_exploration(batch)[Columns.ACTIONS][0])
+            mask = o["action_mask"] > 0
+            assert mask[action] and action not in catches
+            plays = mask[: table.num_plays].any()
+            if mask[uno]:
+                assert action == uno
+                seen["uno"] += 1
+            elif plays and mask[draw]:
+                assert action < table.num_plays
+                seen["play"] += 1
+            elif mask[draw]:
+                assert action == draw
+                seen["draw"] += 1
+            obs, _, term, _, _ = env.step({agent: action})
+            done = term["__all__"]
+    assert min(seen.values()) > 0
+
+    class Episode:
+        def __init__(self, i: int) -> None:
+            self.id_ = f"episode-{i}"
+
+    for opponents in ("self", "random", "mixed"):
+        fn = rl.mapping(opponents)
+        kinds = set()
+        for i in range(40):
+            seats = sorted(fn(a, Episode(i)) for a in ("player_0", "player_1"))
+            assert "main" in seats
+            kinds.add(tuple(seats))
+        expected = {"self": {("main", "main")}, "random": {("main", "random")},
+                    "mixed": {("main", "main"), ("main", "random")}}[opponents]  # fmt: skip
+        assert kinds == expected
+
+
+def test_learner_view_takes_unokits_bots_as_the_opponent() -> None:
+    """``BotOpponent`` (examples/learner_view.py) plays unokit's ``heuristic``
+    bot on the AEC environment through the view: every round ends with a
+    winner, and it catches a missed UNO call, so a learner that plays random
+    cards and never calls UNO loses (almost) every round to it, while it wins
+    a good share against the random bot (which never catches) and against the
+    heuristic bot when it does call."""
+    ts = _load("tianshou_ppo")
+    from unokit.envs import uno_classic_v0
+
+    def wins(opponent: Any, call_uno: bool, rounds: int = 30) -> int:
+        aec = uno_classic_v0.env(players=2, reward="win", max_steps=1000)
+        view = ts.LearnerView(aec, ts.UnoFeatures("classic", 2), opponent=opponent, seed=4)
+        uno = aec.table.index_of("UNO")
+        rng = np.random.default_rng(3)
+        won = 0
+        for seed in range(rounds):
+            obs, _ = view.reset(seed=seed)
+            done = False
+            while not done:
+                legal = np.flatnonzero(obs["mask"])
+                plays = legal[legal < aec.table.num_plays]
+                if obs["mask"][uno] and call_uno:
+                    action = uno
+                else:
+                    action = int(rng.choice(plays if len(plays) else legal))
+                obs, _, terminated, truncated, _ = view.step(action)
+                done = terminated or truncated
+            assert aec.game.winner in (0, 1)
+            won += aec.game.winner == 0
+        return won
+
+    assert wins(ts.BotOpponent("heuristic", 1), call_uno=False) <= 2
+    assert wins(None, call_uno=False) >= 6  # the random bot (default opponent)
+    assert wins(ts.BotOpponent("heuristic", 1), call_uno=True) >= 5
