@@ -60,6 +60,9 @@ __all__ = ["ISMCTSBot", "DEFAULT_THINK_MS", "SearchStats"]
 DEFAULT_THINK_MS = 700.0
 #: deals weighed against the other players' earlier plays per decision
 DEFAULT_PARTICLES = 0
+#: Metropolis-Hastings steps between samples of the posterior over the hidden
+#: hands (:mod:`unokit.bots.posterior`; 0: the determinizer's plain sampling)
+DEFAULT_MCMC = 0
 
 
 class _Node:
@@ -139,6 +142,8 @@ class ISMCTSBot:
         opponents: str = "policy",
         max_wall_ms: float | None = None,
         particles: int = DEFAULT_PARTICLES,
+        mcmc: int = DEFAULT_MCMC,
+        play_eps: float | None = None,
         name: str | None = None,
         **_: Any,
     ) -> None:
@@ -169,6 +174,8 @@ class ISMCTSBot:
             raise OptionError(f"max_wall_ms must be positive, got {max_wall_ms}")
         self.sims = None if sims is None else int(sims)
         self.particles = _count("particles", particles) if particles not in (0, "0") else 0
+        self.mcmc = _count("mcmc", mcmc) if mcmc not in (0, "0") else 0
+        self.play_eps = None if play_eps is None else _share("play_eps", play_eps)
         self.max_wall_ms = None if max_wall_ms is None else float(max_wall_ms)
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot(seed=seed)
@@ -209,7 +216,9 @@ class ISMCTSBot:
         wall0 = time.perf_counter()
         cpu0 = time.thread_time()
         try:
-            det = Determinizer(obs, infer=self.infer, particles=self.particles)
+            det = Determinizer(obs, infer=self.infer, particles=self.particles, mcmc=self.mcmc)
+            if self.play_eps is not None:
+                det.play_eps = self.play_eps
         except ValueError:
             # a position no real deck can produce (a hand-made set-up): play sensibly
             return default
@@ -388,6 +397,17 @@ def _iterate(
     for ch in path:
         ch.visits += 1
         ch.wins += 1.0 if ch.player == winner else share
+
+
+def _share(name: str, value: object) -> float:
+    """``value`` as a number strictly between 0 and 1, or an :class:`OptionError`."""
+    try:
+        x = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise OptionError(f"{name} must be a number between 0 and 1, got {value!r}") from None
+    if not 0.0 < x < 1.0:
+        raise OptionError(f"{name} must be a number between 0 and 1, got {value!r}")
+    return x
 
 
 def _count(name: str, value: object) -> int:
