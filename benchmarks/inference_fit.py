@@ -41,11 +41,13 @@ def _det(method: str, obs: Any) -> Determinizer:
         return Determinizer(obs)
     if name == "particles":
         return Determinizer(obs, particles=int(val))
-    if name == "mcmc":  # mcmc=STEPS or mcmc=STEPS/PLAY_EPS
-        steps, _, eps = val.partition("/")
+    if name == "mcmc":  # mcmc=STEPS[/PLAY_EPS[/INEXACT_EPS]]
+        steps, *eps = val.split("/")
         d = Determinizer(obs, mcmc=int(steps))
         if eps:
-            d.play_eps = float(eps)
+            d.play_eps = float(eps[0])
+        if len(eps) > 1:
+            d.inexact_eps = float(eps[1])
         return d
     raise SystemExit(f"unknown method {method!r}")
 

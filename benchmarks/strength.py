@@ -49,12 +49,12 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "flip hard:particles=128-heuristic": ("flip", 2, "hard:particles=128,heuristic"),
     "classic hard:particles=128-rlcard": ("classic", 2, "hard:particles=128,rlcard-rule"),
     "classic hard:particles=128-hard": ("classic", 2, "hard:particles=128,hard"),
-    # a Markov chain posterior over the hidden hands (issue 16, session 3)
-    "classic hard:mcmc=4-heuristic": ("classic", 2, "hard:mcmc=4,heuristic"),
-    "flip hard:mcmc=4-heuristic": ("flip", 2, "hard:mcmc=4,heuristic"),
-    "flex hard:mcmc=4-heuristic": ("flex", 2, "hard:mcmc=4,heuristic"),
-    "classic hard:mcmc=4-rlcard": ("classic", 2, "hard:mcmc=4,rlcard-rule"),
-    "classic hard:mcmc=4-hard": ("classic", 2, "hard:mcmc=4,hard"),
+    # a Markov chain posterior over the hidden hands (issue 16, session 3;
+    # play_eps 0.03, 0.3 for plays rebuilt inexactly)
+    "classic hard:mcmc-heuristic": ("classic", 2, "hard:mcmc=4,heuristic"),
+    "flip hard:mcmc-heuristic": ("flip", 2, "hard:mcmc=4,heuristic"),
+    "classic hard:mcmc-rlcard": ("classic", 2, "hard:mcmc=4,rlcard-rule"),
+    "classic hard:mcmc-hard": ("classic", 2, "hard:mcmc=4,hard"),
 }
 
 

@@ -55,7 +55,7 @@ from unokit.bots.inference import (
     named_colors,
     past_plays,
 )
-from unokit.bots.posterior import PLAY_EPS, Chain
+from unokit.bots.posterior import INEXACT_EPS, PLAY_EPS, Chain
 from unokit.cards import Card, Face
 from unokit.decks import flip_deck
 from unokit.events import Played
@@ -197,6 +197,7 @@ class Determinizer:
         self._mcmc = 0
         #: the opponent model's chance of a play other than the heuristic's
         self.play_eps = PLAY_EPS
+        self.inexact_eps = INEXACT_EPS
         self._chain: Chain | None = None
         self._chain_plays: list[PastPlay] = []
         if infer and not self._random_pairing and not v.flex:
@@ -519,7 +520,8 @@ class Determinizer:
                 backs = [c.face(other) for c in v.cards.cards]
             chain = self._chain = Chain(v, hands, [len(k) for k in self.known],
                                         sorted(rest.elements()), draws, self._chain_plays,
-                                        backs, play_eps=self.play_eps)  # fmt: skip
+                                        backs, play_eps=self.play_eps,
+                                        inexact_eps=self.inexact_eps)  # fmt: skip
             chain.step(rng, max(MCMC_BURN, 10 * self._mcmc))
         else:
             chain.step(rng, self._mcmc)

@@ -18,8 +18,11 @@ chain (Metropolis & al. 1953, Hastings 1970):
   another player from its hand (rebuilt as :func:`~unokit.bots.inference.past_plays`
   does) is the heuristic's choice on that hand with probability ``1 - ε``
   and any other with ``ε`` (:data:`PLAY_EPS`, the colour named with a wild
-  included); each voluntary draw is made with nothing playable, except with
-  probability :data:`DRAW_EPS`. The prior is uniform over the deals that
+  included). A hand rebuilt only approximately (the player has since played
+  a card it may have drawn after that play: three plays in four) gets the
+  weaker :data:`INEXACT_EPS`: against ``heuristic`` players the true hand
+  fits every exactly rebuilt play and 86% of the others. Each voluntary draw
+  is made with nothing playable, except with probability :data:`DRAW_EPS`. The prior is uniform over the deals that
   show the seat its observation.
 
 Everything comes from the seat's observation; the chain starts from an
@@ -36,10 +39,13 @@ from typing import Any
 
 from unokit.bots.inference import HandInference, PastPlay
 
-__all__ = ["Chain", "PLAY_EPS", "DRAW_EPS"]
+__all__ = ["Chain", "PLAY_EPS", "INEXACT_EPS", "DRAW_EPS"]
 
 #: chance the model gives a play that is not the heuristic's choice on the hand
-PLAY_EPS = 0.1
+PLAY_EPS = 0.03
+#: the same for a play whose hand is rebuilt only approximately (the player
+#: has since played a card it may have drawn after it): a weaker test
+INEXACT_EPS = 0.3
 #: chance the model gives a voluntary draw while holding a playable card
 DRAW_EPS = 0.01
 
@@ -63,6 +69,7 @@ class Chain:
         backs: list[Any] | None,
         play_eps: float = PLAY_EPS,
         draw_eps: float = DRAW_EPS,
+        inexact_eps: float = INEXACT_EPS,
     ) -> None:
         self.v = variant
         self.hands = [h[:] for h in hands]
@@ -70,6 +77,7 @@ class Chain:
         self.backs = backs
         n = len(hands)
         self._lp = math.log(play_eps)
+        self._lp_inexact = math.log(max(play_eps, inexact_eps))
         self._ld = math.log(draw_eps)
         ncards = len(variant.cards.cards)
         # per seat: (old, set of card ids that were playable then) per draw
@@ -103,7 +111,7 @@ class Chain:
         v = self.v
         for p in self._plays[s]:
             if not p.fits(v, hand):
-                ll += self._lp
+                ll += self._lp if p.exact else self._lp_inexact
         return ll
 
     def _card(self, place: tuple[int, int]) -> int:
