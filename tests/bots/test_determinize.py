@@ -375,3 +375,25 @@ def test_chain_is_a_function_of_observation_and_seed() -> None:
     hands = [d1.sample(r1).hands for _ in range(5)]
     assert hands == [d2.sample(r2).hands for _ in range(5)]
     assert len({str(h) for h in hands}) > 1  # the chain moves between samples
+
+
+def test_plays_marked_exact_fit_the_true_hand() -> None:
+    """A play whose hand is rebuilt exactly (``PastPlay.exact``) is always the
+    heuristic's choice on the true hand of a heuristic player: the chain may
+    trust those sharply."""
+    exact = inexact = 0
+    for seed in range(8):
+        g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=seed)
+        bots = [make_bot("heuristic", seed=s) for s in range(2)]
+        while g.phase < 4:
+            me = g.current
+            obs = g.observe(me)
+            if me == 0:
+                for pp in past_plays(obs):
+                    if pp.exact:
+                        exact += 1
+                        assert pp.fits(g.variant, list(g.hands[1])), (seed, pp.card)
+                    else:
+                        inexact += 1
+            g.apply(bots[me].act(obs))
+    assert exact > 100 and inexact > 100
