@@ -61,8 +61,10 @@ DEFAULT_THINK_MS = 700.0
 #: deals weighed against the other players' earlier plays per decision
 DEFAULT_PARTICLES = 0
 #: Metropolis-Hastings steps between samples of the posterior over the hidden
-#: hands (:mod:`unokit.bots.posterior`; 0: the determinizer's plain sampling)
-DEFAULT_MCMC = 0
+#: hands (:mod:`unokit.bots.posterior`; 0: the determinizer's plain sampling).
+#: On by default: against ``heuristic`` it won 66.0% of 520 Classic rounds
+#: where plain sampling won 61.0% of the same (docs/bots.md)
+DEFAULT_MCMC = 4
 
 
 class _Node:
@@ -122,6 +124,11 @@ class ISMCTSBot:
     * ``rollout``: ``sensible`` (default), ``greedy`` or ``random``.
     * ``infer``: sample hands consistently with what the other players' draws
       and wilds reveal (default true; false: only the visible facts).
+    * ``mcmc``: sample them from a posterior given every earlier play and
+      draw of the other players (:mod:`unokit.bots.posterior`), this many
+      Markov chain steps between two samples (default :data:`DEFAULT_MCMC`;
+      0: the plain sampling); ``play_eps``: the chance its opponent model
+      gives a play the heuristic would not make (default 0.03).
     * ``exploration``, ``opponents`` (tree search only): the UCB1 constant;
       ``policy`` (default: the other seats play the rollout policy and the
       tree holds this seat's decisions) or ``tree`` (every seat in the tree).
