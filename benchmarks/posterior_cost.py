@@ -33,7 +33,7 @@ def main() -> None:
     for i in range(args.games):
         g = Game.new(args.variant, 2, opts, seed=args.seed * 1000 + i, events=True)
         bots = [make_bot("heuristic", seed=i), make_bot("heuristic", seed=i + 1)]
-        plain = make_bot("hard", seed=i, sims=args.sims)
+        plain = make_bot("hard", seed=i, sims=args.sims, mcmc=0)
         chain = make_bot("hard", seed=i, sims=args.sims, mcmc=args.mcmc)
         while g.phase < _RO:
             s = g.current

@@ -54,7 +54,9 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "classic hard:mcmc-heuristic": ("classic", 2, "hard:mcmc=4,heuristic"),
     "flip hard:mcmc-heuristic": ("flip", 2, "hard:mcmc=4,heuristic"),
     "classic hard:mcmc-rlcard": ("classic", 2, "hard:mcmc=4,rlcard-rule"),
-    "classic hard:mcmc-hard": ("classic", 2, "hard:mcmc=4,hard"),
+    "classic hard:mcmc-hard": ("classic", 2, "hard:mcmc=4,hard:mcmc=0"),
+    # hard with the plain sampling (the default before session 3)
+    "classic hard:plain-heuristic": ("classic", 2, "hard:mcmc=0,heuristic"),
 }
 
 
