@@ -12,7 +12,7 @@ The true hand is read only to value the moves, never by the bots.
 
 Usage:
     python benchmarks/decision_quality.py [--variant classic] [--games 100] [--sims 1000]
-        [--rollouts 200] [--bots hard:mcmc=0,hard] [--seed 11] [--shard K/N]
+        [--rollouts 200] [--bots hard,hard:mcmc=4] [--seed 11] [--shard K/N]
 
 Prints one JSON line per entry: positions, mean gain per decision (win
 chance, percentage points) with its 95% interval, the share of decisions
@@ -76,7 +76,7 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--rollouts", type=int, default=200)
     ap.add_argument("--every", type=int, default=1)
-    ap.add_argument("--bots", default="hard:mcmc=0,hard")
+    ap.add_argument("--bots", default="hard,hard:mcmc=4")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--shard", default="0/1")
     ap.add_argument("--out", help="append one JSON line per position here (for merging shards)")

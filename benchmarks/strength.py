@@ -55,7 +55,7 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "flip hard:mcmc-heuristic": ("flip", 2, "hard:mcmc=4,heuristic"),
     "classic hard:mcmc-rlcard": ("classic", 2, "hard:mcmc=4,rlcard-rule"),
     "classic hard:mcmc-hard": ("classic", 2, "hard:mcmc=4,hard:mcmc=0"),
-    # hard with the plain sampling (the default before session 3)
+    # hard with the plain sampling, explicitly (the default)
     "classic hard:plain-heuristic": ("classic", 2, "hard:mcmc=0,heuristic"),
 }
 

@@ -62,9 +62,10 @@ DEFAULT_THINK_MS = 700.0
 DEFAULT_PARTICLES = 0
 #: Metropolis-Hastings steps between samples of the posterior over the hidden
 #: hands (:mod:`unokit.bots.posterior`; 0: the determinizer's plain sampling).
-#: On by default: against ``heuristic`` it won 66.0% of 520 Classic rounds
-#: where plain sampling won 61.0% of the same (docs/bots.md)
-DEFAULT_MCMC = 4
+#: Off by default: against ``heuristic`` it won 66.0% of 520 Classic rounds
+#: where plain sampling won 61.0% of the same, but head to head against
+#: plain ``hard`` 47.8% of 441 (docs/bots.md)
+DEFAULT_MCMC = 0
 
 
 class _Node:
