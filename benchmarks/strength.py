@@ -49,6 +49,14 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "flip hard:particles=128-heuristic": ("flip", 2, "hard:particles=128,heuristic"),
     "classic hard:particles=128-rlcard": ("classic", 2, "hard:particles=128,rlcard-rule"),
     "classic hard:particles=128-hard": ("classic", 2, "hard:particles=128,hard"),
+    # a Markov chain posterior over the hidden hands (issue 16, session 3;
+    # play_eps 0.03, 0.3 for plays rebuilt inexactly)
+    "classic hard:mcmc-heuristic": ("classic", 2, "hard:mcmc=4,heuristic"),
+    "flip hard:mcmc-heuristic": ("flip", 2, "hard:mcmc=4,heuristic"),
+    "classic hard:mcmc-rlcard": ("classic", 2, "hard:mcmc=4,rlcard-rule"),
+    "classic hard:mcmc-hard": ("classic", 2, "hard:mcmc=4,hard:mcmc=0"),
+    # hard with the plain sampling, explicitly (the default)
+    "classic hard:plain-heuristic": ("classic", 2, "hard:mcmc=0,heuristic"),
 }
 
 

@@ -306,3 +306,94 @@ def test_posterior_samples_explain_the_past_plays_better() -> None:
         g.apply(bots[me].act(obs))
     assert positions >= 3
     assert misfit[64] < 0.5 * misfit[0]
+
+
+@pytest.mark.parametrize(("variant", "options"), CASES + [("flip", {"flipPairing": "random_seeded"})])
+def test_chain_samples_show_the_same_observation(variant: str, options: dict[str, object]) -> None:
+    """The Markov chain's deals (``mcmc=N``) are real games that show the seat
+    exactly its observation, as plain deals do, with the deck's cards."""
+    checked = 0
+    for players in (2, 3):
+        for seed in range(2):
+            for g in _positions(variant, players, options, seed, 80):
+                obs = g.observe(g.current)
+                d = Determinizer(obs, mcmc=3)
+                rng = random.Random(checked)
+                for _ in range(3):  # the first sample starts the chain, the next move it
+                    sample = d.sample(rng)
+                    mine = sample.observe(g.current)
+                    for name in PUBLIC:
+                        assert getattr(mine, name) == getattr(obs, name), (name, seed, players)
+                    sample.check_invariants()
+                    if variant != "flip" or "flipPairing" not in options:
+                        assert sample.all_cards() == g.all_cards()
+                checked += 1
+    assert checked > 100
+
+
+def test_chain_samples_explain_the_past_plays_and_draws() -> None:
+    """The chain's deals fit the other player's earlier plays far more often
+    than plain deals, break fewer voluntary draws (nothing playable), and
+    put more of the true cards in its hand, read only to score here."""
+    misfit = {"plain": 0, "chain": 0}
+    overlap = {"plain": 0, "chain": 0}
+    positions = 0
+    for seed in (11, 12, 13):
+        g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=seed)
+        bots = [make_bot("heuristic", seed=s) for s in range(2)]
+        while g.phase < 4:
+            me = g.current
+            obs = g.observe(me)
+            past = past_plays(obs)
+            if me == 0 and len(past) >= 2:
+                positions += 1
+                true = Counter(g.hands[1])
+                for kind in misfit:
+                    d = Determinizer(obs, mcmc=4 if kind == "chain" else 0)
+                    rng = random.Random(positions)
+                    for _ in range(40):
+                        s = d.sample(rng)
+                        assert s.observe(0).hand == obs.hand
+                        misfit[kind] += sum(not pp.fits(g.variant, s.hands[1]) for pp in past)
+                        overlap[kind] += sum((Counter(s.hands[1]) & true).values())
+            g.apply(bots[me].act(obs))
+    assert positions >= 10
+    assert misfit["chain"] < 0.5 * misfit["plain"]
+    assert overlap["chain"] > overlap["plain"]
+
+
+def test_chain_is_a_function_of_observation_and_seed() -> None:
+    g = Game.new("classic", 2, seed=5)
+    rnd = random.Random(5)
+    for _ in range(30):
+        g.apply_move(random_move(g, rnd.random), uno=True)
+        if g.phase >= 4:
+            break
+    obs = g.observe(g.current)
+    d1, d2 = Determinizer(obs, mcmc=2), Determinizer(obs, mcmc=2)
+    r1, r2 = random.Random(9), random.Random(9)
+    hands = [d1.sample(r1).hands for _ in range(5)]
+    assert hands == [d2.sample(r2).hands for _ in range(5)]
+    assert len({str(h) for h in hands}) > 1  # the chain moves between samples
+
+
+def test_plays_marked_exact_fit_the_true_hand() -> None:
+    """A play whose hand is rebuilt exactly (``PastPlay.exact``) is always the
+    heuristic's choice on the true hand of a heuristic player: the chain may
+    trust those sharply."""
+    exact = inexact = 0
+    for seed in range(8):
+        g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=seed)
+        bots = [make_bot("heuristic", seed=s) for s in range(2)]
+        while g.phase < 4:
+            me = g.current
+            obs = g.observe(me)
+            if me == 0:
+                for pp in past_plays(obs):
+                    if pp.exact:
+                        exact += 1
+                        assert pp.fits(g.variant, list(g.hands[1])), (seed, pp.card)
+                    else:
+                        inexact += 1
+            g.apply(bots[me].act(obs))
+    assert exact > 100 and inexact > 100

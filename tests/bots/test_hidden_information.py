@@ -36,6 +36,9 @@ LEVELS: dict[str, dict[str, Any]] = {
     # the posterior deals (weighed against every earlier play), explicitly
     "hard:posterior": {"sims": 40, "particles": 24},
     "expert:posterior": {"sims": 40, "particles": 24},
+    # the Markov chain posterior over the hidden hands
+    "hard:mcmc": {"sims": 40, "mcmc": 2},
+    "expert:mcmc": {"sims": 40, "mcmc": 2},
     "rlcard-rule": {},
 }
 HOUSE = {"stacking": "escalate", "sevenZero": True, "jumpIn": True, "drawUntilPlayable": True}

@@ -155,6 +155,14 @@ def test_bad_bot_options_are_refused() -> None:
     with pytest.raises(OptionError):
         make_bot("hard", rollout="telepathy")
     with pytest.raises(OptionError):
+        make_bot("hard", mcmc=-2)
+    with pytest.raises(OptionError):
+        make_bot("hard", mcmc="many")
+    with pytest.raises(OptionError):
+        make_bot("expert", play_eps=1.5)
+    with pytest.raises(OptionError):
+        make_bot("hard", play_eps="often")
+    with pytest.raises(OptionError):
         make_bot("nosuchbot")
 
 

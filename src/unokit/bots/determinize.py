@@ -55,6 +55,7 @@ from unokit.bots.inference import (
     named_colors,
     past_plays,
 )
+from unokit.bots.posterior import INEXACT_EPS, PLAY_EPS, Chain
 from unokit.cards import Card, Face
 from unokit.decks import flip_deck
 from unokit.events import Played
@@ -62,7 +63,10 @@ from unokit.game import _CH, _T, Game, UnoState
 from unokit.observation import Observation
 from unokit.variants import get_variant
 
-__all__ = ["Determinizer"]
+__all__ = ["Determinizer", "MCMC_BURN"]
+
+#: Metropolis-Hastings steps before the first sample of a decision (at least)
+MCMC_BURN = 300
 
 
 def _last_player(obs: Observation) -> int:
@@ -84,7 +88,9 @@ class Determinizer:
 
     Build it once per decision; :meth:`sample` is cheap (a copy and a shuffle)."""
 
-    def __init__(self, obs: Observation, infer: bool = True, particles: int = 0) -> None:
+    def __init__(
+        self, obs: Observation, infer: bool = True, particles: int = 0, mcmc: int = 0
+    ) -> None:
         if obs.seat is None:
             raise ValueError("a spectator has no information set to sample from")
         self.obs = obs
@@ -187,8 +193,18 @@ class Determinizer:
         self._particles = max(0, int(particles))
         self._pool_deals: list[tuple[list[list[int]], list[int]]] = []
         self._pool_cum: list[float] = []
+        #: Metropolis-Hastings steps between samples (0: no chain)
+        self._mcmc = 0
+        #: the opponent model's chance of a play other than the heuristic's
+        self.play_eps = PLAY_EPS
+        self.inexact_eps = INEXACT_EPS
+        self._chain: Chain | None = None
+        self._chain_plays: list[PastPlay] = []
         if infer and not self._random_pairing and not v.flex:
-            if self._particles:
+            if mcmc > 0:
+                self._mcmc = int(mcmc)
+                self._chain_plays = past_plays(obs)
+            elif self._particles:
                 self._past = past_plays(obs)
             else:
                 self._checks = [lp for lp in last_plays(obs) if lp is not None]
@@ -468,6 +484,9 @@ class Determinizer:
         With inferences on, a deal in which another player's last play is not
         what the heuristic's rules would have chosen with that hand is kept
         only with probability :data:`OFF_POLICY` (a few redeals at most)."""
+        if self._mcmc:
+            hands, draw = self._chain_deal(rng)
+            return self.with_deal(hands, draw, rng.getrandbits(48))
         if self._past:
             hands, draw = self._posterior_deal(rng)
             return self.with_deal(hands, draw, rng.getrandbits(48))
@@ -481,6 +500,42 @@ class Determinizer:
                     break
                 hands, draw = self._deal(rng)
         return self.with_deal(hands, draw, rng.getrandbits(48))
+
+    def _chain_deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """The next deal of the Markov chain over the hidden cards
+        (:mod:`unokit.bots.posterior`), started from an ordinary deal at the
+        first sample of the decision; the draw pile is shuffled afresh (its
+        top keeps its back face in Flip)."""
+        chain = self._chain
+        if chain is None:
+            hands, draw = self._deal(rng)
+            rest: Counter[int] = Counter(self._pool)
+            for s, h in enumerate(hands):
+                rest.subtract(h[len(self.known[s]) :])
+            draws = [[r for r in inf if r.trust >= 1.0 and r.old > 0] for inf in self.inferences]
+            v = self.variant
+            backs: list[Any] | None = None
+            if v.two_sided:
+                other = 1 - self.side
+                backs = [c.face(other) for c in v.cards.cards]
+            chain = self._chain = Chain(v, hands, [len(k) for k in self.known],
+                                        sorted(rest.elements()), draws, self._chain_plays,
+                                        backs, play_eps=self.play_eps,
+                                        inexact_eps=self.inexact_eps)  # fmt: skip
+            chain.step(rng, max(MCMC_BURN, 10 * self._mcmc))
+        else:
+            chain.step(rng, self._mcmc)
+        hands, rest_ids = chain.state()
+        rng.shuffle(rest_ids)
+        top = self.draw_top
+        if top is None or not self.draw_size:
+            return hands, rest_ids[: self.draw_size]
+        assert chain.backs is not None
+        k = next(i for i, c in enumerate(rest_ids) if chain.backs[c] == top)
+        t = rest_ids.pop(k)
+        draw = rest_ids[: self.draw_size - 1]
+        draw.append(t)
+        return hands, draw
 
     def _posterior_deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
         """A deal drawn from a pool of ``particles`` deals weighted by how well

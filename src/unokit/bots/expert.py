@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from unokit.bots.determinize import Determinizer
-from unokit.bots.ismcts import DEFAULT_PARTICLES, DEFAULT_THINK_MS, ISMCTSBot
+from unokit.bots.ismcts import DEFAULT_MCMC, DEFAULT_PARTICLES, DEFAULT_THINK_MS, ISMCTSBot
 from unokit.bots.net import StateFeatures, ValueNet, load_value_net
 from unokit.bots.rollout import sensible_move, sensible_rollout
 from unokit.core import CoreGame
@@ -70,12 +70,15 @@ class ExpertBot(ISMCTSBot):
         infer: bool = True,
         max_wall_ms: float | None = None,
         particles: int = DEFAULT_PARTICLES,
+        mcmc: int = DEFAULT_MCMC,
+        play_eps: float | None = None,
         name: str | None = None,
         **_: Any,
     ) -> None:
         super().__init__(seed=seed, think_ms=think_ms, iterations=iterations, sims=sims,
                          search="flat", rollout="sensible", infer=infer,
-                         max_wall_ms=max_wall_ms, particles=particles, name=name)
+                         max_wall_ms=max_wall_ms, particles=particles, mcmc=mcmc, play_eps=play_eps,
+                         name=name)
         if leaf not in ("value", "mix"):
             raise OptionError(f"leaf must be value or mix, got {leaf!r}")
         try:

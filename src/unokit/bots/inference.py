@@ -501,7 +501,7 @@ class PastPlay(LastPlay):
     that play; otherwise one drawn card may stand in for one it held, which
     only makes the test a little noisier (it is a likelihood, never a rule)."""
 
-    __slots__ = ("old", "later", "named")
+    __slots__ = ("old", "later", "named", "exact")
 
     def __init__(
         self,
@@ -515,9 +515,13 @@ class PastPlay(LastPlay):
         old: int,
         later: list[int],
         named: int,
+        exact: bool = True,
     ) -> None:
         super().__init__(seat, card, side, color, acc, next_size, threat)
         self.old, self.later, self.named = old, later, named
+        #: whether the rebuilt hand is exact (the player has played no card
+        #: that it may have drawn after this play)
+        self.exact = exact
 
     def fits(self, variant: Any, hand: list[int]) -> bool:
         """Whether the sampled hand of now, ``hand`` (oldest cards first), makes
@@ -607,7 +611,8 @@ def past_plays(obs: Observation) -> list[PastPlay]:
         if not isinstance(e, UnoCalled | PowersChanged | Skipped):
             last = e
     out = []
-    for s, card, side, color, acc, nxt, threat, size, later, named, _, _ in rows:
+    for s, card, side, color, acc, nxt, threat, size, later, named, _, inexact in rows:
         old = min(max(0, size - 1 - len(later)), obs.hand_sizes[s])
-        out.append(PastPlay(s, card, side, color, acc, nxt, threat, old, later, named))
+        out.append(PastPlay(s, card, side, color, acc, nxt, threat, old, later, named,
+                            not inexact))  # fmt: skip
     return out
