@@ -240,6 +240,13 @@ def main() -> None:
         default=60.0,
         help="the server's --idle-unload: rooms left by churn leave memory after this",
     )
+    ap.add_argument(
+        "--probe",
+        type=Path,
+        help="run the server under benchmarks/soak_probe.py, its JSON lines written here",
+    )
+    ap.add_argument("--probe-every", type=float, default=30.0, help="seconds between probes")
+    ap.add_argument("--tracemalloc", action="store_true", help="the probe compares allocations")
     a = ap.parse_args()
     if not 0 < a.minutes <= 120 or not 1 <= a.players <= 2000 or not 0 <= a.bots < a.seats:
         ap.error("need 0 < minutes <= 120, 1 <= players <= 2000, 0 <= bots < seats")
@@ -252,6 +259,12 @@ def main() -> None:
         "--ws-addr-rate", "1000000", "--lobby-rate", "1000000",
         "--idle-unload", str(a.idle_unload),
     ]  # fmt: skip
+    if a.probe is not None:
+        probe = [
+            str(UNOKIT.parent / "python"), str(Path(__file__).parent / "soak_probe.py"),
+            "--out", str(a.probe.resolve()), "--every", str(a.probe_every),
+        ] + (["--tracemalloc"] if a.tracemalloc else [])  # fmt: skip
+        cmd = [*probe, "--", *cmd[1:]]
     log = open(work / "server.log", "wb")
     server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)
     try:

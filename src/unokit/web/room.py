@@ -1357,9 +1357,11 @@ class Room:
         """Stop the room's tasks and ask its clients to reconnect (it reloads on demand)."""
         self.closed = True
         current = asyncio.current_task()
-        for task in (self.bot_task, self.timer_task):
+        # the grace tasks too: each holds the room for AWAY_GRACE seconds
+        for task in (self.bot_task, self.timer_task, *self._grace.values()):
             if task is not None and task is not current:
                 task.cancel()
+        self._grace.clear()
         loop = asyncio.get_running_loop()
         for conn in list(self.conns):
             loop.create_task(conn.close(1012, "room reloaded; reconnect"))
