@@ -139,6 +139,12 @@ def structures(hub: Any) -> dict[str, int]:
         "fragments": sum(len(r._fragments) for r in rooms),
         "histories": sum(len(r._histories) for r in rooms),
         "finished_cache": len(web_app._FINISHED),
+        "idle_rooms": sum(1 for r in rooms if not r.conns),
+        "over_rooms": sum(1 for r in rooms if r.game is not None and r.game.is_over),
+        "history_json_kb": sum(len(h[3]) for r in rooms for h in r._histories.values()) // 1024,
+        "state_json_kb": sum(len(t) for r in rooms for t in r._cache.states.values()) // 1024,
+        "delta_json_kb": sum(len(t) for r in rooms for d in r._deltas.values() for _, t in d)
+        // 1024,
     }
     return out
 

@@ -8,6 +8,7 @@ replayed finished matches has a size limit. Clocks are injected, never slept on.
 from __future__ import annotations
 
 import gc
+import json
 import time
 import weakref
 from types import SimpleNamespace
@@ -185,3 +186,46 @@ async def _settle() -> None:
 
     for _ in range(5):
         await asyncio.sleep(0)
+
+
+def test_a_room_nobody_watches_keeps_only_its_game(client: TestClient, room_helpers: Any) -> None:
+    """The views, deltas and serialised histories built for a room's viewers
+    are dropped with its last connection; the next viewer gets the same table."""
+    hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+    out = room_helpers.create(client, options={"targetScore": 500})
+    code = out["room"]
+    room = hub.rooms[code]
+    with room_helpers.connect(client, code) as s:
+        ws = room_helpers.wrap(s)
+        ws.send({"type": "hello", "token": out["token"], "deltas": True})
+        st = ws.state(lambda m: m["observation"] is not None)
+        obs, version, acted, sent = st["observation"], st["version"], -1, 0
+        while sent < 5 and obs["phase"] not in ("ROUND_OVER", "MATCH_OVER"):
+            if obs["current"] == 0 and obs["legal"] and acted != version:
+                sent, acted = sent + 1, version
+                ws.send({"type": "command", "id": sent, "text": obs["legal"][0], "version": acted})
+            m = ws.until(lambda m: m["type"] in ("state", "delta"))
+            if m["type"] == "state":
+                obs, version = m["observation"], m["version"]
+            elif "set" in m:  # followed with deltas
+                assert m["from"] == version
+                obs.update(m["set"])
+                version = m["version"]
+        assert sent > 0
+        assert room._views and room._histories
+        assert room._prev and room._deltas
+    for _ in range(500):  # the server has seen the disconnect
+        if not client.portal.call(lambda: bool(room.conns)):  # type: ignore[attr-defined]
+            break
+        time.sleep(0.01)  # waiting for a condition, bounded
+    assert not room.conns
+    assert not room._views and not room._histories and not room._fragments
+    assert not room._prev and not room._deltas and not room._cache.states
+    assert room._nolog is None
+    with room_helpers.connect(client, code) as s:  # the next viewer: the same table
+        ws = room_helpers.wrap(s)
+        ws.send({"type": "hello", "token": out["token"], "deltas": True})
+        st = ws.state(lambda m: m["observation"] is not None)
+        g = room.game
+        assert g is not None and st["version"] == room.version
+        assert st["observation"] == json.loads(json.dumps(g.observe(0).to_dict()))

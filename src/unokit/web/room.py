@@ -765,6 +765,22 @@ class Room:
         self.idle_since = time.monotonic()
         if conn.bound:
             self.changed(game_changed=False)
+        if not self.conns:
+            self.release_views()
+
+    def release_views(self) -> None:
+        """Nobody watches the room: drop what was built for its viewers (views,
+        deltas, serialised histories and states). They are caches, rebuilt for
+        the next viewer (who starts with a snapshot); a room left between its
+        last viewer and its unloading (``idle_unload``) keeps only its game and log."""
+        self._cache = _Cache()
+        self._nolog = None
+        self._views.clear()
+        self._converted = (-1, {})
+        self._prev.clear()
+        self._deltas.clear()
+        self._fragments.clear()
+        self._histories.clear()
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
