@@ -149,7 +149,7 @@ def structures(hub: Any) -> dict[str, int]:
     return out
 
 
-def probe(every: float, out: str, trace: bool) -> None:
+def probe(every: float, out: str, trace: bool, trim: bool) -> None:
     base: tracemalloc.Snapshot | None = None
     with open(out, "w") as f:
         while True:
@@ -178,6 +178,10 @@ def probe(every: float, out: str, trace: bool) -> None:
             }
             if hub is not None:
                 row["structures"] = {**structures(hub), "limiter_keys": sum(limits)}
+            if trim:  # what the C allocator holds but could give back
+                row["rss_before_trim_mb"] = row["rss_mb"]
+                ctypes.CDLL("libc.so.6").malloc_trim(0)
+                row["rss_after_trim_mb"] = round(rss_mb(), 1)
             if trace:
                 snap = tracemalloc.take_snapshot().filter_traces(
                     [tracemalloc.Filter(False, tracemalloc.__file__)]
@@ -199,6 +203,9 @@ def main() -> None:
     ap.add_argument("--out", required=True, help="JSON lines written here")
     ap.add_argument("--every", type=float, default=30.0, help="seconds between probes")
     ap.add_argument("--tracemalloc", action="store_true", help="compare allocation sites")
+    ap.add_argument(
+        "--trim", action="store_true", help="call malloc_trim(0) after each probe (glibc)"
+    )
     ap.add_argument("serve", nargs=argparse.REMAINDER, help="-- serve ARGS of unokit")
     a = ap.parse_args()
     args = [x for x in a.serve if x != "--"] if a.serve[:1] == ["--"] else a.serve
@@ -212,7 +219,9 @@ def main() -> None:
         return application
 
     web_app.create_app = create_app  # type: ignore[assignment]
-    threading.Thread(target=probe, args=(a.every, a.out, a.tracemalloc), daemon=True).start()
+    threading.Thread(
+        target=probe, args=(a.every, a.out, a.tracemalloc, a.trim), daemon=True
+    ).start()
     cli_app(args=args, prog_name="unokit")
 
 

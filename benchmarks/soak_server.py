@@ -324,6 +324,7 @@ def main() -> None:
     )
     ap.add_argument("--probe-every", type=float, default=30.0, help="seconds between probes")
     ap.add_argument("--tracemalloc", action="store_true", help="the probe compares allocations")
+    ap.add_argument("--trim", action="store_true", help="the probe calls malloc_trim(0)")
     a = ap.parse_args()
     if not 0 < a.minutes <= 120 or not 1 <= a.players <= 2000 or not 0 <= a.bots < a.seats:
         ap.error("need 0 < minutes <= 120, 1 <= players <= 2000, 0 <= bots < seats")
@@ -340,7 +341,7 @@ def main() -> None:
         probe = [
             str(UNOKIT.parent / "python"), str(Path(__file__).parent / "soak_probe.py"),
             "--out", str(a.probe.resolve()), "--every", str(a.probe_every),
-        ] + (["--tracemalloc"] if a.tracemalloc else [])  # fmt: skip
+        ] + (["--tracemalloc"] if a.tracemalloc else []) + (["--trim"] if a.trim else [])  # fmt: skip
         cmd = [*probe, "--", *cmd[1:]]
     log = open(work / "server.log", "wb")
     server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)

@@ -337,7 +337,9 @@ def create_app(settings: Settings) -> FastAPI:
 
         async def sweeper() -> None:
             while True:
-                await asyncio.sleep(min(60.0, settings.idle_unload / 2))
+                # often, so that rooms leave memory close to idle_unload after
+                # their last viewer, not in batches up to a period later
+                await asyncio.sleep(min(10.0, settings.idle_unload / 4))
                 hub.sweep()
                 for lim in (limiter, misses, per_address):
                     lim.prune()
