@@ -177,7 +177,14 @@ def probe(every: float, out: str, trace: bool, trim: bool) -> None:
                 k: types[k] for k in ("Room", "Conn", "Game", "Seat", "_View", "Task", "Future")
             }
             if hub is not None:
-                row["structures"] = {**structures(hub), "limiter_keys": sum(limits)}
+                # read from this thread while the event loop changes them: a
+                # dict may change size during the count; count again
+                for _ in range(20):
+                    try:
+                        row["structures"] = {**structures(hub), "limiter_keys": sum(limits)}
+                        break
+                    except RuntimeError:
+                        time.sleep(0.01)
             if trim:  # what the C allocator holds but could give back
                 row["rss_before_trim_mb"] = row["rss_mb"]
                 ctypes.CDLL("libc.so.6").malloc_trim(0)

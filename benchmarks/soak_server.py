@@ -367,6 +367,8 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
     tracebacks = text.count("Traceback")
     print(f"server tracebacks: {tracebacks}")
+    if tracebacks:
+        print(text[text.index("Traceback") :][:3000])
     sys.exit(1 if status or tracebacks else 0)
 
 
