@@ -229,3 +229,32 @@ def test_a_room_nobody_watches_keeps_only_its_game(client: TestClient, room_help
         g = room.game
         assert g is not None and st["version"] == room.version
         assert st["observation"] == json.loads(json.dumps(g.observe(0).to_dict()))
+
+
+def test_the_sweep_collects_the_cycles_closed_websockets_leave() -> None:
+    """A closed WebSocket's protocol object is a reference cycle (websockets
+    keeps its frame parser, a generator, on it): only a collection frees it,
+    and ``unokit serve`` makes automatic full collections rare. The sweep's
+    Collector runs one every ``gc_every`` seconds."""
+    from websockets.server import ServerProtocol
+
+    from unokit.web.app import Collector
+
+    clock = Clock()
+    collector = Collector(60.0, clock=clock)
+    gc.disable()
+    try:
+        proto = ServerProtocol()
+        ref = weakref.ref(proto)
+        del proto
+        assert ref() is not None  # a cycle: reference counting alone does not free it
+        clock.now += 30.0
+        assert not collector.maybe_collect() and ref() is not None
+        clock.now += 30.0
+        assert collector.maybe_collect() and ref() is None
+        assert not collector.maybe_collect()  # the next one a period later
+        clock.now += 60.0
+        assert collector.maybe_collect() and collector.runs == 2
+    finally:
+        gc.enable()
+    assert not Collector(0.0, clock=clock).maybe_collect()  # 0: never

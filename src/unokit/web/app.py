@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import time
@@ -285,6 +286,35 @@ class RestLimiter:
             del self.hits[h]
 
 
+class Collector:
+    """A full garbage collection every ``every`` seconds (0: never), run by
+    the server's sweep.
+
+    Every closed WebSocket leaves a reference cycle (websockets' protocol
+    object holds the generator that parses its frames), with its buffers.
+    ``unokit serve`` freezes the startup objects and raises the collector's
+    thresholds, so a full collection would come only after tens of millions
+    of allocations: the soak saw the protocols of all past connections
+    pile up (6,800 after 18 minutes, RSS +1.5 MB a minute). Collecting on a
+    clock bounds that garbage to the connections closed in one period; a
+    collection of the live server (~300k objects) takes ~50-150 ms."""
+
+    def __init__(self, every: float, *, clock: Callable[[], float] = time.monotonic) -> None:
+        self.every = every
+        self.clock = clock
+        self.last = clock()
+        self.runs = 0
+
+    def maybe_collect(self) -> bool:
+        now = self.clock()
+        if self.every <= 0 or now - self.last < self.every:
+            return False
+        self.last = now
+        gc.collect()
+        self.runs += 1
+        return True
+
+
 def _option_meta() -> dict[str, Any]:
     default = Options()
     out: dict[str, Any] = {}
@@ -335,6 +365,8 @@ def create_app(settings: Settings) -> FastAPI:
             cluster.call = owner_call
             await cluster.start()
 
+        collector = Collector(settings.gc_every)
+
         async def sweeper() -> None:
             while True:
                 # often, so that rooms leave memory close to idle_unload after
@@ -343,6 +375,7 @@ def create_app(settings: Settings) -> FastAPI:
                 hub.sweep()
                 for lim in (limiter, misses, per_address):
                     lim.prune()
+                collector.maybe_collect()
 
         sweep = asyncio.create_task(sweeper())
         try:
@@ -469,7 +502,11 @@ def create_app(settings: Settings) -> FastAPI:
             )
             reserved = []
             for i in external:  # claimed now: their tokens go to the host (docs/bot-api.md)
-                t = token if i == seat else (await room.claim(body.seats[i].name or f"Bot P{i}", i))[1]
+                t = (
+                    token
+                    if i == seat
+                    else (await room.claim(body.seats[i].name or f"Bot P{i}", i))[1]
+                )
                 reserved.append({"seat": i, "token": t})
         except StorageError as e:
             raise HTTPException(503, f"storage error: {e}") from None
