@@ -11,12 +11,21 @@ reconnects, says hello and resends its unanswered command (it must be applied
 exactly once: a duplicate is an error of the run).
 
 Every ``--interval`` seconds it prints one line: server RSS, CPU per move,
-moves/s, p50/p99 command->update, reconnects, rooms created, errors. At the end
-the first and last intervals are compared: RSS, CPU per move and p99 must stay
-flat (the run fails, exit 1, on any error or on growth beyond ``--flat``).
+moves/s, p50/p99 command->update, reconnects, rooms created, errors and the
+machine's load average. At the end, the verdict, leaving out the first
+``--warmup`` minutes (rooms fill up to their steady size, the allocator to
+its working set): the least-squares slope of RSS over the second half of the
+run in MB per 10 minutes (at most ``--rss-slope``), and the medians of CPU per
+move and of p99 in the second half against the first half (at most
+``--flat`` times). The run fails (exit 1) on any error, any server traceback
+or anything not flat.
 
-    python benchmarks/soak_server.py                      # 30 min, 600 players
-    python benchmarks/soak_server.py --minutes 3          # a short check
+``--probe FILE`` runs the server under benchmarks/soak_probe.py, which writes
+what the server holds (rooms, connections, per-room buffers, limiter entries,
+Python and C allocator figures) to FILE every ``--probe-every`` seconds.
+
+    nice -n 19 python benchmarks/soak_server.py           # 30 min, 600 players
+    python benchmarks/soak_server.py --minutes 3 --warmup 0.5 --interval 20  # a short check
 """
 
 from __future__ import annotations
@@ -24,9 +33,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -180,9 +191,9 @@ async def drive(port: int, pid: int, a: argparse.Namespace) -> int:
     end = start + a.minutes * 60
     rooms = a.players // (a.seats - a.bots)
     tasks = [asyncio.create_task(room_loop(port, a, t, end)) for _ in range(rooms)]
-    rows = []
+    rows: list[dict[str, float]] = []
     last_cpu, last_moves, last_t = cpu_seconds(pid), 0, time.monotonic()
-    print("   min   RSS MB  CPU ms/move  moves/s  p50 ms  p99 ms  reconnects  rooms  errors")
+    print("   min   RSS MB  CPU ms/move  moves/s  p50 ms  p99 ms  reconnects  rooms  errors  load")
     while time.monotonic() < end:
         await asyncio.sleep(min(a.interval, max(0.1, end - time.monotonic())))
         now, cpu = time.monotonic(), cpu_seconds(pid)
@@ -195,12 +206,16 @@ async def drive(port: int, pid: int, a: argparse.Namespace) -> int:
             "moves_s": moves / (now - last_t),
             "p50": percentile(lat, 50) * 1000,
             "p99": percentile(lat, 99) * 1000,
+            "reconnects": t.reconnects,
+            "rooms": t.rooms,
+            "errors": len(t.errors),
+            "load": os.getloadavg()[0],
         }
         rows.append(row)
         print(
             f"{row['min']:6.1f} {row['rss']:8.0f} {row['cpu_ms']:12.3f} {row['moves_s']:8.1f}"
             f" {row['p50']:7.1f} {row['p99']:7.1f} {t.reconnects:11d} {t.rooms:6d}"
-            f" {len(t.errors):7d}",
+            f" {len(t.errors):7d} {row['load']:5.1f}",
             flush=True,
         )
         last_cpu, last_moves, last_t = cpu, t.moves, now
@@ -210,14 +225,61 @@ async def drive(port: int, pid: int, a: argparse.Namespace) -> int:
     print(f"moves {t.moves}, replayed acks {t.replays}, reconnects {t.reconnects}, rooms {t.rooms}")
     for e in t.errors[:10]:
         print("  error:", e)
-    failed = bool(t.errors)
-    if len(rows) >= 3:
-        first, last = rows[1], rows[-1]  # the first interval includes the start
-        for key in ("rss", "cpu_ms", "p99"):
-            growth = last[key] / first[key] if first[key] else float("nan")
-            print(f"  {key}: {first[key]:.2f} -> {last[key]:.2f} (x{growth:.2f})")
-            failed |= growth > a.flat
-    return 1 if failed else 0
+    if a.json is not None:
+        a.json.write_text(json.dumps({"args": vars(a) | {"json": None, "probe": None},
+                                      "rows": rows, "moves": t.moves, "errors": len(t.errors),
+                                      "reconnects": t.reconnects, "replays": t.replays,
+                                      "rooms": t.rooms}, indent=1))  # fmt: skip
+    flat = verdict(rows, a)
+    return 0 if flat and not t.errors else 1
+
+
+def slope(points: list[tuple[float, float]]) -> float:
+    """Least-squares slope of y over x (nan with fewer than two points)."""
+    pts = [(x, y) for x, y in points if y == y]
+    if len(pts) < 2:
+        return float("nan")
+    mx = statistics.fmean(x for x, _ in pts)
+    my = statistics.fmean(y for _, y in pts)
+    den = sum((x - mx) ** 2 for x, _ in pts)
+    return sum((x - mx) * (y - my) for x, y in pts) / den if den else float("nan")
+
+
+def verdict(rows: list[dict[str, float]], a: argparse.Namespace) -> bool:
+    """Flatness after the warm-up: RSS slope over the second half of the run
+    (MB per 10 minutes), and CPU per move and p99 of the second half against
+    the first half after the warm-up (ratio of medians). Prints the verdict."""
+    warm = [r for r in rows if r["min"] > a.warmup]
+    half = a.minutes / 2
+    first = [r for r in warm if r["min"] <= half]
+    second = [r for r in warm if r["min"] > half]
+    if len(first) < 2 or len(second) < 2:
+        print(f"verdict: too short to judge (need 2+ intervals after {a.warmup} min of warm-up"
+              " in each half)")  # fmt: skip
+        return True
+    rss_slope = slope([(r["min"], r["rss"]) for r in second]) * 10
+    rss2 = [r["rss"] for r in second]
+    ok = rss_slope <= a.rss_slope
+    print(
+        f"RSS: {rows[0]['rss']:.0f} MB at {rows[0]['min']:.1f} min (start),"
+        f" {first[0]['rss']:.0f} MB after the {a.warmup:g}-min warm-up;"
+        f" second half {min(rss2):.0f}-{max(rss2):.0f} MB, slope {rss_slope:+.1f} MB per 10 min"
+        f" (limit {a.rss_slope:g}): {'flat' if ok else 'GROWING'}"
+    )
+    for key, name in (("cpu_ms", "CPU ms/move"), ("p99", "p99 ms")):
+        m1 = statistics.median(r[key] for r in first)
+        m2 = statistics.median(r[key] for r in second)
+        ratio = m2 / m1 if m1 else float("nan")
+        good = ratio <= a.flat
+        ok &= good
+        print(
+            f"{name}: median {m1:.3f} (first half after warm-up) -> {m2:.3f} (second half),"
+            f" x{ratio:.2f} (limit x{a.flat:g}): {'flat' if good else 'GROWING'}"
+        )
+    load = statistics.fmean(r["load"] for r in rows)
+    print(f"load average (1 min) over the run: mean {load:.1f}, max {max(r['load'] for r in rows):.1f}"
+          f" on {os.cpu_count()} CPUs")  # fmt: skip
+    return ok
 
 
 def main() -> None:
@@ -232,7 +294,22 @@ def main() -> None:
     )
     ap.add_argument("--reconnect-s", type=float, default=120.0, help="mean seconds between drops")
     ap.add_argument("--interval", type=float, default=60.0, help="seconds per report line")
-    ap.add_argument("--flat", type=float, default=1.5, help="allowed growth, last/first interval")
+    ap.add_argument(
+        "--flat",
+        type=float,
+        default=1.5,
+        help="allowed growth of CPU per move and p99: second half / first half after warm-up",
+    )
+    ap.add_argument(
+        "--warmup", type=float, default=5.0, help="minutes of warm-up left out of the verdict"
+    )
+    ap.add_argument(
+        "--rss-slope",
+        type=float,
+        default=2.0,
+        help="allowed RSS slope over the second half, MB per 10 minutes",
+    )
+    ap.add_argument("--json", type=Path, help="write the intervals and totals here")
     ap.add_argument("--bot-delay", type=float, default=0.5)
     ap.add_argument(
         "--idle-unload",
@@ -240,6 +317,14 @@ def main() -> None:
         default=60.0,
         help="the server's --idle-unload: rooms left by churn leave memory after this",
     )
+    ap.add_argument(
+        "--probe",
+        type=Path,
+        help="run the server under benchmarks/soak_probe.py, its JSON lines written here",
+    )
+    ap.add_argument("--probe-every", type=float, default=30.0, help="seconds between probes")
+    ap.add_argument("--tracemalloc", action="store_true", help="the probe compares allocations")
+    ap.add_argument("--trim", action="store_true", help="the probe calls malloc_trim(0)")
     a = ap.parse_args()
     if not 0 < a.minutes <= 120 or not 1 <= a.players <= 2000 or not 0 <= a.bots < a.seats:
         ap.error("need 0 < minutes <= 120, 1 <= players <= 2000, 0 <= bots < seats")
@@ -252,6 +337,12 @@ def main() -> None:
         "--ws-addr-rate", "1000000", "--lobby-rate", "1000000",
         "--idle-unload", str(a.idle_unload),
     ]  # fmt: skip
+    if a.probe is not None:
+        probe = [
+            str(UNOKIT.parent / "python"), str(Path(__file__).parent / "soak_probe.py"),
+            "--out", str(a.probe.resolve()), "--every", str(a.probe_every),
+        ] + (["--tracemalloc"] if a.tracemalloc else []) + (["--trim"] if a.trim else [])  # fmt: skip
+        cmd = [*probe, "--", *cmd[1:]]
     log = open(work / "server.log", "wb")
     server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)
     try:
@@ -276,6 +367,8 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
     tracebacks = text.count("Traceback")
     print(f"server tracebacks: {tracebacks}")
+    if tracebacks:
+        print(text[text.index("Traceback") :][:3000])
     sys.exit(1 if status or tracebacks else 0)
 
 

@@ -50,6 +50,10 @@ class Settings:
     max_body: int = 65536
     #: seconds without any connection after which a room is unloaded from memory
     idle_unload: float = 1800.0
+    #: seconds between full garbage collections (0: never). A closed WebSocket
+    #: leaves cyclic garbage (the websockets protocol object is a cycle by
+    #: design), which the thresholds ``unokit serve`` sets collect too rarely
+    gc_every: float = 60.0
     #: SQLite's synchronous pragma: FULL survives power loss, NORMAL only crashes
     sqlite_synchronous: str = "FULL"
     #: connections per room (players and spectators)

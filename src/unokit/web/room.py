@@ -944,6 +944,22 @@ class Room:
         self.idle_since = time.monotonic()
         if conn.bound:
             self.changed(game_changed=False)
+        if not self.conns:
+            self.release_views()
+
+    def release_views(self) -> None:
+        """Nobody watches the room: drop what was built for its viewers (views,
+        deltas, serialised histories and states). They are caches, rebuilt for
+        the next viewer (who starts with a snapshot); a room left between its
+        last viewer and its unloading (``idle_unload``) keeps only its game and log."""
+        self._cache = _Cache()
+        self._nolog = None
+        self._views.clear()
+        self._converted = (-1, {})
+        self._prev.clear()
+        self._deltas.clear()
+        self._fragments.clear()
+        self._histories.clear()
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
@@ -1539,9 +1555,11 @@ class Room:
         """Stop the room's tasks and ask its clients to reconnect (it reloads on demand)."""
         self.closed = True
         current = asyncio.current_task()
-        for task in (self.bot_task, self.timer_task):
+        # the grace tasks too: each holds the room for AWAY_GRACE seconds
+        for task in (self.bot_task, self.timer_task, *self._grace.values()):
             if task is not None and task is not current:
                 task.cancel()
+        self._grace.clear()
         loop = asyncio.get_running_loop()
         for conn in list(self.conns):
             loop.create_task(conn.close(1012, "room reloaded; reconnect"))
