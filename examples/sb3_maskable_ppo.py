@@ -23,6 +23,7 @@ Checkpoints saved along the way (``--checkpoints``) are evaluated too, so
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import time
@@ -205,11 +206,17 @@ class ScoringPolicy(MaskableMultiInputActorCriticPolicy):
         return data
 
 
+@functools.lru_cache(maxsize=None)
+def features_of(variant: str) -> UnoFeatures:
+    """One :class:`UnoFeatures` per variant (its tables take a moment to build)."""
+    return UnoFeatures(variant, 2)
+
+
 def observation_transform(variant: str, features: bool, scoring: bool = False) -> Any:
     """``(observation, mask) -> network input``: the scaled observation, plus
     the engineered features when ``features``, plus the per-action features
     when ``scoring``."""
-    f = UnoFeatures(variant, 2)
+    f = features_of(variant)
     if scoring:
         return f.with_actions
     if features:
@@ -274,7 +281,9 @@ def evaluate_model(path: Path, args: argparse.Namespace, games: int) -> dict:
 def main(argv: list[str] | None = None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variant", choices=sorted(GYM_IDS), default="classic")
-    p.add_argument("--budget-seconds", type=float, default=600.0)
+    p.add_argument("--budget-seconds", type=float, default=600.0, help="training wall time")
+    p.add_argument("--minutes", type=float, default=None,
+                   help="training wall time in minutes (overrides --budget-seconds)")
     p.add_argument("--steps", type=int, default=10_000_000, help="environment steps at most")
     p.add_argument("--n-envs", type=int, default=16)
     p.add_argument("--n-steps", type=int, default=128, help="steps per environment per update")
@@ -298,12 +307,14 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--n-epochs", type=int, default=4)
     p.add_argument("--eval-games", type=int, default=500)
     p.add_argument("--checkpoint-games", type=int, default=200)
-    p.add_argument("--checkpoints", default="60,120,240,360,480",
+    p.add_argument("--checkpoints", default="120,300,480",
                    help="seconds at which to save (and later evaluate) checkpoints")
     p.add_argument("--eval-seed", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("artifacts/sb3"))
     args = p.parse_args(argv)
+    if args.minutes is not None:
+        args.budget_seconds = args.minutes * 60
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.opponent == "mixed":
@@ -318,7 +329,7 @@ def main(argv: list[str] | None = None) -> dict:
     policy: Any = "MultiInputPolicy"
     policy_kwargs: dict[str, Any] = {"net_arch": net}
     if args.policy == "scoring":
-        f = UnoFeatures(args.variant, 2)
+        f = features_of(args.variant)
         policy = ScoringPolicy
         policy_kwargs["scoring"] = {"state_size": f.size, "n_actions": f.num_actions,
                                     "action_size": f.action_size}  # fmt: skip
