@@ -1,7 +1,7 @@
 """Stable-Baselines3: MaskablePPO (sb3-contrib) on the Gymnasium UNO environment.
 
     pip install 'unokit[rl]' torch==2.13.0 'sb3-contrib>=2.9'
-    python examples/sb3_maskable_ppo.py --variant classic --budget-seconds 600
+    python examples/sb3_maskable_ppo.py --variant classic --minutes 10
 
 The learner plays seat 0 of ``unokit/Uno<Variant>-v0`` (two players, 16
 environments) against ``random`` in half of its environments and
@@ -9,15 +9,22 @@ environments) against ``random`` in half of its environments and
 rewards and ``stall_reward="loss"`` (a round cut at ``max_steps`` is worth a
 loss, so stalling never pays). The network sees the observation divided by
 the Box's upper bound (all in 0..1) followed by the features of
-``uno_features.py`` (``--no-features``: without them); ``--shaping c`` adds a
-potential-based shaping on hand sizes (:class:`HandShaping`, off by default:
-measured, it did not help). Training stops at
-``--budget-seconds`` of wall time or ``--steps`` environment steps; the model
-is saved (``model.zip``), reloaded, and played greedily for ``--eval-games``
-rounds against ``random`` and ``heuristic`` (the same seeds for every model):
-win rates with 95% Wilson intervals go to stdout and ``results.json``.
-Checkpoints saved along the way (``--checkpoints``) are evaluated too, so
-``results.json`` holds win rate against wall time.
+``uno_features.py`` (``--no-features``: without them). The policy
+(``--policy scoring``, the default; :class:`ScoringPolicy`) scores every
+action with one small network shared by all actions, from that action's own
+features (``UnoFeatures.actions``: the kind of card, the colour it leaves in
+force, the cards of the hand that could follow it, ...) weighed by the
+state, plus one logit per action slot from an MLP on the state
+(``--net``, default 128,128); ``--policy mlp`` is SB3's ``MultiInputPolicy``
+(one logit per slot only). ``--shaping c`` adds a potential-based shaping on
+hand sizes (:class:`HandShaping`, off by default: measured, it did not
+help). Training stops at ``--minutes`` (or ``--budget-seconds``) of wall
+time or ``--steps`` environment steps; the model is saved (``model.zip``),
+reloaded, and played greedily for ``--eval-games`` rounds against ``random``
+and ``heuristic`` (the same seeds for every model): win rates with 95%
+Wilson intervals go to stdout and ``results.json``. Checkpoints saved along
+the way (``--checkpoints``) are evaluated too, so ``results.json`` holds win
+rate against wall time.
 """
 
 from __future__ import annotations

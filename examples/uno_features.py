@@ -19,6 +19,18 @@ feature                size  value
 ``unseen_colors``      4     cards of each colour neither in hand nor discarded, / 25
 =====================  ====  ==========================================================
 
+:meth:`UnoFeatures.actions` describes every action of the table the same
+way, one row each (``action_size`` values): the kind of card played (one-hot),
+its points and number, or which other decision it is (DRAW, PASS, COLOR,
+ACCEPT, CHALLENGE, UNO, CATCH); and what it would leave: the cards of the
+colour it puts in force still in hand, the cards of the hand that could
+follow it (wild, same colour or same symbol), the unseen cards of that
+colour, whether that is the colour held most or the colour already in force,
+and the copies of the card held. A policy that scores each action from its
+row with one shared network (``examples/sb3_maskable_ppo.py``) learns about
+"a card that keeps my longest colour" once, not once per card.
+:meth:`UnoFeatures.with_actions` gives both as one vector.
+
 They are functions of the observation and mask (no hidden information, nothing
 the policy could not compute itself), so a policy trained with them plays the
 same environments; they only save the network from learning to count.
