@@ -310,7 +310,7 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--stall-reward", default="loss")
     p.add_argument("--opponent", choices=["mixed", "random", "heuristic"], default="mixed",
                    help="training opponents: half random and half heuristic, or one of them")
-    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--lr", type=float, default=1e-3)
     p.add_argument("--n-epochs", type=int, default=4)
     p.add_argument("--eval-games", type=int, default=500)
     p.add_argument("--checkpoint-games", type=int, default=200)
