@@ -19,6 +19,18 @@ feature                size  value
 ``unseen_colors``      4     cards of each colour neither in hand nor discarded, / 25
 =====================  ====  ==========================================================
 
+:meth:`UnoFeatures.actions` describes every action of the table the same
+way, one row each (``action_size`` values): the kind of card played (one-hot),
+its points and number, or which other decision it is (DRAW, PASS, COLOR,
+ACCEPT, CHALLENGE, UNO, CATCH); and what it would leave: the cards of the
+colour it puts in force still in hand, the cards of the hand that could
+follow it (wild, same colour or same symbol), the unseen cards of that
+colour, whether that is the colour held most or the colour already in force,
+and the copies of the card held. A policy that scores each action from its
+row with one shared network (``examples/sb3_maskable_ppo.py``) learns about
+"a card that keeps my longest colour" once, not once per card.
+:meth:`UnoFeatures.with_actions` gives both as one vector.
+
 They are functions of the observation and mask (no hidden information, nothing
 the policy could not compute itself), so a policy trained with them plays the
 same environments; they only save the network from learning to count.
@@ -43,7 +55,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from unokit.cards import Kind
+from unokit.cards import Color, Kind
 from unokit.envs.actions import action_table
 from unokit.envs.observation import ObservationEncoder
 from unokit.options import Options
@@ -111,6 +123,7 @@ class UnoFeatures:
         self._colour_seg = enc.slice("color")
         self._sizes = enc.slice("hand_sizes")
         self._side = seg["side"][0] if v.two_sided else -1
+        self._init_actions(v, table, sides, at)
         names = [("hand_colors", 4), ("hand_kinds", 3), ("in_color", 1), ("my_size", _SIZES),
                  ("opp_sizes", _SIZES * (players - 1)), ("legal", 10), ("unseen_colors", 4)]  # fmt: skip
         self.at: dict[str, int] = {}
@@ -119,6 +132,99 @@ class UnoFeatures:
             self.at[name] = off
             off += length
         self.size = off
+
+    def _init_actions(self, v: Any, table: Any, sides: tuple[int, ...], at: dict[int, int]) -> None:
+        """The tables behind :meth:`actions`: per side, what each action does
+        to the colour in force and which cards of the universe could follow it."""
+        n, u = table.size, len(at)
+        ns = len(sides)
+        self.num_actions = n
+        kinds = len(Kind)
+        # static: kind one-hot (plays), points / 50, number / 9, flex side; then
+        # the other decisions: DRAW PASS COLOR ACCEPT CHALLENGE UNO CATCH
+        others = ("DRAW", "PASS", "COLOR", "ACCEPT", "CHALLENGE", "UNO", "CATCH")
+        self._static = np.zeros((ns, n, kinds + 3 + len(others)), np.float32)
+        self._result = np.zeros((ns, n, 4), np.float32)  # colour in force after the action
+        self._own = np.zeros((ns, n), np.float32)  # the card played is of that colour
+        self._compat = np.zeros((ns, n, u), np.float32)  # cards that could follow
+        self._self_compat = np.zeros((ns, n), np.float32)
+        self._card_of = np.full(n, -1, np.int64)
+        faces = [[v.cards.cards[cid].face(s) for cid in self.encoder.cards] for s in sides]
+        for s in sides:
+            fs = faces[s]
+            for a in range(n):
+                code = table.codes[a]
+                name = table.names[a]
+                row = self._static[s, a]
+                if a >= table.num_plays:
+                    word = name.split()[0]
+                    row[kinds + 3 + others.index(word)] = 1.0
+                    if word == "COLOR":
+                        c = int(Color[name.split()[1]]) % 4
+                        self._result[s, a, c] = 1.0
+                        self._compat[s, a] = [f.is_wild or (f.color is not None
+                                                             and int(f.color) % 4 == c) for f in fs]
+                    continue
+                cid = (code >> 4) & 0xFFF
+                flex = bool(code & (1 << 20))
+                chosen = ((code >> 16) & 15) - 1
+                face = v.cards.cards[cid].face(s)
+                self._card_of[a] = at[cid]
+                row[int(face.kind)] = 1.0
+                row[kinds] = face.points / 50
+                row[kinds + 1] = (face.number or 0) / 9
+                row[kinds + 2] = float(flex)
+                if face.is_wild:
+                    c = chosen % 4 if chosen >= 0 else -1
+                elif flex and face.flex_color is not None:
+                    c = int(face.flex_color) % 4
+                else:
+                    c = int(face.color) % 4 if face.color is not None else -1
+                if c < 0:
+                    continue
+                self._result[s, a, c] = 1.0
+                self._own[s, a] = float(face.color is not None and int(face.color) % 4 == c)
+                for j, f in enumerate(fs):
+                    same_color = f.color is not None and int(f.color) % 4 == c
+                    same_symbol = (not face.is_wild and f.kind == face.kind
+                                   and (face.kind != Kind.NUMBER or f.number == face.number))
+                    self._compat[s, a, j] = float(f.is_wild or same_color or same_symbol)
+                self._self_compat[s, a] = self._compat[s, a, at[cid]]
+        self.action_size = self._static.shape[2] + 6
+
+    def actions(self, observation: npt.NDArray[Any], mask: npt.NDArray[Any]) -> Vector:
+        """Per-action features, ``(num_actions, action_size)`` float32: what
+        each decision is (kind of card, points, number; or DRAW, PASS, COLOR,
+        ...) and what it would leave: cards of the resulting colour still in
+        hand / 10, cards of the hand that could follow it / 10, unseen cards
+        of that colour / 25, whether it is the colour held most, whether it
+        keeps the colour in force, copies of the card held / 4. Computed from
+        the observation and mask alone, like the state features; a policy
+        scores every action with the same small network on these
+        (``examples/sb3_maskable_ppo.py``)."""
+        obs = np.asarray(observation, dtype=np.float32)
+        side = int(obs[self._side] > 0.5) if self._side >= 0 else 0
+        hand = obs[self._hand]
+        color_of = self._color[side]
+        hand_colors = hand @ color_of
+        current = obs[self._colour_seg].reshape(-1, 4).sum(axis=0)
+        unseen = (self._deck - hand - obs[self._discard]) @ color_of
+        result = self._result[side]
+        most = (hand_colors >= hand_colors.max()).astype(np.float32)
+        held = np.where(self._card_of >= 0, hand[np.maximum(self._card_of, 0)], 0.0)
+        dyn = np.stack([
+            (result @ hand_colors - self._own[side]) / 10,
+            (self._compat[side] @ hand - self._self_compat[side]) / 10,
+            result @ unseen / 25,
+            result @ most,
+            result @ current,
+            held / 4,
+        ], axis=1)  # fmt: skip
+        return np.concatenate([self._static[side], dyn], axis=1).astype(np.float32)
+
+    def with_actions(self, observation: npt.NDArray[Any], mask: npt.NDArray[Any]) -> Vector:
+        """:meth:`__call__` followed by :meth:`actions` flattened (one vector)."""
+        return np.concatenate([self(observation, mask), self.actions(observation, mask).ravel()])
 
     def __call__(self, observation: npt.NDArray[Any], mask: npt.NDArray[Any]) -> Vector:
         obs = np.asarray(observation, dtype=np.float32)

@@ -125,6 +125,73 @@ def test_features_count_what_the_engine_holds(variant: str) -> None:
     assert checked > 100
 
 
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+def test_action_features_describe_each_legal_play(variant: str) -> None:
+    """The per-action features of uno_features.py (what the SB3 recipe's
+    scoring policy sees for each action), recomputed from the game's own
+    state on every decision of random rounds: for each legal play, its kind,
+    the cards of the colour it leaves in force still in hand, the cards of the
+    hand that could follow it (wild, same colour or same symbol) and the
+    copies held; for each legal COLOR, the cards of that colour held."""
+    from unokit.envs.gym import UnoGymEnv
+
+    features = _load("uno_features").UnoFeatures(variant, 2)
+    env = UnoGymEnv(variant, 2, opponent="random")
+    table = env.table
+    kinds = features.action_size - 6 - 3 - 7
+    rng = np.random.default_rng(2)
+    checked = 0
+    for seed in range(5):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = obs["action_mask"]
+            acts = features.actions(obs["observation"], mask)
+            assert acts.shape == (table.size, features.action_size) and acts.dtype == np.float32
+            flat = features.with_actions(obs["observation"], mask)
+            assert (flat[: features.size] == features(obs["observation"], mask)).all()
+            assert (flat[features.size :] == acts.ravel()).all()
+            game = env.game
+            side = game.side
+            hand = [game.variant.cards.cards[c] for c in game.hands[0]]
+            for i in np.flatnonzero(mask):
+                name = table.names[i]
+                row = acts[i]
+                if name.startswith("COLOR"):
+                    c = ["R", "Y", "G", "B", "Pk", "Tl", "Or", "Pu"].index(name.split()[1]) % 4
+                    held = sum(h.face(side).color is not None and int(h.face(side).color) % 4 == c
+                               for h in hand)  # fmt: skip
+                    assert row[-6] * 10 == pytest.approx(held)
+                    continue
+                if not name.startswith("PLAY") or "side=flex" in name:
+                    continue
+                move = table.move(0, int(i))
+                card = game.variant.cards.cards[(move >> 4) & 0xFFF]
+                face = card.face(side)
+                assert row[int(face.kind)] == 1 and row[:kinds].sum() == 1
+                if face.is_wild:
+                    c = (((move >> 16) & 15) - 1) % 4
+                else:
+                    assert face.color is not None
+                    c = int(face.color) % 4
+                rest = list(hand)
+                rest.remove(card)
+                same = [h.face(side).color is not None and int(h.face(side).color) % 4 == c
+                        for h in rest]  # fmt: skip
+                follow = sum(
+                    s or h.face(side).is_wild
+                    or (not face.is_wild and h.face(side).kind == face.kind
+                        and (face.kind != 0 or h.face(side).number == face.number))
+                    for s, h in zip(same, rest, strict=True))  # fmt: skip
+                assert row[-6] * 10 == pytest.approx(sum(same))
+                assert row[-5] * 10 == pytest.approx(follow)
+                assert row[-1] * 4 == pytest.approx(hand.count(card))
+                checked += 1
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+            done = terminated or truncated
+    assert checked > 100
+
+
 def test_hand_shaping_is_potential_based() -> None:
     """Over a round, the shaped rewards (gamma = 1) add up to the true rewards
     minus the potential of the first state: shaping changes no return's ranking."""
