@@ -38,7 +38,7 @@ import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0  # noqa: E402
-from unokit.envs.evaluate import evaluate  # noqa: E402
+from unokit.envs.evaluate import evaluate_many  # noqa: E402
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
 
@@ -218,12 +218,8 @@ def main(argv: list[str] | None = None) -> dict:
         fresh = Agent(high, out.action_mask.shape[1])
         fresh.load_state_dict(torch.load(file))
         policy = greedy(fresh)
-        rates = {}
-        for opp in ("random", "heuristic"):
-            r = evaluate(policy, args.variant, opp, games=games, seed=args.eval_seed)
-            rates[opp] = r.as_dict()
-            print(f"  {r}", flush=True)
-        return rates
+        return evaluate_many(policy, args.variant, games=games, seed=args.eval_seed,
+                             echo=lambda line: print(line, flush=True))  # fmt: skip
 
     curve = []
     for elapsed, at, ckpt in saved:

@@ -62,7 +62,7 @@ from ray.rllib.examples.rl_modules.classes.action_masking_rlm import (  # noqa: 
 from uno_features import UnoFeatures  # noqa: E402
 
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0  # noqa: E402
-from unokit.envs.evaluate import evaluate  # noqa: E402
+from unokit.envs.evaluate import evaluate_many  # noqa: E402
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
 
@@ -214,13 +214,9 @@ def greedy(module: RLModule, features: Any) -> Any:
 
 def evaluate_both(module: RLModule, features: Any, args: argparse.Namespace, games: int,
                   seconds: float, steps: int) -> dict[str, Any]:  # fmt: skip
-    point: dict[str, Any] = {"seconds": seconds, "steps": steps}
-    for opp in ("random", "heuristic"):
-        r = evaluate(greedy(module, features), args.variant, opp, games=games,
-                     seed=args.eval_seed)  # fmt: skip
-        point[opp] = r.as_dict()
-        print(f"  {r}", flush=True)
-    return point
+    rates = evaluate_many(greedy(module, features), args.variant, games=games,
+                          seed=args.eval_seed, echo=lambda line: print(line, flush=True))  # fmt: skip
+    return {"seconds": seconds, "steps": steps, **rates}
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -51,7 +51,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv  # noqa: E402
 from torch import nn  # noqa: E402
 from uno_features import UnoFeatures  # noqa: E402
 
-from unokit.envs.evaluate import evaluate  # noqa: E402
+from unokit.envs.evaluate import evaluate_many  # noqa: E402
 from unokit.envs.gym import GYM_IDS  # noqa: E402
 
 
@@ -213,7 +213,7 @@ class ScoringPolicy(MaskableMultiInputActorCriticPolicy):
         return data
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def features_of(variant: str) -> UnoFeatures:
     """One :class:`UnoFeatures` per variant (its tables take a moment to build)."""
     return UnoFeatures(variant, 2)
@@ -277,12 +277,8 @@ def evaluate_model(path: Path, args: argparse.Namespace, games: int) -> dict:
     model = MaskablePPO.load(path, device="cpu")
     policy = greedy(model, observation_transform(args.variant, args.features,
                                                  args.policy == "scoring"))  # fmt: skip
-    out = {}
-    for opponent in ("random", "heuristic"):
-        r = evaluate(policy, args.variant, opponent, games=games, seed=args.eval_seed)
-        out[opponent] = r.as_dict()
-        print(f"  {r}", flush=True)
-    return out
+    return evaluate_many(policy, args.variant, games=games, seed=args.eval_seed,
+                         echo=lambda line: print(line, flush=True))  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -48,7 +48,7 @@ from tianshou.utils.torch_utils import policy_within_training_step  # noqa: E402
 from uno_features import UnoFeatures  # noqa: E402
 
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0  # noqa: E402
-from unokit.envs.evaluate import evaluate  # noqa: E402
+from unokit.envs.evaluate import evaluate_many  # noqa: E402
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
 
@@ -156,10 +156,8 @@ def main(argv: list[str] | None = None) -> dict:
     policy = greedy(fresh, env.features)
     print(f"reloaded from {path}, {args.eval_games} games each:", flush=True)
     final: dict[str, Any] = {"seconds": train_seconds, "steps": steps}
-    for opp in ("random", "heuristic"):
-        r = evaluate(policy, args.variant, opp, games=args.eval_games, seed=args.eval_seed)
-        final[opp] = r.as_dict()
-        print(f"  {r}", flush=True)
+    final |= evaluate_many(policy, args.variant, games=args.eval_games, seed=args.eval_seed,
+                           echo=lambda line: print(line, flush=True))  # fmt: skip
     results = {"library": "tianshou DQN (learner view of the PettingZoo env)",
                "variant": args.variant, "args": {k: str(v) for k, v in vars(args).items()},
                "final": final}  # fmt: skip

@@ -52,7 +52,7 @@ from torch import nn  # noqa: E402
 from uno_features import UnoFeatures  # noqa: E402
 
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0  # noqa: E402
-from unokit.envs.evaluate import evaluate  # noqa: E402
+from unokit.envs.evaluate import evaluate_many  # noqa: E402
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
 
@@ -123,13 +123,9 @@ def greedy(learner: PPO, features: UnoFeatures) -> Any:
 
 def evaluate_both(learner: PPO, features: UnoFeatures, args: argparse.Namespace, games: int,
                   seconds: float, steps: int) -> dict[str, Any]:  # fmt: skip
-    point: dict[str, Any] = {"seconds": seconds, "steps": steps}
-    for opp in ("random", "heuristic"):
-        r = evaluate(greedy(learner, features), args.variant, opp, games=games,
-                     seed=args.eval_seed)  # fmt: skip
-        point[opp] = r.as_dict()
-        print(f"  {r}", flush=True)
-    return point
+    rates = evaluate_many(greedy(learner, features), args.variant, games=games,
+                          seed=args.eval_seed, echo=lambda line: print(line, flush=True))  # fmt: skip
+    return {"seconds": seconds, "steps": steps, **rates}
 
 
 def main(argv: list[str] | None = None) -> dict:

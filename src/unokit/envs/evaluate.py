@@ -27,7 +27,7 @@ from unokit.errors import OptionError
 
 from .gym import UnoGymEnv
 
-__all__ = ["WinRate", "evaluate", "wilson_interval"]
+__all__ = ["WinRate", "evaluate", "evaluate_many", "wilson_interval"]
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 
@@ -108,3 +108,32 @@ def evaluate(
         finished += winner is not None
         wins += winner == 0
     return WinRate(opponent, games, wins, finished, decisions)
+
+
+def evaluate_many(
+    policy: Policy,
+    variant: str,
+    opponents: tuple[str, ...] = ("random", "heuristic"),
+    *,
+    games: int = 500,
+    seed: int = 0,
+    echo: Callable[[str], object] | None = None,
+    **options: Any,
+) -> dict[str, dict[str, Any]]:
+    """:func:`evaluate` against each of ``opponents`` on the same seeds: the
+    recipes' evaluation point, ``{opponent: WinRate.as_dict()}``; each result is
+    passed to ``echo`` as a line of text as soon as it is known.
+
+    >>> import numpy as np
+    >>> first_legal = lambda obs, mask: int(np.flatnonzero(mask)[0])
+    >>> rates = evaluate_many(first_legal, "classic", games=4, echo=None)
+    >>> sorted(rates), rates["random"]["games"]
+    (['heuristic', 'random'], 4)
+    """
+    rates: dict[str, dict[str, Any]] = {}
+    for opponent in opponents:
+        r = evaluate(policy, variant, opponent, games=games, seed=seed, **options)
+        rates[opponent] = r.as_dict()
+        if echo is not None:
+            echo(f"  {r}")
+    return rates
