@@ -1284,10 +1284,15 @@ class Game:
         """``legal_actions(seat)`` of every seat, in seat order, with the
         position loaded into the core once (a server showing one state to all
         its seats)."""
+        return [[self.decode(s, m) for m in ms] for s, ms in enumerate(self.legal_moves_by_seat())]
+
+    def legal_moves_by_seat(self) -> list[list[int]]:
+        """``legal_moves(seat)`` of every seat, in seat order, with the
+        position loaded into the core once."""
         if self.phase in (_RO, _MO, _DEAL):
             return [[] for _ in range(self.n)]
         c = self._core()
-        return [[self.decode(s, m) for m in c.legal_moves(s)] for s in range(self.n)]
+        return [c.legal_moves(s) for s in range(self.n)]
 
     def decode(self, seat: int, move: int) -> Action:
         """The typed action of move code ``move`` played by ``seat``."""

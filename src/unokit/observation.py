@@ -36,6 +36,9 @@ __all__ = [
     "SeatPart",
     "SEAT_KEYS",
     "seat_part",
+    "seat_raw",
+    "part_of_raw",
+    "SeatRaw",
     "entries",
     "combine",
     "observe",
@@ -281,32 +284,70 @@ class SeatPart:
 SEAT_KEYS: tuple[str, ...] = ("seat", "hand", "backs", "drawn", "revealed", "legal")
 
 
+SeatRaw = tuple[
+    int | None,
+    tuple[int, ...],
+    tuple[tuple[Face, ...], ...],
+    int,
+    tuple[int, tuple[int, ...]] | None,
+    tuple[int, ...],
+]
+"""A seat's own part as card ids and move codes, in the order of
+:data:`SEAT_KEYS`: (seat, hand ids, backs, drawn card id or -1, revealed
+(offender, card ids) or None, legal move codes). See :func:`seat_raw`."""
+
+
+def seat_raw(
+    game: Game, seat: int | None, public: PublicView, legal: Sequence[int] | None = None
+) -> SeatRaw:
+    """What :func:`seat_part` holds, as card ids and move codes (cheap to make
+    and to compare: a server that sends what changed converts only the
+    entries that differ). ``legal``: this seat's ``game.legal_moves(seat)``
+    if the caller already has it. What a seat may see is decided here, once,
+    for both forms."""
+    from unokit.game import _D
+
+    backs = public.all_backs
+    if seat is None:
+        return (None, (), backs, -1, None, ())
+    if game.variant.two_sided:
+        backs = backs[:seat] + ((),) + backs[seat + 1 :]
+    reveal = game.reveal
+    revealed = None
+    if reveal is not None and reveal[0] == seat:
+        revealed = (reveal[1], tuple(reveal[2]))
+    codes: tuple[int, ...] = ()
+    if not public.over:
+        codes = tuple(game.legal_moves(seat) if legal is None else legal)
+    drawn = game.drawn if game.phase == _D and seat == game.current else -1
+    return (seat, tuple(game.hands[seat]), backs, drawn, revealed, codes)
+
+
+def part_of_raw(game: Game, raw: SeatRaw) -> SeatPart:
+    """The :class:`SeatPart` of a :func:`seat_raw` of ``game`` (cards and
+    typed actions made from the ids and codes)."""
+    seat, hand, backs, drawn, revealed, codes = raw
+    cs = game.variant.cards.cards
+    return SeatPart(
+        seat=seat,
+        hand=tuple(cs[c] for c in hand),
+        backs=backs,
+        drawn=None if drawn < 0 else cs[drawn],
+        revealed=None if revealed is None else (revealed[0], tuple(cs[c] for c in revealed[1])),
+        legal=() if seat is None else tuple(game.decode(seat, m) for m in codes),
+    )
+
+
 def seat_part(
     game: Game, seat: int | None, public: PublicView, legal: Sequence[Action] | None = None
 ) -> SeatPart:
     """The seat's own part of its observation (see :func:`observe`, which
     checks ``seat`` and ``public``; ``legal``: this seat's
     ``game.legal_actions(seat)`` if the caller already has it)."""
-    from unokit.game import _D
-
-    cs = game.variant.cards.cards
-    backs = public.all_backs
-    if game.variant.two_sided and seat is not None:
-        backs = backs[:seat] + ((),) + backs[seat + 1 :]
-    revealed = None
-    if game.reveal is not None and seat is not None and game.reveal[0] == seat:
-        revealed = (game.reveal[1], tuple(cs[c] for c in game.reveal[2]))
-    actions: tuple[Action, ...] = ()
-    if seat is not None and not public.over:
-        actions = tuple(game.legal_actions(seat) if legal is None else legal)
-    return SeatPart(
-        seat=seat,
-        hand=() if seat is None else tuple(cs[c] for c in game.hands[seat]),
-        backs=backs,
-        drawn=cs[game.drawn] if game.phase == _D and seat == game.current else None,
-        revealed=revealed,
-        legal=actions,
-    )
+    part = part_of_raw(game, seat_raw(game, seat, public, None if legal is None else ()))
+    if legal is None or seat is None or public.over:
+        return part
+    return SeatPart(part.seat, part.hand, part.backs, part.drawn, part.revealed, tuple(legal))
 
 
 def entries(source: Observation | PublicView | SeatPart, keys: Iterable[str]) -> dict[str, Any]:

@@ -59,10 +59,12 @@ from unokit.observation import (
     Observation,
     PublicView,
     SeatPart,
+    SeatRaw,
     entries,
     event_to_dict,
+    part_of_raw,
     public_view,
-    seat_part,
+    seat_raw,
 )
 from unokit.options import Options
 from unokit.web.store import Append, LoadedRoom, RoomRow, SeatRow, StorageError, Store
@@ -373,23 +375,34 @@ class _Cache:
 @dataclass(slots=True)
 class _View:
     """What one seat (None: spectators) sees at one version: the public view
-    and the seat's own part of its observation (None in the lobby), the
-    history's length and first event, and the room info without its version.
-    ``changed`` is the JSON object of the entries that differ from this
-    seat's view at version ``base``."""
+    and the seat's own part of its observation as card ids and move codes
+    (:func:`~unokit.observation.seat_raw`; None in the lobby) with the game
+    it was seen in, the history's length and first event, and the room info
+    without its version. ``changed`` is the JSON object of the entries that
+    differ from this seat's view at version ``base``."""
 
     version: int
     shared: _Shared | None
-    part: SeatPart | None
+    own: SeatRaw | None
+    game: Game | None
     history: int
     first: Event | None
     info_key: tuple[Any, ...]
     base: int | None = None
     changed: str = ""
+    made: SeatPart | None = None
 
     @property
     def public(self) -> PublicView | None:
         return None if self.shared is None else self.shared.public
+
+    @property
+    def part(self) -> SeatPart | None:
+        """The seat's own part with cards and typed actions (made on first use:
+        deltas compare and convert the ids and codes)."""
+        if self.made is None and self.own is not None and self.game is not None:
+            self.made = part_of_raw(self.game, self.own)
+        return self.made
 
     def obs(self) -> dict[str, Any]:
         """The observation without its history, JSON-ready (for snapshots): the
@@ -406,13 +419,13 @@ class _View:
 @dataclass(slots=True)
 class _Shared:
     """What every seat's view shares at one version: the public view, each
-    seat's legal actions, the public entries changed since the previous
+    seat's legal move codes, the public entries changed since the previous
     version (``keys``; None if that version was not viewed) and, once
     needed, their JSON (``text``: the members of the delta's "set")."""
 
     version: int
     public: PublicView
-    legal: list[list[Action]]
+    legal: list[list[int]]
     keys: list[str] | None
     text: str | None = None
     entries: dict[str, Any] | None = None  # every public entry, JSON-ready (for snapshots)
@@ -429,30 +442,8 @@ _PUBLIC_KEYS = tuple(k for k in _NO_HISTORY if k not in SEAT_KEYS)
 _PUBLIC_FIELDS = tuple(f for f in _FIELDS if f in PublicView.__dataclass_fields__)
 _PUBLIC_VALUES = operator.attrgetter(*_PUBLIC_FIELDS)
 _PUBLIC_KEYS_OF = tuple(_KEYS_OF[_FIELDS.index(f)] for f in _PUBLIC_FIELDS)
-_PART_VALUES = operator.attrgetter(*SEAT_KEYS)
+_HAND, _DRAWN, _LEGAL = (SEAT_KEYS.index(k) for k in ("hand", "drawn", "legal"))
 assert set(_PUBLIC_FIELDS) | set(SEAT_KEYS) == set(_FIELDS)
-
-
-class _LazyMembers:
-    """``members[key]``: the ``"key":JSON`` member of one entry of a seat's
-    own part, converted on first use, and shared through ``done`` (per key:
-    (value, member)) with the other seats that have an equal value."""
-
-    __slots__ = ("part", "done")
-
-    def __init__(self, part: SeatPart, done: dict[str, list[tuple[Any, str]]]) -> None:
-        self.part = part
-        self.done = done
-
-    def __getitem__(self, key: str) -> str:
-        value = getattr(self.part, key)
-        seen = self.done.setdefault(key, [])
-        for v, member in seen:
-            if v is value or v == value:
-                return member
-        member = f'"{key}":{_json(entries(self.part, (key,))[key])}'
-        seen.append((value, member))
-        return member
 
 
 DELTA_HISTORY = 64
@@ -499,9 +490,10 @@ class Room:
         # (version, the game without its log, its public view shared by all seats)
         self._shared_view: _Shared | None = None  # what all seats' views share, per version
         self._views: dict[int | None, _View] = {}  # per viewer, its latest view
-        # per key of a seat's own part, at the current version: (its value, its
-        # "key":JSON member), shared by every seat that sees the same
-        self._converted: tuple[int, dict[str, list[tuple[Any, str]]]] = (-1, {})
+        # the JSON string of each card (by id) and of each legal action (by code and seat)
+        # (made for this card tuple, its strings); the cards are the game's
+        self._cards_json: tuple[tuple[Any, ...], list[str]] = ((), [])
+        self._move_json: dict[int, str] = {}
         self._info_base: tuple[tuple[Any, ...], dict[str, Any], str, str] | None = None
         self._prev: dict[int | None, _View] = {}  # per viewer, the last view deltas start from
         self._deltas: dict[int | None, deque[tuple[int, str]]] = {}  # (from version, text)
@@ -621,7 +613,7 @@ class Room:
                 if a is not b and a != b
                 for k in ks
             ]
-        sh = _Shared(version, public, g.legal_actions_by_seat(), keys)
+        sh = _Shared(version, public, g.legal_moves_by_seat(), keys)
         self._shared_view = sh
         return sh
 
@@ -640,15 +632,15 @@ class Room:
             return old
         g = self.game
         sh: _Shared | None = None
-        part: SeatPart | None = None
+        own: SeatRaw | None = None
         history, first = 0, None
         base: int | None = None
         changed = ""
         if g is not None and self.status == "playing":
             sh = self._shared()
             public = sh.public
-            part = seat_part(g, seat, public, None if seat is None else sh.legal[seat])
-            if old is not None and old.public is not None and old.part is not None:
+            own = seat_raw(g, seat, public, () if seat is None else sh.legal[seat])
+            if old is not None and old.shared is not None and old.own is not None:
                 if sh.keys is not None and old.version == version - 1:
                     if sh.text is None:
                         sh.text = self._members(public, sh.keys)
@@ -657,7 +649,7 @@ class Room:
                     keys = [
                         k
                         for a, b, ks in zip(
-                            _PUBLIC_VALUES(old.public),
+                            _PUBLIC_VALUES(old.shared.public),
                             _PUBLIC_VALUES(public),
                             _PUBLIC_KEYS_OF,
                             strict=True,
@@ -666,35 +658,60 @@ class Room:
                         for k in ks
                     ]
                     pieces = [self._members(public, keys)] if keys else []
-                own = self._own_json(part)
-                olds, news = _PART_VALUES(old.part), _PART_VALUES(part)
-                pieces += [
-                    own[k]
-                    for k, a, b in zip(SEAT_KEYS, olds, news, strict=True)
-                    if a is not b and a != b
-                ]
+                part: SeatPart | None = None
+                for i, (a, b) in enumerate(zip(old.own, own, strict=True)):
+                    if a is b or a == b:
+                        continue
+                    if i == _HAND:
+                        cj = self._card_json(g)
+                        pieces.append('"hand":[' + ",".join([cj[c] for c in own[1]]) + "]")
+                    elif i == _LEGAL and seat is not None:
+                        pieces.append('"legal":[' + self._legal_json(g, seat, own[5]) + "]")
+                    elif i == _DRAWN:
+                        d = own[3]
+                        pieces.append('"drawn":' + ("null" if d < 0 else self._card_json(g)[d]))
+                    else:
+                        if part is None:
+                            part = part_of_raw(g, own)
+                        k = SEAT_KEYS[i]
+                        pieces.append(f'"{k}":{_json(entries(part, (k,))[k])}')
                 changed = "{" + ",".join(pieces) + "}"
                 base = old.version
             events = g.log or []
             history, first = len(events), (events[0] if events else None)
-        view = _View(version, sh, part, history, first, self._info()[0], base, changed)
+        view = _View(version, sh, own, g, history, first, self._info()[0], base, changed)
         self._views[seat] = view
         return view
+
+    def _card_json(self, g: Game) -> list[str]:
+        """The JSON string of each card of ``g``, by id."""
+        cards = g.variant.cards.cards
+        made, texts = self._cards_json
+        if made is not cards:
+            texts = [_json(str(c)) for c in cards]
+            self._cards_json = (cards, texts)
+            self._move_json = {}
+        return texts
+
+    def _legal_json(self, g: Game, seat: int, codes: tuple[int, ...]) -> str:
+        """The JSON strings of ``seat``'s legal move codes, comma-separated
+        (each action's text made once per room: it depends on the code, the
+        seat and the cards only)."""
+        self._card_json(g)  # the cards of g: the texts are theirs
+        texts = self._move_json
+        out = []
+        for m in codes:
+            key = m * 64 + seat
+            t = texts.get(key)
+            if t is None:
+                t = texts[key] = _json(str(g.decode(seat, m)))
+            out.append(t)
+        return ",".join(out)
 
     @staticmethod
     def _members(source: PublicView | SeatPart, keys: list[str]) -> str:
         """``"key":JSON`` members of the entries ``keys`` of ``source``, comma-separated."""
         return ",".join(f'"{k}":{_json(v)}' for k, v in entries(source, keys).items())
-
-    def _own_json(self, part: SeatPart) -> _LazyMembers:
-        """The members of a seat's own part, each converted on first use and
-        shared at this version by the seats with the same value."""
-        version = self.version
-        made_at, done = self._converted
-        if made_at != version:
-            done = {}
-            self._converted = (version, done)
-        return _LazyMembers(part, done)
 
     def state_text(self, seat: int | None) -> str:
         """The ``state`` message for ``seat`` (None: spectator), as JSON text.
@@ -955,7 +972,6 @@ class Room:
         self._cache = _Cache()
         self._nolog = None
         self._views.clear()
-        self._converted = (-1, {})
         self._prev.clear()
         self._deltas.clear()
         self._fragments.clear()
