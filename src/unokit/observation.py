@@ -213,8 +213,8 @@ _NO_BACKS: dict[int, tuple[tuple[Face, ...], ...]] = {}
 def public_view(game: Game) -> PublicView:
     """What every seat of ``game`` sees alike, in its current state (see
     :class:`PublicView`; pass it to :func:`observe` as ``public``)."""
-    from unokit.game import _CH, _MO, _RO, Phase
-
+    if _PHASE_NAMES is None:
+        _names()
     v = game.variant
     cs = v.cards.cards
     n = game.n
@@ -231,37 +231,59 @@ def public_view(game: Game) -> PublicView:
         )
         if game.draw:
             draw_top_back = cs[game.draw[-1]].face(other)
-    over = game.phase in (_RO, _MO)
+    phase = game.phase
+    over = phase in _OVER
+    discard = game.discard
     return PublicView(
         game_id=id(game),
         variant=v.name,
         players=n,
         options=game.options,
         round=game.round_no,
-        phase=Phase(game.phase).name,
+        phase=_PHASE_NAMES[phase],  # type: ignore[index]  # made above
         current=game.current,
         direction=game.direction,
         side=side,
-        color=None if game.color < 0 else Color(game.color),
+        color=None if game.color < 0 else _COLORS[game.color],
         dealer=game.dealer,
-        top=cs[game.discard[-1]] if game.discard else None,
-        discard=tuple(cs[c] for c in game.discard),
-        hand_sizes=tuple(len(h) for h in hands),
+        top=cs[discard[-1]] if discard else None,
+        discard=tuple(map(cs.__getitem__, discard)),
+        hand_sizes=tuple(map(len, hands)),
         draw_size=len(game.draw),
         draw_top_back=draw_top_back,
         all_backs=all_backs,
         powers=tuple(game.powers),
-        uno=tuple(("none", "safe", "vulnerable")[u] for u in game.uno),
+        uno=tuple(map(_UNO_NAMES.__getitem__, game.uno)),
         scores=tuple(game.scores),
         pending_draw=game.pending,
-        challenge_offender=game.ch_offender if game.phase == _CH else None,
+        challenge_offender=game.ch_offender if phase == _CHALLENGE else None,
         color_reason=game.color_reason,
         winner=None if not over or game.winner < 0 else game.winner,
         round_points=game.round_points if over else 0,
         match_winners=tuple(game.match_winners),
-        final_hands=tuple(tuple(cs[c] for c in h) for h in hands) if over else None,
+        final_hands=tuple(tuple(map(cs.__getitem__, h)) for h in hands) if over else None,
         over=over,
     )
+
+
+_UNO_NAMES = ("none", "safe", "vulnerable")
+_COLORS = tuple(Color)
+_PHASE_NAMES: tuple[str, ...] | None = None
+_AWAIT_DRAWN = _CHALLENGE = -1
+_OVER: tuple[int, ...] = ()
+
+
+def _names() -> None:
+    """The phase names by value, and the value of the phase after a draw
+    (:mod:`unokit.game`, which imports this module, defines them)."""
+    global _PHASE_NAMES, _AWAIT_DRAWN, _CHALLENGE, _OVER
+    from unokit.game import _CH, _D, _MO, _RO, Phase
+
+    names = [""] * (max(int(p) for p in Phase) + 1)
+    for p in Phase:
+        names[int(p)] = p.name
+    _PHASE_NAMES = tuple(names)
+    _AWAIT_DRAWN, _CHALLENGE, _OVER = _D, _CH, (_RO, _MO)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,8 +327,8 @@ def seat_raw(
     entries that differ). ``legal``: this seat's ``game.legal_moves(seat)``
     if the caller already has it. What a seat may see is decided here, once,
     for both forms."""
-    from unokit.game import _D
-
+    if _PHASE_NAMES is None:
+        _names()
     backs = public.all_backs
     if seat is None:
         return (None, (), backs, -1, None, ())
@@ -319,7 +341,7 @@ def seat_raw(
     codes: tuple[int, ...] = ()
     if not public.over:
         codes = tuple(game.legal_moves(seat) if legal is None else legal)
-    drawn = game.drawn if game.phase == _D and seat == game.current else -1
+    drawn = game.drawn if game.phase == _AWAIT_DRAWN and seat == game.current else -1
     return (seat, tuple(game.hands[seat]), backs, drawn, revealed, codes)
 
 

@@ -474,6 +474,8 @@ class Room:
         self.conns: set[Conn] = set()
         self.game: Game | None = None
         self.log: list[str] = []
+        #: the number of lines in the log (kept with it: read many times per move)
+        self.version = 0
         self.match = 0
         self.last: dict[str, Any] | None = None
         self.deadline: float | None = None
@@ -515,10 +517,8 @@ class Room:
         else:
             self.game.apply(text)
         self.log.append(text)
+        self.version = len(self.log)
 
-    @property
-    def version(self) -> int:
-        return len(self.log)
 
     # ------------------------------------------------------------ views
 
@@ -1035,6 +1035,7 @@ class Room:
         """``texts`` are committed: make ``game`` the live game, ack and broadcast."""
         self.game = game
         self.log.extend(texts)
+        self.version = len(self.log)
         self._boundary(texts)
         if status is not None:
             self.status = status
