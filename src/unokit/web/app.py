@@ -42,6 +42,7 @@ from unokit.record import loads as record_loads
 from unokit.variants import VARIANTS
 from unokit.web.cluster import ClusterHub, Elsewhere
 from unokit.web.config import Settings
+from unokit.web.direct import RAW_SEND, direct_socket
 from unokit.web.messages import (
     CLIENT_MESSAGE,
     PROTOCOL,
@@ -84,7 +85,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 class BodyLimit:
     """Refuse HTTP request bodies larger than ``limit`` bytes with 413, before
-    they are read into memory (whatever Content-Length claims)."""
+    they are read into memory (whatever Content-Length claims).
+
+    The outermost of the app's own middlewares, it also keeps a WebSocket
+    connection's ``send`` as the server gave it, before Starlette wraps it,
+    in the scope (:data:`unokit.web.direct.RAW_SEND`)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -92,6 +97,8 @@ class BodyLimit:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
+            if scope["type"] == "websocket":
+                scope[RAW_SEND] = send  # the server's own send (unokit.web.direct)
             await self.app(scope, receive, send)
             return
         for key, value in scope.get("headers", []):
@@ -629,7 +636,7 @@ def create_app(settings: Settings) -> FastAPI:
             await ws.send_text(_error(None, "bad_state", "this room has too many connections"))
             await ws.close(1013)
             return
-        conn = Conn(ws, room, settings)
+        conn = Conn(direct_socket(ws, ws.scope), room, settings)
         conn.host = ws.client.host if ws.client else "?"
         room.attach(conn)
         conn.start()

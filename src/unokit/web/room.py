@@ -291,7 +291,15 @@ class Conn:
             texts = self.room.update_texts(self)
         else:
             texts = [item]
+        try_send = getattr(self.ws, "try_send", None)
         for i, text in enumerate(texts):
+            if try_send is not None:
+                try:
+                    if try_send(text):
+                        continue  # written to the transport at once (unokit.web.direct)
+                except Exception:  # the socket went away; the reader will notice
+                    self.closed = True
+                    return
             coro = self.ws.send_text(text)
             try:
                 waits_for = coro.send(None)
