@@ -511,6 +511,9 @@ class Room:
         self._fragments: dict[int, tuple[Event, str, str, int | None]] = {}
         # per viewer: (first event, events serialised, last of them, their JSON)
         self._histories: dict[int | None, tuple[Event, int, Event, str]] = {}
+        # the events of the current version's deltas: (the game's log, (start,
+        # its length), their fragment entries, their text if the same for all seats)
+        self._new_made: tuple[list[Event], tuple[int, int], list[Any], str | None] | None = None
         for text in loaded.log:
             self._replay(text)
 
@@ -860,16 +863,35 @@ class Room:
         else:
             before = prev.obs()
             changed = _json({k: v for k, v in view.obs().items() if before.get(k) != v})
-        events = g.log or []
         start = prev.history if view.first is prev.first and prev.history <= view.history else 0
-        if start == 0:
-            self._fragments.clear()  # a new round: the old events are gone
-        history = ",".join(self._fragment(e, seat) for e in events[start:])
+        history = self._new_events(g, start, seat)
         info = f',"info":{self._info_json()}' if view.info_key != prev.info_key else ""
         return (
             f'{{"type":"delta","from":{prev.version},"version":{view.version},'
-            f'"seat":{_json(seat)},"set":{changed},"history_from":{start},'
+            f'"seat":{"null" if seat is None else seat},"set":{changed},"history_from":{start},'
             f'"history":[{history}]{info},{tail}}}'
+        )
+
+    def _new_events(self, g: Game, start: int, seat: int | None) -> str:
+        """The round's events from ``start`` on, as ``seat`` sees them,
+        comma-separated. The fragments are looked up once per version and
+        start for all seats; when none is redacted for anybody, all seats
+        share the joined text."""
+        events = g.log or []
+        made = self._new_made
+        if made is None or made[0] is not events or made[1] != (start, len(events)):
+            if start == 0:
+                self._fragments.clear()  # a new round: the old events are gone
+            entries = [self._fragment_entry(e) for e in events[start:]]
+            shared = None
+            if all(owner is None for _, _, _, owner in entries):
+                shared = ",".join(full for _, _, full, _ in entries)
+            made = self._new_made = (events, (start, len(events)), entries, shared)
+        _, _, entries, shared = made
+        if shared is not None:
+            return shared
+        return ",".join(
+            full if owner is None or owner == seat else public for _, public, full, owner in entries
         )
 
     def _history_json(self, g: Game, seat: int | None) -> str:
@@ -896,6 +918,13 @@ class Room:
         return "[" + inner + "]"
 
     def _fragment(self, e: Event, seat: int | None) -> str:
+        entry = self._fragment_entry(e)
+        return entry[2] if entry[3] is None or entry[3] == seat else entry[1]
+
+    def _fragment_entry(self, e: Event) -> tuple[Event, str, str, int | None]:
+        """(the event, its JSON redacted for the other seats, its full JSON,
+        the seat that sees it in full or None if every seat does), made once
+        per event."""
         entry = self._fragments.get(id(e))
         if entry is None or entry[0] is not e:
             public = redact(e, None)
@@ -906,7 +935,7 @@ class Room:
                 owner: int = e.seat  # type: ignore[union-attr]  # Drew / Challenged
                 entry = (e, _json(event_to_dict(public)), full, owner)
             self._fragments[id(e)] = entry
-        return entry[2] if entry[3] is None or entry[3] == seat else entry[1]
+        return entry
 
     def changed(self, *, game_changed: bool) -> None:
         """Something visible changed: queue a new state for every connection."""
@@ -984,6 +1013,7 @@ class Room:
         self._deltas.clear()
         self._fragments.clear()
         self._histories.clear()
+        self._new_made = None
 
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
