@@ -152,3 +152,31 @@ def test_public_view_and_seat_part_make_the_observation(variant: str, seed: int)
             )
         states += 1
     assert states > 20
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seed", range(2))
+def test_seat_raw_holds_the_seat_part_as_ids_and_codes(variant: str, seed: int) -> None:
+    """The server diffs a seat's own part as card ids and move codes
+    (``seat_raw``, with every seat's codes from one load into the core): it
+    makes the same part as ``seat_part``, the oracle's own entries, and
+    nothing of another seat (a spectator: no hand, no drawn card, no legal
+    move, no revealed hand)."""
+    from unokit.observation import part_of_raw, seat_raw
+
+    states = 0
+    for g in random_game_states(seed, steps=120, variant=variant):
+        public = public_view(g)
+        codes = g.legal_moves_by_seat()
+        assert codes == [g.legal_moves(s) for s in range(g.n)]
+        for seat in [*range(g.n), None]:
+            raw = seat_raw(g, seat, public, None if seat is None else codes[seat])
+            assert raw == seat_raw(g, seat, public)  # legal moves found by itself
+            part = part_of_raw(g, raw)
+            assert part == seat_part(g, seat, public)
+            want = _reference(g, seat).to_dict()
+            assert entries(part, SEAT_KEYS) == {k: want[k] for k in SEAT_KEYS}
+            if seat is None:
+                assert raw[1] == () and raw[3] == -1 and raw[4] is None and raw[5] == ()
+        states += 1
+    assert states > 20
