@@ -450,7 +450,8 @@ _PUBLIC_KEYS = tuple(k for k in _NO_HISTORY if k not in SEAT_KEYS)
 _PUBLIC_FIELDS = tuple(f for f in _FIELDS if f in PublicView.__dataclass_fields__)
 _PUBLIC_VALUES = operator.attrgetter(*_PUBLIC_FIELDS)
 _PUBLIC_KEYS_OF = tuple(_KEYS_OF[_FIELDS.index(f)] for f in _PUBLIC_FIELDS)
-_HAND, _DRAWN, _LEGAL = (SEAT_KEYS.index(k) for k in ("hand", "drawn", "legal"))
+#: the order _View compares a seat's own part in (observation.seat_raw's)
+assert SEAT_KEYS == ("seat", "hand", "backs", "drawn", "revealed", "legal")
 assert set(_PUBLIC_FIELDS) | set(SEAT_KEYS) == set(_FIELDS)
 
 
@@ -669,23 +670,25 @@ class Room:
                         for k in ks
                     ]
                     pieces = [self._members(public, keys)] if keys else []
-                part: SeatPart | None = None
-                for i, (a, b) in enumerate(zip(old.own, own, strict=True)):
-                    if a is b or a == b:
-                        continue
-                    if i == _HAND:
-                        cj = self._card_json(g)
-                        pieces.append('"hand":[' + ",".join([cj[c] for c in own[1]]) + "]")
-                    elif i == _LEGAL and seat is not None:
-                        pieces.append('"legal":[' + self._legal_json(g, seat, own[5]) + "]")
-                    elif i == _DRAWN:
-                        d = own[3]
-                        pieces.append('"drawn":' + ("null" if d < 0 else self._card_json(g)[d]))
-                    else:
-                        if part is None:
-                            part = part_of_raw(g, own)
-                        k = SEAT_KEYS[i]
-                        pieces.append(f'"{k}":{_json(entries(part, (k,))[k])}')
+                was = old.own
+                # in the order of SEAT_KEYS: seat (the same for one viewer), hand,
+                # backs, drawn, revealed, legal
+                backs_changed = was[2] is not own[2] and was[2] != own[2]
+                if backs_changed or was[4] != own[4]:
+                    part = part_of_raw(g, own)
+                if was[1] != own[1]:
+                    cj = self._card_json(g)
+                    pieces.append('"hand":[' + ",".join([cj[c] for c in own[1]]) + "]")
+                if backs_changed:
+                    pieces.append(f'"backs":{_json(entries(part, ("backs",))["backs"])}')
+                if was[3] != own[3]:
+                    d = own[3]
+                    pieces.append('"drawn":' + ("null" if d < 0 else self._card_json(g)[d]))
+                if was[4] != own[4]:
+                    pieces.append(f'"revealed":{_json(entries(part, ("revealed",))["revealed"])}')
+                if was[5] != own[5]:
+                    legal = "" if seat is None else self._legal_json(g, seat, own[5])
+                    pieces.append('"legal":[' + legal + "]")
                 changed = "{" + ",".join(pieces) + "}"
                 base = old.version
             events = g.log or []
