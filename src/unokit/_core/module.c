@@ -601,6 +601,59 @@ static PyObject *Game_set_state(GameObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* set_deal(hands, draw, seed): the hidden part of a position replaced, for
+ * the search bots' samplers: hands[s] (a list of card ids, or None to keep
+ * seat s's hand), the draw pile (top last) and the seed of later reshuffles
+ * (its low 48 bits; the shuffle count starts again at 0). Every other field
+ * stays; the card total is checked against the core's capacity. */
+static PyObject *Game_set_deal(GameObject *self, PyObject *args) {
+    PyObject *hands, *draw, *seed_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &hands, &draw, &seed_obj)) return NULL;
+    uk_game *src = &self->g;
+    int n = src->n, nc = src->t->ncards;
+    uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
+    if (seed == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    PyObject *hs = PySequence_Fast(hands, "set_deal: hands");
+    if (!hs) return NULL;
+    if (PySequence_Fast_GET_SIZE(hs) != n) {
+        Py_DECREF(hs);
+        PyErr_SetString(PyExc_ValueError, "set_deal: one entry per seat");
+        return NULL;
+    }
+    static __thread int16_t cards[UK_MAX_PLAYERS][UK_MAX_DECK];
+    static __thread int16_t pile[UK_MAX_DECK];
+    int lens[UK_MAX_PLAYERS], draw_len, total = src->discard_len;
+    for (int s = 0; s < n; s++) {
+        PyObject *h = PySequence_Fast_GET_ITEM(hs, s);
+        if (h == Py_None) {
+            lens[s] = -1;
+            total += src->hand_len[s];
+        } else if (load_cards(h, cards[s], &lens[s], nc, "set_deal: hand")) {
+            Py_DECREF(hs);
+            return NULL;
+        } else {
+            total += lens[s];
+        }
+    }
+    Py_DECREF(hs);
+    if (load_cards(draw, pile, &draw_len, nc, "set_deal: draw")) return NULL;
+    total += draw_len;
+    if (total > UK_MAX_DECK) {
+        PyErr_SetString(PyExc_ValueError, "set_deal: more cards than the core holds");
+        return NULL;
+    }
+    for (int s = 0; s < n; s++)
+        if (lens[s] >= 0) {
+            memcpy(src->hands[s], cards[s], sizeof(int16_t) * (size_t)lens[s]);
+            src->hand_len[s] = (int16_t)lens[s];
+        }
+    memcpy(src->draw, pile, sizeof(int16_t) * (size_t)draw_len);
+    src->draw_len = draw_len;
+    src->seed48 = seed & 0xFFFFFFFFFFFFull;
+    src->shuffles = 0;
+    Py_RETURN_NONE;
+}
+
 /* rnd as a Python callable */
 typedef struct {
     PyObject *fn;
@@ -812,6 +865,7 @@ static PyMethodDef Game_methods[] = {
     {"take_events", (PyCFunction)Game_take_events, METH_NOARGS, "event records since last"},
     {"state", (PyCFunction)Game_state, METH_NOARGS, "the raw state fields"},
     {"set_state", (PyCFunction)Game_set_state, METH_VARARGS, "load raw state fields"},
+    {"set_deal", (PyCFunction)Game_set_deal, METH_VARARGS, "replace hands, draw pile and seed"},
     {"playout", (PyCFunction)Game_playout, METH_VARARGS, "random playout drawing from rnd()"},
     {"playout_mt", (PyCFunction)Game_playout_mt, METH_VARARGS, "random playout, MT state"},
     {"sensible_move", (PyCFunction)Game_sensible_move, METH_NOARGS, "the sensible policy's move"},

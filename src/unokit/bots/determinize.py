@@ -58,6 +58,7 @@ from unokit.bots.inference import (
 )
 from unokit.bots.posterior import INEXACT_EPS, PLAY_EPS, Chain
 from unokit.cards import Card, Face
+from unokit.core import CoreGame
 from unokit.decks import flip_deck
 from unokit.events import Played
 from unokit.game import _CH, _T, Game, UnoState
@@ -210,6 +211,8 @@ class Determinizer:
             else:
                 self._checks = [lp for lp in last_plays(obs) if lp is not None]
         self._template = self._build(random.Random(0))
+        self._core_template: CoreGame | None = None
+        self._core_made = False
 
     # ------------------------------------------------------------------ sampling
 
@@ -342,15 +345,17 @@ class Determinizer:
                 self._take(cands, taken, backs, hands[s], rnd)
         # 2. the rest, uniformly
         if not flip:
-            order = [k for k in range(len(pool)) if not taken[k]]
+            # (the cards themselves are shuffled: the same permutation, so the
+            # same deal as shuffling their positions)
+            order = [c for c, t in zip(pool, taken, strict=True) if not t]
             _shuffle(order, rng)
             i = 0
             for s in range(n):
                 k = len(self.slots[s]) + len(self.known[s]) - len(hands[s])
                 if k > 0:
-                    hands[s] += [pool[j] for j in order[i : i + k]]
+                    hands[s] += order[i : i + k]
                     i += k
-            return hands, [pool[j] for j in order[i : i + self.draw_size]]
+            return hands, order[i : i + self.draw_size]
         groups = [[k for k in ks if not taken[k]] for ks in self._back_groups]
         where = self._back_index
         # only the groups a hand (or the draw pile's top) takes from need an
@@ -496,12 +501,46 @@ class Determinizer:
         With inferences on, a deal in which another player's last play is not
         what the heuristic's rules would have chosen with that hand is kept
         only with probability :data:`OFF_POLICY` (a few redeals at most)."""
+        hands, draw = self._sample_deal(rng)
+        return self.with_deal(hands, draw, rng.getrandbits(48))
+
+    def sample_core(self, rng: random.Random) -> CoreGame:
+        """:meth:`sample`'s game (the same deal from the same ``rng``), on the
+        C core: ``CoreGame.from_game(self.sample(rng))``, made without the
+        ``Game`` (a copy of the position on the core with the hidden cards
+        replaced), which is what a search plays its rollouts on."""
+        hands, draw = self._sample_deal(rng)
+        seed = rng.getrandbits(48)
+        core = self._core
+        if core is None:
+            return CoreGame.from_game(self.with_deal(hands, draw, seed))
+        c = core.copy()
+        c.seed = seed
+        me = self.seat
+        c._g.set_deal([None if s == me else h for s, h in enumerate(hands)], draw, seed)
+        return c
+
+    @property
+    def _core(self) -> CoreGame | None:
+        """The position on the core, with the observer's hand, when a deal can
+        be put into it as it is: not when a pending challenge's truth depends
+        on the deal, nor with Flip's random pairing (its card tables depend on
+        the sample's seed)."""
+        if self._core_made:
+            return self._core_template
+        self._core_made = True
+        g = self._template
+        challenge = g.ch_offender >= 0 and (g.phase == _CH or (g.phase == _T and g.pending))
+        if not challenge and self.obs.options.flipPairing != "random_seeded":
+            self._core_template = CoreGame.from_game(g)
+        return self._core_template
+
+    def _sample_deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """The hidden hands and draw pile of one sample (see :meth:`sample`)."""
         if self._mcmc:
-            hands, draw = self._chain_deal(rng)
-            return self.with_deal(hands, draw, rng.getrandbits(48))
+            return self._chain_deal(rng)
         if self._past:
-            hands, draw = self._posterior_deal(rng)
-            return self.with_deal(hands, draw, rng.getrandbits(48))
+            return self._posterior_deal(rng)
         hands, draw = self._deal(rng)
         checks = self._checks
         if checks:
@@ -511,7 +550,7 @@ class Determinizer:
                 if not off or rng.random() < OFF_POLICY**off:
                     break
                 hands, draw = self._deal(rng)
-        return self.with_deal(hands, draw, rng.getrandbits(48))
+        return hands, draw
 
     def _chain_deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
         """The next deal of the Markov chain over the hidden cards
