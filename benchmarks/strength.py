@@ -66,6 +66,8 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "flex hard:s4000-heuristic": ("flex", 2, "hard:sims=4000,heuristic"),
     # the same code at the earlier count (paired on the same deals)
     "classic hard:s1000-heuristic": ("classic", 2, "hard:sims=1000,heuristic"),
+    # the chain posterior at the CPU time of plain hard's 3000 samples
+    "classic hard:mcmc=4:s1400-heuristic": ("classic", 2, "hard:mcmc=4:sims=1400,heuristic"),
 }
 
 
