@@ -57,6 +57,17 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "classic hard:mcmc-hard": ("classic", 2, "hard:mcmc=4,hard:mcmc=0"),
     # hard with the plain sampling, explicitly (the default)
     "classic hard:plain-heuristic": ("classic", 2, "hard:mcmc=0,heuristic"),
+    # issue 16, session 6: the sensible rollouts and the samplers' shuffles in
+    # C make a rollout about three times cheaper, so 100 ms of CPU buys more
+    # samples: the counts that cost 100 ms per searched decision or less
+    # (benchmarks/search_cost.py, docs/bots.md)
+    "classic hard:s3000-heuristic": ("classic", 2, "hard:sims=3000,heuristic"),
+    "flip hard:s1300-heuristic": ("flip", 2, "hard:sims=1300,heuristic"),
+    "flex hard:s4000-heuristic": ("flex", 2, "hard:sims=4000,heuristic"),
+    # the same code at the earlier count (paired on the same deals)
+    "classic hard:s1000-heuristic": ("classic", 2, "hard:sims=1000,heuristic"),
+    # the chain posterior at the CPU time of plain hard's 3000 samples
+    "classic hard:mcmc=4:s1400-heuristic": ("classic", 2, "hard:mcmc=4:sims=1400,heuristic"),
 }
 
 
@@ -154,7 +165,9 @@ def main() -> None:
                     continue
                 variant, players, _ = MATCHUPS[lb]
                 r: GameResult = play_game(variant, players, options, specs[lb], args.seed, i)
-                row = {"matchup": lb, "sims": args.sims, "seed": args.seed, **asdict(r)}
+                # the measured bot's own count when the match-up sets one
+                sims = dict(specs[lb][0].options).get("sims", args.sims)
+                row = {"matchup": lb, "sims": sims, "seed": args.seed, **asdict(r)}
                 fh.write(json.dumps(row) + "\n")
                 fh.flush()
 

@@ -102,3 +102,36 @@ def test_rollout_on_a_core_game_leaves_the_game_alone_and_keeps_events() -> None
     n = len(h.log or [])
     sensible_rollout(h)
     assert h.phase >= 4 and len(h.log or []) > n
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("options", OPTIONS + [{"stacking": "same_symbol"}, {"noBluff": True},
+                                               {"jumpIn": True}])
+def test_the_c_sensible_policy_picks_the_python_policys_move(
+    variant: str, options: dict[str, object]
+) -> None:
+    """The rollouts run the sensible policy in C (``_core.Game.sensible_move``,
+    src/unokit/_core/policy.c). At every decision of rounds where each move is
+    the policy's or a random greedy one (so positions off the policy's path,
+    forgotten UNO calls, colour choices, challenges and drawn cards are
+    reached too), the C move is the Python :func:`sensible_move`'s."""
+    from unokit.core import CoreGame
+
+    seen_phases: set[int] = set()
+    checked = 0
+    for players in (2, 3, 4):
+        for seed in range(6):
+            rng = random.Random(seed)
+            c = CoreGame.new(variant, players, dict(options, matchMode="single_round"),
+                             seed=seed)
+            while c.phase < 4:
+                m = sensible_move(c)
+                assert c._g.sensible_move() == m, (variant, options, players, seed, c)
+                seen_phases.add(c.phase)
+                checked += 1
+                if rng.random() >= 0.5:
+                    m = greedy_move(c, rng.random)
+                c.apply_move(m, uno=rng.random() < 0.8)
+            assert c._g.sensible_move() == -1  # the round is over
+    assert checked > 300
+    assert {0, 1}.issubset(seen_phases)  # turns and drawn cards at least

@@ -19,6 +19,7 @@
  *   house.c     house rules of section 6: stacking, jump-in, 7-0, forcedPlay,
  *               drawUntilPlayable, noBluff
  *   playout.c   the random policy (unokit.playout.random_move) and playouts
+ *   policy.c    the search bots' sensible policy (a bot policy, not a rule)
  *   module.c    the CPython binding (no numpy C API)
  *
  * The state mirrors unokit.game.Game field by field (see Game.state_tuple);
@@ -264,5 +265,9 @@ int uk_top_ident(const uk_game *g);
 /* playout.c: the random policy of unokit.playout (same calls of rnd, same moves) */
 int32_t uk_random_move(uk_game *g, uk_rnd_fn rnd, void *ctx);
 long uk_playout(uk_game *g, uk_rnd_fn rnd, void *ctx, long max_turns);
+
+/* policy.c: the search bots' "sensible" policy (unokit.bots.rollout.sensible_move) */
+int32_t uk_sensible_move(const uk_game *g);
+long uk_sensible_playout(uk_game *g, long max_turns);
 
 #endif

@@ -601,6 +601,59 @@ static PyObject *Game_set_state(GameObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* set_deal(hands, draw, seed): the hidden part of a position replaced, for
+ * the search bots' samplers: hands[s] (a list of card ids, or None to keep
+ * seat s's hand), the draw pile (top last) and the seed of later reshuffles
+ * (its low 48 bits; the shuffle count starts again at 0). Every other field
+ * stays; the card total is checked against the core's capacity. */
+static PyObject *Game_set_deal(GameObject *self, PyObject *args) {
+    PyObject *hands, *draw, *seed_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &hands, &draw, &seed_obj)) return NULL;
+    uk_game *src = &self->g;
+    int n = src->n, nc = src->t->ncards;
+    uint64_t seed = PyLong_AsUnsignedLongLongMask(seed_obj);
+    if (seed == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    PyObject *hs = PySequence_Fast(hands, "set_deal: hands");
+    if (!hs) return NULL;
+    if (PySequence_Fast_GET_SIZE(hs) != n) {
+        Py_DECREF(hs);
+        PyErr_SetString(PyExc_ValueError, "set_deal: one entry per seat");
+        return NULL;
+    }
+    static __thread int16_t cards[UK_MAX_PLAYERS][UK_MAX_DECK];
+    static __thread int16_t pile[UK_MAX_DECK];
+    int lens[UK_MAX_PLAYERS], draw_len, total = src->discard_len;
+    for (int s = 0; s < n; s++) {
+        PyObject *h = PySequence_Fast_GET_ITEM(hs, s);
+        if (h == Py_None) {
+            lens[s] = -1;
+            total += src->hand_len[s];
+        } else if (load_cards(h, cards[s], &lens[s], nc, "set_deal: hand")) {
+            Py_DECREF(hs);
+            return NULL;
+        } else {
+            total += lens[s];
+        }
+    }
+    Py_DECREF(hs);
+    if (load_cards(draw, pile, &draw_len, nc, "set_deal: draw")) return NULL;
+    total += draw_len;
+    if (total > UK_MAX_DECK) {
+        PyErr_SetString(PyExc_ValueError, "set_deal: more cards than the core holds");
+        return NULL;
+    }
+    for (int s = 0; s < n; s++)
+        if (lens[s] >= 0) {
+            memcpy(src->hands[s], cards[s], sizeof(int16_t) * (size_t)lens[s]);
+            src->hand_len[s] = (int16_t)lens[s];
+        }
+    memcpy(src->draw, pile, sizeof(int16_t) * (size_t)draw_len);
+    src->draw_len = draw_len;
+    src->seed48 = seed & 0xFFFFFFFFFFFFull;
+    src->shuffles = 0;
+    Py_RETURN_NONE;
+}
+
 /* rnd as a Python callable */
 typedef struct {
     PyObject *fn;
@@ -687,6 +740,26 @@ static PyObject *Game_playout_mt(GameObject *self, PyObject *args) {
         return NULL;
     }
     return Py_BuildValue("(lN)", turns, mt_to_tuple(&mt));
+}
+
+/* sensible_move(): the move of unokit.bots.rollout.sensible_move for the seat
+ * to act (-1 when the round is over); sensible_playout(max_turns): the round
+ * played out with it by every seat, returns the decisions made. */
+static PyObject *Game_sensible_move(GameObject *self, PyObject *unused) {
+    (void)unused;
+    if (self->g.phase >= UK_ROUND_OVER) return PyLong_FromLong(-1);
+    return PyLong_FromLong(uk_sensible_move(&self->g));
+}
+
+static PyObject *Game_sensible_playout(GameObject *self, PyObject *args) {
+    long max_turns = 100000;
+    if (!PyArg_ParseTuple(args, "|l", &max_turns)) return NULL;
+    long turns = uk_sensible_playout(&self->g, max_turns);
+    if (turns < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the core refused its own move");
+        return NULL;
+    }
+    return PyLong_FromLong(turns);
 }
 
 /* Cheap readers for policies that step the core (unokit.bots.rollout): one
@@ -792,8 +865,12 @@ static PyMethodDef Game_methods[] = {
     {"take_events", (PyCFunction)Game_take_events, METH_NOARGS, "event records since last"},
     {"state", (PyCFunction)Game_state, METH_NOARGS, "the raw state fields"},
     {"set_state", (PyCFunction)Game_set_state, METH_VARARGS, "load raw state fields"},
+    {"set_deal", (PyCFunction)Game_set_deal, METH_VARARGS, "replace hands, draw pile and seed"},
     {"playout", (PyCFunction)Game_playout, METH_VARARGS, "random playout drawing from rnd()"},
     {"playout_mt", (PyCFunction)Game_playout_mt, METH_VARARGS, "random playout, MT state"},
+    {"sensible_move", (PyCFunction)Game_sensible_move, METH_NOARGS, "the sensible policy's move"},
+    {"sensible_playout", (PyCFunction)Game_sensible_playout, METH_VARARGS,
+     "the round played out by the sensible policy"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -893,8 +970,50 @@ static PyObject *error_text(PyObject *mod, PyObject *args) {
     return PyUnicode_FromString(uk_error_text(code));
 }
 
+/* shuffle(list, seed): the list shuffled in place (Fisher-Yates, uniform),
+ * drawing from splitmix64 seeded with seed (an int, its low 64 bits): for the
+ * search bots' samplers, where random.shuffle's cost per element dominated. */
+static uint64_t splitmix64(uint64_t *x) {
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* uniform in [0, k): Lemire's multiply-and-reject */
+static uint64_t below(uint64_t *x, uint64_t k) {
+    __uint128_t m = (__uint128_t)splitmix64(x) * k;
+    uint64_t lo = (uint64_t)m;
+    if (lo < k) {
+        uint64_t t = -k % k;
+        while (lo < t) {
+            m = (__uint128_t)splitmix64(x) * k;
+            lo = (uint64_t)m;
+        }
+    }
+    return (uint64_t)(m >> 64);
+}
+
+static PyObject *shuffle(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *list, *seed_obj;
+    if (!PyArg_ParseTuple(args, "O!O", &PyList_Type, &list, &seed_obj)) return NULL;
+    uint64_t x = PyLong_AsUnsignedLongLongMask(seed_obj);
+    if (x == (uint64_t)-1 && PyErr_Occurred()) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    PyObject **items = ((PyListObject *)list)->ob_item;
+    for (Py_ssize_t i = n - 1; i > 0; i--) {
+        Py_ssize_t j = (Py_ssize_t)below(&x, (uint64_t)i + 1);
+        PyObject *t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"simulate", simulate, METH_VARARGS, "random-bot games on the core (unokit.sim)"},
+    {"shuffle", shuffle, METH_VARARGS, "shuffle a list in place from a 64-bit seed"},
     {"error_text", error_text, METH_VARARGS, "the text of an error code"},
     {NULL, NULL, 0, NULL},
 };

@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from unokit import _core
 from unokit.actions import Challenge
 from unokit.bots.inference import (
     NAMED_TRUST,
@@ -57,6 +58,7 @@ from unokit.bots.inference import (
 )
 from unokit.bots.posterior import INEXACT_EPS, PLAY_EPS, Chain
 from unokit.cards import Card, Face
+from unokit.core import CoreGame
 from unokit.decks import flip_deck
 from unokit.events import Played
 from unokit.game import _CH, _T, Game, UnoState
@@ -209,6 +211,8 @@ class Determinizer:
             else:
                 self._checks = [lp for lp in last_plays(obs) if lp is not None]
         self._template = self._build(random.Random(0))
+        self._core_template: CoreGame | None = None
+        self._core_made = False
 
     # ------------------------------------------------------------------ sampling
 
@@ -258,6 +262,11 @@ class Determinizer:
             for k, b in enumerate(self._back):
                 assert b is not None
                 self._by_back.setdefault(b, []).append(k)
+            # the same groups as a list, and where each back face's group is
+            # (a deal then hashes no face: hashing them cost most of a Flip deal)
+            self._back_groups = list(self._by_back.values())
+            self._back_index = {f: i for i, f in enumerate(self._by_back)}
+            self._need0 = [Counter(f for f in sl if f is not None) for sl in self.slots]
 
     def _plan_for(self, s: int, rules: list[HandInference]) -> list[list[int]]:
         v = self.variant
@@ -320,7 +329,7 @@ class Determinizer:
         taken = bytearray(len(pool))
         need: list[Counter[Face]] = []
         if flip:
-            need = [Counter(f for f in self.slots[s] if f is not None) for s in range(n)]
+            need = [c.copy() for c in self._need0]
         # 1. the cards that draw inferences constrain (best effort: a card with
         #    no candidate left is dealt unconstrained below)
         for s in range(n):
@@ -336,26 +345,34 @@ class Determinizer:
                 self._take(cands, taken, backs, hands[s], rnd)
         # 2. the rest, uniformly
         if not flip:
-            order = [k for k in range(len(pool)) if not taken[k]]
-            rng.shuffle(order)
+            # (the cards themselves are shuffled: the same permutation, so the
+            # same deal as shuffling their positions)
+            order = [c for c, t in zip(pool, taken, strict=True) if not t]
+            _shuffle(order, rng)
             i = 0
             for s in range(n):
                 k = len(self.slots[s]) + len(self.known[s]) - len(hands[s])
                 if k > 0:
-                    hands[s] += [pool[j] for j in order[i : i + k]]
+                    hands[s] += order[i : i + k]
                     i += k
-            return hands, [pool[j] for j in order[i : i + self.draw_size]]
-        groups = {f: [k for k in ks if not taken[k]] for f, ks in self._by_back.items()}
-        for ks in groups.values():
-            rng.shuffle(ks)
+            return hands, order[i : i + self.draw_size]
+        groups = [[k for k in ks if not taken[k]] for ks in self._back_groups]
+        where = self._back_index
+        # only the groups a hand (or the draw pile's top) takes from need an
+        # order: the others go to the draw pile, shuffled below as a whole
+        wanted = [where[f] for s in range(n) for f in need[s]]
+        if self.draw_top is not None:
+            wanted.append(where[self.draw_top])
+        for i in sorted(set(wanted)):
+            _shuffle(groups[i], rng)
         for s in range(n):
             for f, k in need[s].items():
-                g = groups[f]
+                g = groups[where[f]]
                 for _ in range(k):
                     hands[s].append(pool[g.pop()])
-        top = pool[groups[self.draw_top].pop()] if self.draw_top is not None else -1
-        rest = [pool[k] for ks in groups.values() for k in ks]
-        rng.shuffle(rest)
+        top = pool[groups[where[self.draw_top]].pop()] if self.draw_top is not None else -1
+        rest = [pool[k] for ks in groups for k in ks]
+        _shuffle(rest, rng)
         del rest[self.draw_size - (top >= 0) :]
         if top >= 0:
             rest.append(top)
@@ -370,7 +387,7 @@ class Determinizer:
         side = self.side
         active = (self._lights if side == 0 else self._darks)[:]
         passive = (self._darks if side == 0 else self._lights)[:]
-        rng.shuffle(active)
+        _shuffle(active, rng)
 
         def card(act: Face, back: Face) -> int:
             light, dark = (act, back) if side == 0 else (back, act)
@@ -380,7 +397,7 @@ class Determinizer:
             [self.draw_top] if self.draw_top is not None else []
         ):
             passive.remove(f)  # type: ignore[arg-type]  # Flip slots always hold a face
-        rng.shuffle(passive)
+        _shuffle(passive, rng)
         hands: list[list[int]] = [list(k) for k in self.known]
         for s in range(n):
             for f in self.slots[s]:
@@ -484,12 +501,46 @@ class Determinizer:
         With inferences on, a deal in which another player's last play is not
         what the heuristic's rules would have chosen with that hand is kept
         only with probability :data:`OFF_POLICY` (a few redeals at most)."""
+        hands, draw = self._sample_deal(rng)
+        return self.with_deal(hands, draw, rng.getrandbits(48))
+
+    def sample_core(self, rng: random.Random) -> CoreGame:
+        """:meth:`sample`'s game (the same deal from the same ``rng``), on the
+        C core: ``CoreGame.from_game(self.sample(rng))``, made without the
+        ``Game`` (a copy of the position on the core with the hidden cards
+        replaced), which is what a search plays its rollouts on."""
+        hands, draw = self._sample_deal(rng)
+        seed = rng.getrandbits(48)
+        core = self._core
+        if core is None:
+            return CoreGame.from_game(self.with_deal(hands, draw, seed))
+        c = core.copy()
+        c.seed = seed
+        me = self.seat
+        c._g.set_deal([None if s == me else h for s, h in enumerate(hands)], draw, seed)
+        return c
+
+    @property
+    def _core(self) -> CoreGame | None:
+        """The position on the core, with the observer's hand, when a deal can
+        be put into it as it is: not when a pending challenge's truth depends
+        on the deal, nor with Flip's random pairing (its card tables depend on
+        the sample's seed)."""
+        if self._core_made:
+            return self._core_template
+        self._core_made = True
+        g = self._template
+        challenge = g.ch_offender >= 0 and (g.phase == _CH or (g.phase == _T and g.pending))
+        if not challenge and self.obs.options.flipPairing != "random_seeded":
+            self._core_template = CoreGame.from_game(g)
+        return self._core_template
+
+    def _sample_deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+        """The hidden hands and draw pile of one sample (see :meth:`sample`)."""
         if self._mcmc:
-            hands, draw = self._chain_deal(rng)
-            return self.with_deal(hands, draw, rng.getrandbits(48))
+            return self._chain_deal(rng)
         if self._past:
-            hands, draw = self._posterior_deal(rng)
-            return self.with_deal(hands, draw, rng.getrandbits(48))
+            return self._posterior_deal(rng)
         hands, draw = self._deal(rng)
         checks = self._checks
         if checks:
@@ -499,7 +550,7 @@ class Determinizer:
                 if not off or rng.random() < OFF_POLICY**off:
                     break
                 hands, draw = self._deal(rng)
-        return self.with_deal(hands, draw, rng.getrandbits(48))
+        return hands, draw
 
     def _chain_deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
         """The next deal of the Markov chain over the hidden cards
@@ -526,7 +577,7 @@ class Determinizer:
         else:
             chain.step(rng, self._mcmc)
         hands, rest_ids = chain.state()
-        rng.shuffle(rest_ids)
+        _shuffle(rest_ids, rng)
         top = self.draw_top
         if top is None or not self.draw_size:
             return hands, rest_ids[: self.draw_size]
@@ -571,10 +622,10 @@ class Determinizer:
         draw = draw[:]
         if self.draw_top is not None and draw:
             top = draw.pop()
-            rng.shuffle(draw)
+            _shuffle(draw, rng)
             draw.append(top)
         else:
-            rng.shuffle(draw)
+            _shuffle(draw, rng)
         return hands, draw
 
     def with_deal(self, hands: list[list[int]], draw: list[int], seed: int) -> Game:
@@ -591,3 +642,10 @@ class Determinizer:
         g.shuffles = 0
         self._set_challenge_truth(g)
         return g
+
+
+def _shuffle(items: list[Any], rng: random.Random) -> None:
+    """Shuffle ``items`` in place, uniformly, from one 64-bit draw of ``rng``
+    (the core's Fisher-Yates: a sample's shuffles cost a few microseconds
+    where :meth:`random.Random.shuffle` took most of ``hard``'s time)."""
+    _core.shuffle(items, rng.getrandbits(64))

@@ -115,13 +115,18 @@ class ExpertBot(ISMCTSBot):
         self.used_net = self._model is not None
         return super()._search(obs, choices, default)
 
-    def _values(self, g0: Game, codes: list[int], me: int) -> list[float]:
+    def _sample(self, det: Determinizer, rng: random.Random) -> Game | CoreGame:
+        """A ``Game`` (the network's features read one)."""
+        return det.sample(rng)
+
+    def _values(self, g0: Game | CoreGame, codes: list[int], me: int) -> list[float]:
         """The network's values at the leaves when there is a network for this
         game, else :class:`~unokit.bots.ismcts.IsmctsBot`'s rollouts."""
         model = self._model
         if model is None:
             return super()._values(g0, codes, me)
         net, feats = model
+        assert isinstance(g0, Game)  # (from _sample)
         return self._leaf_values(g0, codes, me, net, feats)
 
     def _leaf_values(

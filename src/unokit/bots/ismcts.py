@@ -258,7 +258,7 @@ class ISMCTSBot:
             quota = None if cap is None else max(len(alive), (cap - done) // (rounds - r))
             spent = 0
             while True:
-                values = self._values(det.sample(rng), [codes[i] for i in alive], me)
+                values = self._values(self._sample(det, rng), [codes[i] for i in alive], me)
                 for i, v in zip(alive, values, strict=True):
                     wins[i] += v
                     tried[i] += 1
@@ -276,14 +276,35 @@ class ISMCTSBot:
         self.stats.values = {i: wins[i] / tried[i] for i in range(k) if tried[i]}
         return max(alive, key=lambda i: (wins[i] / tried[i], i == default))
 
-    def _values(self, g0: Game, codes: list[int], me: int) -> list[float]:
+    def _sample(self, det: Determinizer, rng: random.Random) -> Game | CoreGame:
+        """One sample for :meth:`_values`: on the core (no ``Game`` is built;
+        the same deal as ``det.sample(rng)``). Subclasses that read a
+        ``Game`` take :meth:`Determinizer.sample`'s."""
+        return det.sample_core(rng)
+
+    def _values(self, g0: Game | CoreGame, codes: list[int], me: int) -> list[float]:
         """The value for ``me`` of each move ``codes`` on the sampled game ``g0``
         (left unchanged): one rollout each, 1 for a win, 1/n for a round
         without a winner. Subclasses score leaves otherwise (``expert``)."""
         rnd = self._rng.random
         play_out = self._rollout
-        c0 = CoreGame.from_game(g0)  # the sample on the core, once
+        # the sample on the core, once
+        c0 = g0 if isinstance(g0, CoreGame) else CoreGame.from_game(g0)
         out = []
+        if play_out is sensible_rollout:
+            # the commonest search, on the core's game object directly (the
+            # CoreGame wrappers cost as much as a C rollout)
+            raw = c0._g
+            share = 1.0 / c0.n
+            for code in codes:
+                r = raw.copy()
+                if r.apply_move(code, -1, True):
+                    c0.copy().apply_move(code, uno=True)  # raises, with the reason
+                if r.phase < _RO:
+                    r.sensible_playout(100_000)
+                w = r.winner
+                out.append(1.0 if w == me else (share if w < 0 else 0.0))
+            return out
         for code in codes:
             c = c0.copy()
             c.apply_move(code, uno=True)

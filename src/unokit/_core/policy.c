@@ -1,0 +1,128 @@
+/* The "sensible" rollout policy of the search bots, in C.
+ *
+ * uk_sensible_move is unokit.bots.rollout._sensible_move move for move (the
+ * same scores, computed in the same order, the first best move kept): a bot
+ * policy, not a rule (the rules stay in the other files). Test:
+ * tests/bots/test_rollout.py compares it with the Python policy on many random
+ * positions of every variant and option set. uk_sensible_playout plays the
+ * round out with it for every seat (every simulated player calls UNO). */
+#include "core.h"
+
+/* _ATTACK_KINDS of rollout.py: skips, reverses, draw cards */
+static int attack_kind(int k) {
+    return k == UK_SKIP || k == UK_REVERSE || k == UK_DRAW_TWO || k == UK_DRAW_ONE ||
+           k == UK_DRAW_FIVE || k == UK_SKIP_EVERYONE || k == UK_FLEX_SKIP ||
+           k == UK_FLEX_REVERSE || k == UK_FLEX_DRAW_TWO;
+}
+
+/* _FLEX_BONUS.get(k, -8.0) */
+static double flex_bonus(int k) {
+    if (k == UK_FLEX_SKIP || k == UK_FLEX_DRAW_TWO || k == UK_WAD) return 4.0;
+    if (k == UK_WTD || k == UK_FW4) return 12.0;
+    return -8.0;
+}
+
+/* _favourite_color: the colour held most, action cards (20 points or more)
+ * counting double; ties go to the first colour of the side */
+static int favourite_color(const uk_game *g, int p, int side) {
+    const uk_tables *t = g->t;
+    int counts[8] = {0};
+    const int16_t *h = g->hands[p];
+    for (int i = 0, len = g->hand_len[p]; i < len; i++) {
+        int c = h[i], col = t->color[side][c];
+        if (col >= 0) counts[col] += t->points[side][c] >= 20 ? 2 : 1;
+    }
+    int best = 4 * side;
+    for (int col = best + 1; col < 4 * side + 4; col++)
+        if (counts[col] > counts[best]) best = col;
+    return best;
+}
+
+int32_t uk_sensible_move(const uk_game *g) {
+    static __thread int32_t moves[UK_MAX_MOVES];
+    const uk_tables *t = g->t;
+    int k = uk_turn_moves(g, moves);
+    if (k <= 0) return -1; /* nothing to do (cannot happen in a live round) */
+    if (k == 1) return moves[0];
+    int ph = g->phase, p = g->current, side = g->side, n = g->n;
+    if (ph == UK_COLOR) return UK_OP_COLOR | ((favourite_color(g, p, side) + 1) << 16);
+    if (ph == UK_CHALLENGE) return g->hand_len[g->ch_offender] >= 2 ? moves[1] : moves[0];
+    if (ph != UK_TURN && ph != UK_DRAWN) return moves[0];
+    int any_play = 0;
+    for (int i = 0; i < k; i++)
+        if ((moves[i] & 15) == UK_OP_PLAY) {
+            any_play = 1;
+            break;
+        }
+    if (!any_play) return moves[0];
+    int len = g->hand_len[p];
+    if (ph == UK_DRAWN && (t->mask[side][g->drawn] & UK_WILD_BIT) && len > 3) {
+        for (int i = 0; i < k; i++)
+            if ((moves[i] & 15) != UK_OP_PLAY) return moves[i]; /* keep a drawn wild */
+    }
+    int nxt = ((p + g->direction) % n + n) % n;
+    int next_size = g->hand_len[nxt];
+    int threat = 1 << 30;
+    for (int s = 0; s < n; s++)
+        if (s != p && g->hand_len[s] < threat) threat = g->hand_len[s];
+    int held[8] = {0};
+    const int16_t *h = g->hands[p];
+    for (int i = 0; i < len; i++) {
+        int col = t->color[side][h[i]];
+        if (col >= 0) held[col]++;
+    }
+    int best_col = favourite_color(g, p, side);
+    int color = g->color;
+    int holds_current = color >= 0 ? held[color] > 0 : 0;
+    int32_t best_m = 0;
+    double best_s = -1e9;
+    int first = 1;
+    for (int i = 0; i < k; i++) {
+        int32_t m = moves[i];
+        if ((m & 15) != UK_OP_PLAY) continue;
+        if (first) {
+            best_m = m; /* plays[0] */
+            first = 0;
+        }
+        int c = (m >> 4) & 0xFFF, kind = t->kind[side][c];
+        int flex = (m & UK_FLEX_BIT) != 0;
+        double s;
+        if (t->mask[side][c] & UK_WILD_BIT) {
+            /* _wild_score */
+            s = -30.0;
+            if (t->restricted[side][c] && !flex) {
+                if (holds_current && next_size > 2)
+                    s -= 100;
+                else if (next_size <= 2)
+                    s += 45;
+            }
+            if (((m >> 16) & 15) - 1 != best_col) s -= 5;
+        } else {
+            /* _plain_score */
+            int col = t->color[side][c];
+            s = 2.0 * held[col >= 0 ? col : 7] + t->points[side][c] / 10.0; /* held[-1] in Python */
+            if (attack_kind(kind) && next_size <= 2) s += 25;
+        }
+        if (flex) s += flex_bonus(kind);
+        int tg = ((m >> 21) & 15) - 1;
+        if (tg >= 0) s -= g->hand_len[tg];
+        int w = ((m >> 25) & 15) - 1;
+        if (w >= 0) s -= 2 * g->hand_len[w];
+        if (kind == UK_FLIP) s += threat <= 2 ? 10 : -2;
+        if (s > best_s) {
+            best_s = s;
+            best_m = m;
+        }
+    }
+    return best_m;
+}
+
+long uk_sensible_playout(uk_game *g, long max_turns) {
+    long turns = 0;
+    while (g->phase < UK_ROUND_OVER && turns < max_turns) {
+        turns++;
+        int32_t m = uk_sensible_move(g);
+        if (m < 0 || uk_apply_move(g, m, g->current, 1)) return -turns; /* cannot happen: legal moves */
+    }
+    return turns;
+}
