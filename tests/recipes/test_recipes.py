@@ -63,6 +63,25 @@ def test_recipes_take_the_other_variants(variant: str, tmp_path: Path) -> None:
     recipe = "sb3_maskable_ppo.py" if variant == "flip" else "cleanrl_ppo.py"
     results = _run(recipe, variant, tmp_path)
     assert results["variant"] == variant
+    if recipe == "sb3_maskable_ppo.py":
+        # Flip trains at its own default learning rate (docs/rl.md: measured)
+        assert float(results["args"]["lr"]) == 3e-4
+
+
+def test_sb3_learning_rate_schedule_follows_the_budget() -> None:
+    """``--lr-end``: the learning rate goes linearly from ``--lr`` to
+    ``--lr-end`` over the budget, by steps or by wall time, whichever is
+    further along; SB3 calls it with the progress remaining (1 at the start)."""
+    sb3 = _load("sb3_maskable_ppo")
+    sched = sb3.LinearBudgetSchedule(1e-3, 1e-4, seconds=1000.0)
+    assert sched(1.0) == pytest.approx(1e-3, rel=1e-2)
+    assert sched(0.5) == pytest.approx(5.5e-4, rel=1e-2)
+    assert sched(0.0) == pytest.approx(1e-4)
+    sched.t0 -= 500.0  # half the wall time gone, no steps yet
+    assert sched(1.0) == pytest.approx(5.5e-4, rel=1e-2)
+    assert sched(0.25) == pytest.approx(1e-3 - 0.75 * 9e-4, rel=1e-2)
+    sched.t0 -= 5000.0  # past the budget: it stays at the end
+    assert sched(1.0) == pytest.approx(1e-4)
 
 
 def _load(name: str) -> ModuleType:
