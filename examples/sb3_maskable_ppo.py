@@ -56,7 +56,6 @@ from uno_features import UnoFeatures  # noqa: E402
 from unokit.envs.evaluate import evaluate_many  # noqa: E402
 from unokit.envs.gym import GYM_IDS  # noqa: E402
 
-
 #: The learning rate by variant when ``--lr`` is not given: at 200,000 steps
 #: Flip reached 75.2% against ``random`` with 3e-4 and 68.8% with 1e-3
 #: (docs/rl.md); Classic and Flex met their targets with 1e-3.

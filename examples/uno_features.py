@@ -17,7 +17,20 @@ feature                size  value
                              colour / 5; legal wild plays / 4; legal action plays / 5;
                              DRAW and UNO legal
 ``unseen_colors``      4     cards of each colour neither in hand nor discarded, / 25
+``opp_colors``         4     Flip only: the next opponent's expected cards of each
+                             colour on the side up (:meth:`opponent_cards`), / 10
+``opp_kinds``          3     Flip only: its wilds / 4, action cards / 10, points / 100
+``opp_other_colors``   4     Flip only: the same on the side down (its backs: exact)
+``opp_other_kinds``    3     Flip only: the same on the side down
+``my_other_colors``    4     Flip only: my hand's colours on the side down, / 10
+``my_other_kinds``     3     Flip only: my wilds / action cards / points there
 =====================  ====  ==========================================================
+
+In Flip every player sees the back faces of the other hands (docs/rules.md
+§1.14), which the observation holds (``backs``): the opponent's hand on the
+side down exactly and, since the deck gives each back one of a few faces, on
+the side up nearly so. The ``opp_*`` and ``my_other_*`` features read them;
+Classic and Flex have none of them.
 
 :meth:`UnoFeatures.actions` describes every action of the table the same
 way, one row each (``action_size`` values): the kind of card played (one-hot),
@@ -26,7 +39,10 @@ ACCEPT, CHALLENGE, UNO, CATCH); and what it would leave: the cards of the
 colour it puts in force still in hand, the cards of the hand that could
 follow it (wild, same colour or same symbol), the unseen cards of that
 colour, whether that is the colour held most or the colour already in force,
-and the copies of the card held. A policy that scores each action from its
+and the copies of the card held; in Flip (``action_at["flip"]`` on) also
+the opponent's expected cards that could follow it and of the colour it
+leaves, and for a Flip card both hands as they will be on the other side
+(``_FLIP_ACTION``). A policy that scores each action from its
 row with one shared network (``examples/sb3_maskable_ppo.py``) learns about
 "a card that keeps my longest colour" once, not once per card.
 :meth:`UnoFeatures.with_actions` gives both as one vector.
