@@ -63,6 +63,25 @@ def test_recipes_take_the_other_variants(variant: str, tmp_path: Path) -> None:
     recipe = "sb3_maskable_ppo.py" if variant == "flip" else "cleanrl_ppo.py"
     results = _run(recipe, variant, tmp_path)
     assert results["variant"] == variant
+    if recipe == "sb3_maskable_ppo.py":
+        # Flip trains at its own default learning rate (docs/rl.md: measured)
+        assert float(results["args"]["lr"]) == 3e-4
+
+
+def test_sb3_learning_rate_schedule_follows_the_budget() -> None:
+    """``--lr-end``: the learning rate goes linearly from ``--lr`` to
+    ``--lr-end`` over the budget, by steps or by wall time, whichever is
+    further along; SB3 calls it with the progress remaining (1 at the start)."""
+    sb3 = _load("sb3_maskable_ppo")
+    sched = sb3.LinearBudgetSchedule(1e-3, 1e-4, seconds=1000.0)
+    assert sched(1.0) == pytest.approx(1e-3, rel=1e-2)
+    assert sched(0.5) == pytest.approx(5.5e-4, rel=1e-2)
+    assert sched(0.0) == pytest.approx(1e-4)
+    sched.t0 -= 500.0  # half the wall time gone, no steps yet
+    assert sched(1.0) == pytest.approx(5.5e-4, rel=1e-2)
+    assert sched(0.25) == pytest.approx(1e-3 - 0.75 * 9e-4, rel=1e-2)
+    sched.t0 -= 5000.0  # past the budget: it stays at the end
+    assert sched(1.0) == pytest.approx(1e-4)
 
 
 def _load(name: str) -> ModuleType:
@@ -138,7 +157,8 @@ def test_action_features_describe_each_legal_play(variant: str) -> None:
     features = _load("uno_features").UnoFeatures(variant, 2)
     env = UnoGymEnv(variant, 2, opponent="random")
     table = env.table
-    kinds = features.action_size - 6 - 3 - 7
+    kinds = features.action_at["dyn"] - 3 - 7
+    dyn = features.action_at["dyn"]
     rng = np.random.default_rng(2)
     checked = 0
     for seed in range(5):
@@ -161,7 +181,7 @@ def test_action_features_describe_each_legal_play(variant: str) -> None:
                     c = ["R", "Y", "G", "B", "Pk", "Tl", "Or", "Pu"].index(name.split()[1]) % 4
                     held = sum(h.face(side).color is not None and int(h.face(side).color) % 4 == c
                                for h in hand)  # fmt: skip
-                    assert row[-6] * 10 == pytest.approx(held)
+                    assert row[dyn] * 10 == pytest.approx(held)
                     continue
                 if not name.startswith("PLAY") or "side=flex" in name:
                     continue
@@ -183,13 +203,138 @@ def test_action_features_describe_each_legal_play(variant: str) -> None:
                     or (not face.is_wild and h.face(side).kind == face.kind
                         and (face.kind != 0 or h.face(side).number == face.number))
                     for s, h in zip(same, rest, strict=True))  # fmt: skip
-                assert row[-6] * 10 == pytest.approx(sum(same))
-                assert row[-5] * 10 == pytest.approx(follow)
-                assert row[-1] * 4 == pytest.approx(hand.count(card))
+                assert row[dyn] * 10 == pytest.approx(sum(same))
+                assert row[dyn + 1] * 10 == pytest.approx(follow)
+                assert row[dyn + 5] * 4 == pytest.approx(hand.count(card))
                 checked += 1
             obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
             done = terminated or truncated
     assert checked > 100
+
+
+def _expected_opponent(game: Any, universe: list[int]) -> np.ndarray:
+    """The opponent's hand as the Flip features should infer it, recomputed
+    from the game: each of its cards' back face, shared out over the cards of
+    the deck with that back in proportion to the copies neither in seat 0's
+    hand nor in the discard pile."""
+    from collections import Counter
+
+    cards = game.variant.cards.cards
+    down = 1 - game.side
+    at = {c: i for i, c in enumerate(universe)}
+    unseen = Counter(game.variant.deck(game.options, 0))
+    unseen.subtract(game.hands[0])
+    unseen.subtract(game.discard)
+    expected = np.zeros(len(universe))
+    for c in game.hands[1]:
+        back = cards[c].face(down)
+        same = [d for d in universe if cards[d].face(down) == back and unseen[d] > 0]
+        total = sum(unseen[d] for d in same)
+        for d in same:
+            expected[at[d]] += unseen[d] / total
+    return expected
+
+
+def test_flip_features_read_the_opponents_backs() -> None:
+    """Flip: the features of the opponent's hand come from its back faces,
+    which every player sees (docs/rules.md §1.14), and from nothing hidden:
+    recomputed from the game on every decision of random rounds (its hand on
+    the side down exactly, on the side up as the expected copies of the cards
+    with those backs), unchanged when one of its cards is swapped for a card of
+    the draw pile with the same back; and for every legal Flip card, the hands
+    as they will be on the other side."""
+    from unokit.cards import Kind
+    from unokit.envs.gym import UnoGymEnv
+
+    features = _load("uno_features").UnoFeatures("flip", 2)
+    env = UnoGymEnv("flip", 2, opponent="random")
+    table = env.table
+    universe = list(features.encoder.cards)
+    at = features.at
+    flip_at = features.action_at["flip"]
+    rng = np.random.default_rng(3)
+    checked = swapped = flips = 0
+    for seed in range(8):
+        obs, _ = env.reset(seed=seed)
+        done = False
+        while not done:
+            mask = obs["action_mask"]
+            game = env.game
+            cards = game.variant.cards.cards
+            side, down = game.side, 1 - game.side
+            x = features(obs["observation"], mask)
+            opp = features.opponent_cards(obs["observation"])
+            expected = _expected_opponent(game, universe)
+            assert opp == pytest.approx(expected, abs=1e-4)
+            assert opp.sum() == pytest.approx(len(game.hands[1]), abs=1e-3)
+
+            def colors(faces: list[Any]) -> list[int]:
+                return [sum(f.color is not None and int(f.color) % 4 == k for f in faces)
+                        for k in range(4)]  # fmt: skip
+
+            theirs_down = [cards[c].face(down) for c in game.hands[1]]
+            mine_down = [cards[c].face(down) for c in game.hands[0]]
+            up = [sum(expected[i] * (cards[d].face(side).color is not None
+                                     and int(cards[d].face(side).color) % 4 == k)
+                      for i, d in enumerate(universe)) for k in range(4)]  # fmt: skip
+            assert x[at["opp_colors"] : at["opp_colors"] + 4] * 10 == pytest.approx(up, abs=1e-4)
+            assert x[at["opp_other_colors"] : at["opp_other_colors"] + 4] * 10 == pytest.approx(
+                colors(theirs_down), abs=1e-4)  # fmt: skip
+            assert x[at["opp_other_kinds"]] * 4 == pytest.approx(
+                sum(f.is_wild for f in theirs_down), abs=1e-4)  # fmt: skip
+            assert x[at["my_other_colors"] : at["my_other_colors"] + 4] * 10 == pytest.approx(
+                colors(mine_down))  # fmt: skip
+            assert x[at["my_other_kinds"]] * 4 == pytest.approx(sum(f.is_wild for f in mine_down))
+            # no hidden information: swap an opponent's card for one of the
+            # draw pile with the same back, and nothing the features say changes
+            pairs = [(i, j) for i, c in enumerate(game.hands[1]) for j, d in enumerate(game.draw)
+                     if c != d and cards[c].face(down) == cards[d].face(down)]  # fmt: skip
+            if pairs:
+                i, j = pairs[0]
+                other = game.copy()
+                other.hands[1][i], other.draw[j] = other.draw[j], other.hands[1][i]
+                again = env.encoder.encode_game(other, 0)
+                assert (again == obs["observation"]).all()
+                assert (features.with_actions(again, mask)
+                        == features.with_actions(obs["observation"], mask)).all()  # fmt: skip
+                swapped += 1
+            acts = features.actions(obs["observation"], mask)
+            for a in np.flatnonzero(mask):
+                name = table.names[a]
+                if not name.startswith("PLAY"):
+                    continue
+                move = table.move(0, int(a))
+                card = (move >> 4) & 0xFFF
+                face = cards[card].face(side)
+                row = acts[a]
+                if face.kind != Kind.FLIP:
+                    # the opponent's cards that could follow it, expected
+                    c = (((move >> 16) & 15) - 1) % 4 if face.is_wild else int(face.color) % 4
+                    follow = sum(
+                        expected[i] * (g.is_wild or (g.color is not None and int(g.color) % 4 == c)
+                                       or (not face.is_wild and g.kind == face.kind
+                                           and (face.kind != Kind.NUMBER or g.number == face.number)))
+                        for i, g in ((i, cards[d].face(side)) for i, d in enumerate(universe)))  # fmt: skip
+                    assert row[flip_at] * 10 == pytest.approx(follow, abs=1e-4)
+                    assert (row[flip_at + 2 :] == 0).all()
+                    continue
+                rest = list(game.hands[0])
+                rest.remove(card)
+                mine = [cards[c].face(down) for c in rest]
+                assert row[flip_at + 2] * 10 == pytest.approx(max(colors(mine)))
+                assert row[flip_at + 3] * 4 == pytest.approx(sum(f.is_wild for f in mine))
+                assert row[flip_at + 4] * 10 == pytest.approx(
+                    sum(not f.is_wild and f.kind != Kind.NUMBER for f in mine))  # fmt: skip
+                assert row[flip_at + 5] * 10 == pytest.approx(max(colors(theirs_down)), abs=1e-4)
+                assert row[flip_at + 6] * 4 == pytest.approx(
+                    sum(f.is_wild for f in theirs_down), abs=1e-4)  # fmt: skip
+                assert row[flip_at + 8] * 200 == pytest.approx(
+                    sum(f.points for f in mine) - sum(f.points for f in theirs_down), abs=1e-3)  # fmt: skip
+                flips += 1
+            checked += 1
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(mask))))
+            done = terminated or truncated
+    assert checked > 100 and swapped > 50 and flips > 5
 
 
 def test_hand_shaping_is_potential_based() -> None:
