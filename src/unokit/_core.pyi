@@ -3,6 +3,7 @@
 from collections.abc import Callable, Sequence
 from typing import Any
 
+ABI: int
 MAX_PLAYERS: int
 MAX_DECK: int
 MAX_MOVES: int

@@ -39,6 +39,23 @@ from unokit.game import Game, check_config
 from unokit.options import Options
 from unokit.variants import Variant
 
+#: the C core's API version this Python code expects (``UK_ABI`` in
+#: ``_core/core.h``): a checkout updated without rebuilding its core gets a
+#: clear error here instead of a missing attribute in the middle of a game
+CORE_ABI = 2
+
+
+def check_core_abi(built: int | None) -> None:
+    """Raise :class:`ImportError` unless ``built`` is :data:`CORE_ABI`."""
+    if built != CORE_ABI:
+        raise ImportError(
+            f"unokit's C core (unokit._core, API {built}) is older or newer than its Python "
+            f"code (API {CORE_ABI}): rebuild it with `make install` or `pip install -e .`"
+        )
+
+
+check_core_abi(getattr(_core, "ABI", None))
+
 __all__ = [
     "CoreGame",
     "core_tables",

@@ -1042,6 +1042,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     Py_INCREF(&GameType);
     if (PyModule_AddObject(m, "Tables", (PyObject *)&TablesType) < 0 ||
         PyModule_AddObject(m, "Game", (PyObject *)&GameType) < 0 ||
+        PyModule_AddIntConstant(m, "ABI", UK_ABI) < 0 ||
         PyModule_AddIntConstant(m, "MAX_PLAYERS", UK_MAX_PLAYERS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_DECK", UK_MAX_DECK) < 0 ||
         PyModule_AddIntConstant(m, "MAX_MOVES", UK_MAX_MOVES) < 0 ||
