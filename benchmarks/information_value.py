@@ -11,6 +11,12 @@ deals (game ``i``: deal ``seed + i // 2``, seats swapped on odd ``i``).
 Usage:
     python benchmarks/information_value.py [--variant classic] [--games 400]
         [--sims 1000] [--seed 7] [--workers 2] [--bots oracle,hard,hard:particles=128]
+        [--opponent heuristic]
+
+``--opponent`` names the bot every entry plays against (default ``heuristic``;
+``hard`` with ``--bots oracle`` asks how much a search that sees the other
+hand wins against the same search from the observation: a ceiling for any
+bot that does not peek).
 
 Prints one JSON line per entry: win rate with its 95% Wilson interval, CPU
 seconds of the measured bot, games per second.
@@ -31,6 +37,7 @@ from unokit.bots import make_bot
 from unokit.bots.determinize import Determinizer
 from unokit.bots.ismcts import ISMCTSBot, _Clock
 from unokit.bots.tournament import _value, offer_catch, wilson
+from unokit.core import CoreGame
 from unokit.game import _RO
 from unokit.observation import Observation
 from unokit.options import Options
@@ -47,6 +54,10 @@ class _RealDeals:
         draw = list(g.draw)
         rng.shuffle(draw)
         return self.det.with_deal([list(h) for h in g.hands], draw, rng.getrandbits(48))
+
+    def sample_core(self, rng: random.Random) -> CoreGame:
+        """The same sample on the core, as ``hard``'s search asks for it."""
+        return CoreGame.from_game(self.sample(rng))
 
 
 class OracleBot(ISMCTSBot):
@@ -77,13 +88,13 @@ def _make(entry: str, seed: int, sims: int, game: Game) -> Any:
     return make_bot(name, seed=seed, **kw)
 
 
-def _game(args: tuple[str, str, int, int, int]) -> tuple[float, float]:
-    variant, entry, sims, seed, i = args
+def _game(args: tuple[str, str, int, int, int, str]) -> tuple[float, float]:
+    variant, entry, sims, seed, i, opponent = args
     g = Game.new(variant, 2, Options.from_dict({"matchMode": "single_round"}),
                  seed=seed + i // 2, events=True)  # fmt: skip
     me = i % 2
     bots = [_make(entry, seed * 1_000_003 + i, sims, g) if s == me
-            else make_bot("heuristic", seed=seed * 1_000_003 + i + 7) for s in range(2)]  # fmt: skip
+            else _make(opponent, seed * 1_000_003 + i + 7, sims, g) for s in range(2)]  # fmt: skip
     cpu = 0.0
     while g.phase < _RO:
         s = g.current
@@ -105,20 +116,39 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--bots", default="oracle,hard")
+    ap.add_argument(
+        "--opponent",
+        default="heuristic",
+        help="the bot each entry plays against (e.g. hard; same --sims)",
+    )
     args = ap.parse_args()
     for entry in args.bots.split(","):
         t0 = time.perf_counter()
-        jobs = [(args.variant, entry, args.sims, args.seed, i) for i in range(args.games)]
+        jobs = [
+            (args.variant, entry, args.sims, args.seed, i, args.opponent) for i in range(args.games)
+        ]
         with Pool(args.workers) as pool:
             res = pool.map(_game, jobs, chunksize=2)
         wall = time.perf_counter() - t0
         wins = sum(r[0] for r in res)
         lo, hi = wilson(wins, len(res))
-        print(json.dumps({"variant": args.variant, "bot": entry, "vs": "heuristic",
-                          "games": len(res), "sims": args.sims, "seed": args.seed,
-                          "win_rate": round(wins / len(res), 4), "ci95": [round(lo, 4), round(hi, 4)],
-                          "cpu_s": round(sum(r[1] for r in res), 1),
-                          "games_per_s": round(len(res) / wall, 3)}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "variant": args.variant,
+                    "bot": entry,
+                    "vs": args.opponent,
+                    "games": len(res),
+                    "sims": args.sims,
+                    "seed": args.seed,
+                    "win_rate": round(wins / len(res), 4),
+                    "ci95": [round(lo, 4), round(hi, 4)],
+                    "cpu_s": round(sum(r[1] for r in res), 1),
+                    "games_per_s": round(len(res) / wall, 3),
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":
