@@ -393,7 +393,9 @@ def main() -> None:
             runs.append(r)
             print(
                 f"{r['utc']} {rep} {kind:10s} {r['server_cpu_ms_per_move']:.3f} ms/move"
-                f" (kernel {r['server_sys_ms_per_move']:.3f}), {r['moves_per_s']:.0f} moves/s,"
+                f" (kernel {r['server_sys_ms_per_move']:.3f},"
+                f" loop thread {r['server_main_thread_ms_per_move']:.3f}),"
+                f" {r['moves_per_s']:.0f} moves/s,"
                 f" {r['server_cpu']:.0%} of a core, p99 {r['p99_ms']:.1f} ms,"
                 f" {r['messages_per_move']:.2f} msg/move, {r['bytes_per_message']:.0f} B/msg,"
                 f" errors {r['errors']}, failures {r['client_failures']},"
