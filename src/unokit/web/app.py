@@ -355,11 +355,7 @@ def _seat_reply(room: Room, seat: int, token: str) -> dict[str, Any]:
 
 def create_app(settings: Settings) -> FastAPI:
     """The web application, storing its rooms in ``settings.db_url``."""
-    store = Store(
-        settings.db_url,
-        sqlite_synchronous=settings.sqlite_synchronous,
-        commit_wait=settings.commit_wait,
-    )
+    store = Store(settings.db_url, sqlite_synchronous=settings.sqlite_synchronous)
     cluster: ClusterHub | None = None
     if settings.broker_url:
         cluster = ClusterHub(settings, store, settings.broker_url, lease=settings.lease)

@@ -56,9 +56,6 @@ class Settings:
     gc_every: float = 60.0
     #: SQLite's synchronous pragma: FULL survives power loss, NORMAL only crashes
     sqlite_synchronous: str = "FULL"
-    #: seconds between the end of one database commit and the start of the next
-    #: under sustained load (web/store.py: group commit; 0: commit at once)
-    commit_wait: float = 0.004
     #: connections per room (players and spectators)
     max_room_conns: int = 64
     #: Redis URL of the cluster (None: this process owns every room; web/cluster.py)

@@ -13,14 +13,6 @@ transaction is in flight are committed together in the next one (group
 commit). So many rooms can store commands per second while each command is
 still committed before it is acknowledged. A call whose batch fails is retried
 alone, so one bad call never fails the others.
-
-Under sustained load the thread spaces its commits ``commit_wait`` seconds
-apart (from the end of one to the start of the next, as PostgreSQL's
-``commit_delay``): a commit at full durability costs about the same CPU time
-whether it carries one command or ten (its ``fsync`` dominates), so waiting a
-few milliseconds for more commands makes each cheaper. A call arriving when
-the previous commit ended longer ago than that is committed at once; no call
-waits more than ``commit_wait`` longer than it would without it.
 """
 
 from __future__ import annotations
@@ -221,11 +213,8 @@ def _settle(jobs: list[_Job]) -> None:
 class Store:
     """The database, used from asyncio through :meth:`call` (one worker thread)."""
 
-    def __init__(
-        self, url: str, *, sqlite_synchronous: str = "FULL", commit_wait: float = 0.0
-    ) -> None:
+    def __init__(self, url: str, *, sqlite_synchronous: str = "FULL") -> None:
         self.url = normalize_url(url)
-        self.commit_wait = commit_wait
         u = make_url(self.url)
         self.is_sqlite = u.get_backend_name() == "sqlite"
         if self.is_sqlite and u.database and u.database != ":memory:":
@@ -319,17 +308,10 @@ class Store:
 
     def _run(self) -> None:
         stop = False
-        wait = self.commit_wait
-        ended = -1e9  # when the last batch was committed (monotonic)
         while not stop:
             item = self._jobs.get()
             if item is None:
                 break
-            if wait > 0:
-                # sustained load (a commit just ended): gather more calls first
-                left = ended + wait - time.monotonic()
-                if left > 0:
-                    time.sleep(left)
             batch = list(item)
             while len(batch) < 500:
                 try:
@@ -341,7 +323,6 @@ class Store:
                     break
                 batch += nxt
             self._run_batch(batch)
-            ended = time.monotonic()
             self._deliver(batch)
         if self._conn is not None:
             self._conn.close()
