@@ -23,6 +23,10 @@ with the real server in one invocation:
   (``unokit.web.direct.DirectSocket``);
 * ``floor-asgi``: the same, sending through uvicorn's ASGI ``send`` (what
   any ASGI app without the direct write pays);
+* ``floor-fastapi``: the floor's rooms behind the real server's framework
+  path: FastAPI with unokit's ``BodyLimit``, Starlette's ``WebSocket``
+  (``receive()``), the protocol's Pydantic ``CLIENT_MESSAGE``, the direct
+  write through ``direct_socket(ws, ws.scope)``: what the framework adds;
 * ``floor-db``: ``floor`` plus the durability: each command's log row is
   inserted into SQLite (WAL, ``synchronous=FULL``, as ``unokit serve``) by
   one worker thread, one transaction per batch of what is waiting (group
@@ -51,6 +55,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import bench_server  # noqa: E402  (the clients and the measurement)
+from fastapi import Request, WebSocket  # noqa: E402  (resolved in floor-fastapi's routes)
 
 PLAYERS = 4
 _real_start = bench_server._start_server
@@ -71,7 +76,7 @@ class FloorRoom:
         self.legal = '["R5","G7","Y2","B+2","DRAW"]'
 
 
-def make_app(send_mode: str, pad: int, db: Path | None) -> Any:
+def make_app(send_mode: str, pad: int, db: Path | None, framework: bool = False) -> Any:
     from unokit.web.direct import RAW_SEND, DirectSocket, direct_socket
 
     rooms: dict[str, FloorRoom] = {}
@@ -135,6 +140,28 @@ def make_app(send_mode: str, pad: int, db: Path | None) -> Any:
         joined[room.code] = n + 1
         return n
 
+    async def on_message(
+        room: FloorRoom, sock: Any, seat: int | None, kind: str | None, token: str | None,
+        version: int | None, mid: int | None, text: str | None,
+    ) -> int | None:  # fmt: skip
+        """One client message; returns the connection's seat."""
+        if kind == "hello" and token is not None:
+            seat = int(token.rsplit(".", 1)[1])
+            room.socks[seat] = sock
+            sock.push(state_text(room, seat))
+        elif kind in ("command", "next_round", "new_match") and seat is not None:
+            if version != room.version or room.current != seat:
+                sock.push(json.dumps({"type": "error", "id": mid, "code": "stale"}))
+                return seat
+            room.version += 1
+            room.current = (room.current + 1) % PLAYERS
+            if store is not None:  # committed before anybody hears of it
+                await store.append((room.code, room.version, text or kind))
+            broadcast(room, seat, mid)  # type: ignore[arg-type]
+        elif kind == "resync" and seat is not None:
+            sock.push(state_text(room, seat))
+        return seat
+
     async def websocket(scope: Any, receive: Any, send: Any) -> None:
         await receive()  # websocket.connect
         await send({"type": "websocket.accept"})
@@ -148,26 +175,10 @@ def make_app(send_mode: str, pad: int, db: Path | None) -> Any:
                 if m["type"] == "websocket.disconnect":
                     return
                 msg = json.loads(m.get("text") or m.get("bytes") or b"{}")
-                kind = msg.get("type")
-                if kind == "hello":
-                    seat = int(msg["token"].rsplit(".", 1)[1])
-                    room.socks[seat] = sock
-                    sock.push(state_text(room, seat))
-                elif kind in ("command", "next_round", "new_match") and seat is not None:
-                    if msg.get("version") != room.version or room.current != seat:
-                        sock.push(json.dumps({"type": "error", "id": msg.get("id"),
-                                              "code": "stale"}))  # fmt: skip
-                        continue
-                    room.version += 1
-                    room.current = (room.current + 1) % PLAYERS
-                    if store is None:
-                        broadcast(room, seat, msg["id"])
-                    else:
-                        row = (code, room.version, msg.get("text") or kind)
-                        await store.append(row)  # committed before anybody hears of it
-                        broadcast(room, seat, msg["id"])
-                elif kind == "resync" and seat is not None:
-                    sock.push(state_text(room, seat))
+                seat = await on_message(
+                    room, sock, seat, msg.get("type"), msg.get("token"), msg.get("version"),
+                    msg.get("id"), msg.get("text"),
+                )  # fmt: skip
         finally:
             if seat is not None and room.socks[seat] is sock:
                 room.socks[seat] = None
@@ -176,10 +187,10 @@ def make_app(send_mode: str, pad: int, db: Path | None) -> Any:
         """A connection's sender: direct frames to the transport (as the real
         server's DirectSocket) or uvicorn's ASGI send, awaited in order."""
 
-        def __init__(self, send: Any, mode: str) -> None:
+        def __init__(self, send: Any, mode: str, direct: Any = None) -> None:
             self.send = send
-            self.direct: Any = None
-            if mode == "direct":  # the real server's choice (unokit.web.direct)
+            self.direct: Any = direct
+            if mode == "direct" and direct is None:  # the real server's choice (unokit.web.direct)
                 d = direct_socket(self, {RAW_SEND: send})
                 assert isinstance(d, DirectSocket), "not uvicorn's websockets-sansio"
                 self.direct = d
@@ -187,6 +198,9 @@ def make_app(send_mode: str, pad: int, db: Path | None) -> Any:
             self.busy = False
 
         async def send_text(self, text: str) -> None:  # DirectSocket's fallback
+            if self.direct is not None and self.direct.ws is not self:
+                await self.direct.ws.send_text(text)  # Starlette's WebSocket
+                return
             await self.send({"type": "websocket.send", "text": text})
 
         async def close(self, code: int = 1000, reason: str | None = None) -> None:
@@ -210,6 +224,9 @@ def make_app(send_mode: str, pad: int, db: Path | None) -> Any:
             finally:
                 self.busy = False
 
+    if framework:
+        return fastapi_app(http, on_message, rooms, lambda d: Sock(None, "direct", d))
+
     async def app(scope: Any, receive: Any, send: Any) -> None:
         kind = scope["type"]
         if kind == "http":
@@ -228,6 +245,61 @@ def make_app(send_mode: str, pad: int, db: Path | None) -> Any:
                         store.close()
                     await send({"type": "lifespan.shutdown.complete"})
                     return
+
+    return app
+
+
+def fastapi_app(http: Any, on_message: Any, rooms: dict[str, Any], make_sock: Any) -> Any:
+    """floor-fastapi: the same room logic behind the real server's framework
+    path: FastAPI's app and middleware stack (with unokit's ``BodyLimit``, which
+    keeps uvicorn's send for the direct write), a route per REST call, the
+    WebSocket through Starlette's ``WebSocket`` (accept, ``receive()``), each
+    message parsed by the protocol's Pydantic ``CLIENT_MESSAGE`` and sent
+    through ``direct_socket(ws, ws.scope)``, as ``unokit.web.app`` does."""
+    from fastapi import FastAPI
+
+    from unokit.web.app import BodyLimit
+    from unokit.web.direct import direct_socket
+    from unokit.web.messages import CLIENT_MESSAGE
+
+    app = FastAPI()
+    app.add_middleware(BodyLimit, limit=65536)
+
+    @app.api_route("/api/{rest:path}", methods=["GET", "POST"])
+    async def rest_call(rest: str, request: Request) -> Any:
+        from starlette.responses import Response
+
+        sent: dict[str, Any] = {}
+
+        async def capture(m: Any) -> None:
+            sent.setdefault("start" if m["type"] == "http.response.start" else "body", m)
+
+        await http(request.scope, request.receive, capture)
+        return Response(sent["body"]["body"], media_type="application/json")
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"ok": True}
+
+    @app.websocket("/ws/{code}")
+    async def ws_route(ws: WebSocket, code: str) -> None:
+        await ws.accept()
+        room = rooms[code]
+        sock = make_sock(direct_socket(ws, ws.scope))
+        seat: int | None = None
+        try:
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                msg = CLIENT_MESSAGE.validate_json(message.get("text") or "{}")
+                seat = await on_message(
+                    room, sock, seat, msg.type, getattr(msg, "token", None),
+                    getattr(msg, "version", None), msg.id, getattr(msg, "text", None),
+                )  # fmt: skip
+        finally:
+            if seat is not None and room.socks[seat] is sock:
+                room.socks[seat] = None
 
     return app
 
@@ -288,12 +360,12 @@ def _settle(futs: list[asyncio.Future[None]]) -> None:
             f.set_result(None)
 
 
-def serve(port: int, send_mode: str, pad: int, db: Path | None) -> None:
+def serve(port: int, send_mode: str, pad: int, db: Path | None, framework: bool) -> None:
     import gc
 
     import uvicorn
 
-    app = make_app(send_mode, pad, db)
+    app = make_app(send_mode, pad, db, framework)
     gc.collect()
     gc.freeze()
     gc.set_threshold(10_000, 50, 100)  # as unokit serve
@@ -324,6 +396,8 @@ def _start_floor(kind: str, pad: int) -> Any:
                "--send", "asgi" if kind == "floor-asgi" else "direct"]  # fmt: skip
         if kind == "floor-db":
             cmd += ["--db-file", str(work / "floor.sqlite3")]
+        if kind == "floor-fastapi":
+            cmd += ["--framework"]
         with open(work / f"server{i}.log", "wb") as log:
             server = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=work)
         deadline = time.monotonic() + 60
@@ -357,7 +431,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--kinds", default="real,floor,floor-db",
                     help="comma-separated, run in this order each repeat: real, floor, "
-                    "floor-asgi, floor-db")  # fmt: skip
+                    "floor-asgi, floor-db, floor-fastapi")  # fmt: skip
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--rooms", type=int, default=250)
     ap.add_argument("--seconds", type=float, default=10.0)
@@ -375,12 +449,13 @@ def main() -> None:
     ap.add_argument("--serve", type=int, default=None, help=argparse.SUPPRESS)
     ap.add_argument("--send", default="direct", help=argparse.SUPPRESS)
     ap.add_argument("--db-file", default=None, help=argparse.SUPPRESS)
+    ap.add_argument("--framework", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.serve is not None:
-        serve(a.serve, a.send, a.pad, Path(a.db_file) if a.db_file else None)
+        serve(a.serve, a.send, a.pad, Path(a.db_file) if a.db_file else None, a.framework)
         return
     kinds = a.kinds.split(",")
-    bad = set(kinds) - {"real", "floor", "floor-asgi", "floor-db"}
+    bad = set(kinds) - {"real", "floor", "floor-asgi", "floor-db", "floor-fastapi"}
     if bad:
         ap.error(f"unknown kinds {sorted(bad)}")
     runs: list[dict[str, Any]] = []
