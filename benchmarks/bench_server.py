@@ -70,6 +70,14 @@ def cpu_seconds(pid: int) -> float:
     return user + system
 
 
+def main_thread_cpu(pid: int) -> float:
+    """User + system CPU time of a process's main thread (Linux /proc): the
+    event loop; the rest of the process is its other threads (the store's)."""
+    with open(f"/proc/{pid}/task/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_split(pid: int) -> tuple[float, float]:
     """(user, system) CPU time of a process (Linux /proc): system time is the
     kernel's, mostly the sockets' (on 127.0.0.1 a write also runs the
@@ -431,10 +439,12 @@ def _run(
         pg_pids = postgres_pids(db) if db.startswith("postgres") else []
         cpu0 = total_cpu([s.pid for s in servers])
         sys0 = sum(cpu_split(s.pid)[1] for s in servers)
+        main0 = sum(main_thread_cpu(s.pid) for s in servers)
         redis0, pg0 = total_cpu(extra), total_cpu(pg_pids)
         time.sleep(a.seconds)
         cpu1 = total_cpu([s.pid for s in servers])
         sys1 = sum(cpu_split(s.pid)[1] for s in servers)
+        main1 = sum(main_thread_cpu(s.pid) for s in servers)
         redis1, pg1 = total_cpu(extra), total_cpu(pg_pids)
         pressure = cpu_pressure()
         load = os.getloadavg()[0]
@@ -459,7 +469,7 @@ def _run(
                     f"server {i}:\n{text[text.index('Traceback') - 300 :][:3000]}", file=sys.stderr
                 )
     return _report(a, mode, results, cpu1 - cpu0, sys1 - sys0, redis1 - redis0, pg1 - pg0, rss,
-                   load, pressure, tracebacks)  # fmt: skip
+                   load, pressure, tracebacks, main1 - main0)  # fmt: skip
 
 
 def _start_server(
@@ -519,6 +529,7 @@ def _report(
     load: float,
     pressure: float | None,
     tracebacks: int,
+    main_cpu: float = float("nan"),
 ) -> dict[str, Any]:
     lat = [x for r in results for x in r["latency"]]
     ack = [x for r in results for x in r["ack"]]
@@ -556,6 +567,7 @@ def _report(
         "client_cpu": sum(r["cpu"] for r in results) / a.seconds,
         "server_cpu_ms_per_move": server_cpu * 1000 / moves if moves else float("nan"),
         "server_sys_ms_per_move": server_sys * 1000 / moves if moves else float("nan"),
+        "server_main_thread_ms_per_move": main_cpu * 1000 / moves if moves else float("nan"),
         "server_rss_mb": rss,
         "load_avg_1min": load,
         "cpu_pressure_60s": pressure,
@@ -589,7 +601,8 @@ def show(r: dict[str, Any]) -> None:
     print(
         f"  server CPU       {r['server_cpu']:.0%} of a core,"
         f" {r['server_cpu_ms_per_move']:.3f} ms per move"
-        f" ({r['server_sys_ms_per_move']:.3f} ms of it in the kernel);"
+        f" ({r['server_sys_ms_per_move']:.3f} ms of it in the kernel,"
+        f" {r['server_main_thread_ms_per_move']:.3f} ms on the event loop's thread);"
         f" RSS {r['server_rss_mb']:.0f} MB"
     )
     print(
