@@ -68,6 +68,28 @@ def test_shipped_networks(variant: str) -> None:
     assert bot.used_net or moves < 3
 
 
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+def test_shipped_networks_see_their_training_layout(variant: str) -> None:
+    """Each shipped network gets the inputs of the layout it was trained on: one
+    card of the own hand weighs 1/deck in layout 1 (the encoder's bound when
+    the Flip and Flex networks were trained; the encoder's later per-card
+    bound made their inputs 27-108 times too large and their chances 1% or
+    99%), 1/2 in layout 2; and at the deal, over a few deals, the chances are
+    moderate, as in a real game."""
+    net = load_value_net(variant, 2)
+    assert net is not None
+    version = int(net.meta["features"])
+    f = StateFeatures(variant, 2, version=version)
+    x = f.vector(Game.new(variant, 2, seed=1), 0)[f.encoder.slice("hand")]
+    deck = float(f.encoder.high[f.encoder.slice("hand_sizes")][0])
+    assert float(x[x > 0].min()) == pytest.approx(1.0 / deck if version == 1 else 0.5)
+    chances = []
+    for seed in range(8):
+        d = Game.new(variant, 2, {"matchMode": "single_round"}, seed=seed)
+        chances += net.predict(np.stack([f.vector(d, 0), f.vector(d, 1)])).tolist()
+    assert 0.3 < float(np.mean(chances)) < 0.7 and max(chances) < 0.95 and min(chances) > 0.05
+
+
 def test_total_data_shipped_is_small() -> None:
     assert sum(p.stat().st_size for p in DATA.glob("*.npz")) <= 5_000_000
 

@@ -53,8 +53,9 @@ if TYPE_CHECKING:
 __all__ = ["StateFeatures", "ValueNet", "load_value_net", "net_path", "FEATURES_VERSION"]
 
 #: the layout of :class:`StateFeatures`; a weights file names the version it was
-#: trained on (1: every segment of the observation vector divided by its bound,
-#: which makes one card of the own hand 1/108; 2: card counts by 2 or 4, hand
+#: trained on (1: every segment of the observation vector divided by its bound
+#: as the encoder had it when the layout was made, the own hand and the discard
+#: pile by the deck's size, which makes one card of the own hand 1/108; 2: card counts by 2 or 4, hand
 #: sizes by 10, the draw pile by 50, so that each card weighs as much as in
 #: the other hands' segment)
 FEATURES_VERSION = 2
@@ -81,6 +82,14 @@ class StateFeatures:
         self.version = version
         u = len(enc.cards)
         high = np.maximum(enc.high, 1.0)
+        if version == 1:
+            # the encoder now bounds a card's count by its copies in the deck;
+            # layout 1 was trained when it was the deck's size (the bound of
+            # the hand sizes): without this, a version-1 network sees its hand
+            # and discard inputs scaled 27 to 108 times too large
+            deck = float(enc.high[enc.slice("hand_sizes")][0])
+            for name in ("hand", "discard"):
+                high[enc.slice(name)] = deck
         if version >= 2:
             for name, bound in _SCALES_V2.items():
                 if name in enc.segments:
