@@ -9,11 +9,20 @@ mean prediction and the observed win rate; calibrated means within 5 points.
 
 Usage: python benchmarks/calibration.py [--variant V] [--positions N]
        [--samples S] [--seed S] [--json]
-       python benchmarks/calibration.py --fit FILE.npz [--variant V] ...
+       python benchmarks/calibration.py --fit FILE.npz [--map platt|monotone]
+       [--seed S1,S2,...] [--positions-file PREFIX] [--variant V] ...
 
-``--fit`` fits the Platt scaling ``[a, b]`` of the network file (stored in its
-metadata, see :meth:`unokit.bots.net.ValueNet.predict`) on these positions
-instead: check it afterwards on positions of another ``--seed``.
+The standard error printed per decile is the observed rate's,
+``sqrt(p (1 - p) / n)``: a decile's gap within about two of them is noise.
+
+``--fit`` fits the calibration of the network file instead, on the raw
+logits of ``--positions`` positions of each seed (the same positions and
+samples the measure would use): the Platt scaling ``[a, b]``, and with
+``--map monotone`` also a monotone piecewise-linear map of the logit, which
+:func:`unokit.bots.net.calibrate` prefers (both are stored in the metadata;
+see :meth:`unokit.bots.net.ValueNet.predict`). ``--positions-file PREFIX``
+keeps each seed's logits in ``PREFIX-<variant>-<seed>.npz`` for another fit.
+Check a fit afterwards on positions of a seed it was not fitted on.
 """
 
 from __future__ import annotations
@@ -74,18 +83,16 @@ def measure(variant: str, positions: int, samples: int, seed: int) -> dict[str, 
 
 
 def collect(
-    variant: str, positions: int, samples: int, seed: int
+    path: str, variant: str, positions: int, samples: int, seed: int
 ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], int]:
     """The positions of :func:`measure` (same rounds, decisions and samples) as
-    the shipped network's *raw* logits, one row of ``samples`` per position,
-    with the outcomes and the number of rounds: what a calibration map is
-    fitted on."""
+    the *raw* logits of the network file ``path``, one row of ``samples`` per
+    position, with the outcomes and the number of rounds: what a calibration
+    map is fitted on."""
     from unokit.bots.determinize import Determinizer
-    from unokit.bots.net import StateFeatures, load_value_net
+    from unokit.bots.net import StateFeatures, ValueNet
 
-    net = load_value_net(variant, 2)
-    if net is None:
-        raise SystemExit(f"no value network ships for {variant}")
+    net = ValueNet.load(path)
     feats = StateFeatures(variant, 2, version=int(net.meta.get("features", 1)))
     rng = random.Random(seed)
     zs: list[npt.NDArray[np.float32]] = []
@@ -236,13 +243,14 @@ def main() -> None:
 
         zs, ys = [], []
         for seed in seeds:
+            # (a cache holds one network's logits: a new network needs new files)
             cache = f"{args.positions_file}-{args.variant}-{seed}.npz" if args.positions_file else ""
             if cache and os.path.exists(cache):
                 with np.load(cache) as d:
                     z, y = d["z"], d["y"]
             else:
                 t0 = time.perf_counter()
-                z, y, rounds = collect(args.variant, args.positions, args.samples, seed)
+                z, y, rounds = collect(args.fit, args.variant, args.positions, args.samples, seed)
                 print(f"seed {seed}: {len(y)} positions from {rounds} rounds, "
                       f"{time.perf_counter() - t0:.0f} s")
                 if cache:
