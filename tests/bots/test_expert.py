@@ -14,7 +14,13 @@ from unokit import Game
 from unokit.actions import Play
 from unokit.bots import make_bot
 from unokit.bots.expert import ExpertBot
-from unokit.bots.net import FEATURES_VERSION, StateFeatures, ValueNet, load_value_net
+from unokit.bots.net import (
+    FEATURES_VERSION,
+    StateFeatures,
+    ValueNet,
+    calibrate,
+    load_value_net,
+)
 from unokit.cli import app
 from unokit.errors import OptionError
 
@@ -66,6 +72,62 @@ def test_shipped_networks(variant: str) -> None:
         g.apply(a)
         moves += 1
     assert bot.used_net or moves < 3
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+def test_shipped_networks_see_their_training_layout(variant: str) -> None:
+    """Each shipped network gets the inputs of the layout it was trained on: one
+    card of the own hand weighs 1/deck in layout 1 (the encoder's bound when
+    the Flip and Flex networks were trained; the encoder's later per-card
+    bound made their inputs 27-108 times too large and their chances 1% or
+    99%), 1/2 in layout 2; and at the deal, over a few deals, the chances are
+    moderate, as in a real game."""
+    net = load_value_net(variant, 2)
+    assert net is not None
+    version = int(net.meta["features"])
+    f = StateFeatures(variant, 2, version=version)
+    x = f.vector(Game.new(variant, 2, seed=1), 0)[f.encoder.slice("hand")]
+    deck = float(f.encoder.high[f.encoder.slice("hand_sizes")][0])
+    assert float(x[x > 0].min()) == pytest.approx(1.0 / deck if version == 1 else 0.5)
+    chances = []
+    for seed in range(8):
+        d = Game.new(variant, 2, {"matchMode": "single_round"}, seed=seed)
+        chances += net.predict(np.stack([f.vector(d, 0), f.vector(d, 1)])).tolist()
+    assert 0.3 < float(np.mean(chances)) < 0.7 and max(chances) < 0.95 and min(chances) > 0.05
+
+
+def test_calibration_maps(tmp_path: Path) -> None:
+    """``calibrate``: no map is the identity, ``[a, b]`` alone is Platt scaling
+    (files written before the monotone map keep their chances), the identity
+    map changes nothing, a fitted map is monotone (also beyond its end knots),
+    is preferred to ``[a, b]`` when a file has both, and loads from the npz."""
+    z = np.linspace(-12.0, 12.0, 241, dtype=np.float32)
+    assert np.array_equal(calibrate(z, {}), z)
+    assert np.allclose(calibrate(z, {"calibration": [1.1, 0.25]}), 1.1 * z + 0.25, atol=1e-5)
+    ident = {"calibration_map": [[-2.0, 0.0, 3.0], [-2.0, 0.0, 3.0]]}
+    assert np.allclose(calibrate(z, ident), z, atol=1e-5)
+    cmap = [[-3.0, -1.0, 0.0, 1.5, 4.0], [-4.0, -1.2, 0.1, 1.5, 3.0]]
+    out = calibrate(z, {"calibration_map": cmap, "calibration": [5.0, 5.0]})
+    assert out.dtype == np.float32 and bool(np.all(np.diff(out) > 0))
+    assert np.allclose(calibrate(np.array(cmap[0], dtype=np.float32), {"calibration_map": cmap}),
+                       cmap[1], atol=1e-5)
+    f = StateFeatures("classic", 2)
+    net = ValueNet.random(f.size, (8,), seed=1, meta={"variant": "classic", "players": 2})
+    x = np.stack([f.vector(Game.new("classic", 2, seed=s), 0) for s in range(20)])
+    raw = net.predict(x)
+    net.meta["calibration"] = [1.3, 0.1]
+    platt = net.predict(x)
+    net.meta["calibration_map"] = cmap
+    net.save(tmp_path / "cal.npz")
+    back = ValueNet.load(tmp_path / "cal.npz")
+    assert back.meta["calibration_map"] == cmap and back.meta["calibration"] == [1.3, 0.1]
+    mapped = back.predict(x)
+    z0 = back.logits(x)
+    assert np.allclose(mapped, 1 / (1 + np.exp(-calibrate(z0, {"calibration_map": cmap}))),
+                       atol=1e-5)
+    order = np.argsort(z0)  # the map keeps the order of the positions
+    assert bool(np.all(np.diff(mapped[order]) >= 0)) and bool(np.all(np.diff(raw[order]) >= 0))
+    assert not np.allclose(platt, raw)
 
 
 def test_total_data_shipped_is_small() -> None:

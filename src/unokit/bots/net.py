@@ -50,11 +50,19 @@ from unokit.options import Options
 if TYPE_CHECKING:
     from unokit.game import Game
 
-__all__ = ["StateFeatures", "ValueNet", "load_value_net", "net_path", "FEATURES_VERSION"]
+__all__ = [
+    "StateFeatures",
+    "ValueNet",
+    "calibrate",
+    "load_value_net",
+    "net_path",
+    "FEATURES_VERSION",
+]
 
 #: the layout of :class:`StateFeatures`; a weights file names the version it was
-#: trained on (1: every segment of the observation vector divided by its bound,
-#: which makes one card of the own hand 1/108; 2: card counts by 2 or 4, hand
+#: trained on (1: every segment of the observation vector divided by its bound
+#: as the encoder had it when the layout was made, the own hand and the discard
+#: pile by the deck's size, which makes one card of the own hand 1/108; 2: card counts by 2 or 4, hand
 #: sizes by 10, the draw pile by 50, so that each card weighs as much as in
 #: the other hands' segment)
 FEATURES_VERSION = 2
@@ -81,6 +89,14 @@ class StateFeatures:
         self.version = version
         u = len(enc.cards)
         high = np.maximum(enc.high, 1.0)
+        if version == 1:
+            # the encoder now bounds a card's count by its copies in the deck;
+            # layout 1 was trained when it was the deck's size (the bound of
+            # the hand sizes): without this, a version-1 network sees its hand
+            # and discard inputs scaled 27 to 108 times too large
+            deck = float(enc.high[enc.slice("hand_sizes")][0])
+            for name in ("hand", "discard"):
+                high[enc.slice(name)] = deck
         if version >= 2:
             for name, bound in _SCALES_V2.items():
                 if name in enc.segments:
@@ -146,15 +162,12 @@ class ValueNet:
     def predict(self, x: Matrix) -> Matrix:
         """Winning chances (rows of ``x``: :class:`StateFeatures` vectors).
 
-        With ``meta["calibration"] = [a, b]`` (fitted by
+        The logit ``z`` goes through :func:`calibrate` with the network's
+        metadata before the sigmoid: the maps are fitted by
         ``benchmarks/calibration.py --fit`` on games of the bots, after
-        training) the logit ``z`` becomes ``a z + b`` (Platt scaling): self-play
-        with random moves makes outcomes noisier than real play, so the raw
-        chances are too timid."""
-        z = self.logits(np.asarray(x, dtype=np.float32))
-        cal = self.meta.get("calibration")
-        if cal is not None:
-            z = z * np.float32(cal[0]) + np.float32(cal[1])
+        training, because self-play with random moves makes outcomes noisier
+        than real play, so the raw chances are too timid."""
+        z = calibrate(self.logits(np.asarray(x, dtype=np.float32)), self.meta)
         z = np.clip(z, -30.0, 30.0)
         out: Matrix = (1.0 / (1.0 + np.exp(-z))).astype(np.float32)
         return out
@@ -185,6 +198,41 @@ class ValueNet:
         if not layers or not isinstance(meta, dict):
             raise OptionError(f"{path} holds no value network")
         return cls(layers, meta)
+
+
+def calibrate(z: Matrix, meta: dict[str, Any]) -> Matrix:
+    """The calibrated logits of a network's raw logits ``z``.
+
+    ``meta["calibration_map"] = [knots, values]`` (increasing knots,
+    non-decreasing values): the piecewise-linear map through the points
+    ``(knots[i], values[i])``, extended beyond the end knots along its end
+    segments; monotone, so the order of positions is kept. Otherwise
+    ``meta["calibration"] = [a, b]``: ``a z + b`` (Platt scaling; files may
+    hold both, and programs that know only ``[a, b]`` use it). Neither: ``z``.
+
+    >>> z = np.array([-3.0, 0.0, 0.5, 4.0], dtype=np.float32)
+    >>> calibrate(z, {"calibration": [2.0, 1.0]}).tolist()
+    [-5.0, 1.0, 2.0, 9.0]
+    >>> calibrate(z, {"calibration_map": [[-1.0, 0.0, 1.0], [-2.0, 0.0, 1.0]]}).tolist()
+    [-6.0, 0.0, 0.5, 4.0]
+    """
+    cmap = meta.get("calibration_map")
+    if cmap is not None:
+        knots = np.asarray(cmap[0], dtype=np.float64)
+        values = np.asarray(cmap[1], dtype=np.float64)
+        zz = z.astype(np.float64)
+        out = np.interp(zz, knots, values)
+        lo_slope = (values[1] - values[0]) / (knots[1] - knots[0])
+        hi_slope = (values[-1] - values[-2]) / (knots[-1] - knots[-2])
+        out = np.where(zz < knots[0], values[0] + (zz - knots[0]) * lo_slope, out)
+        out = np.where(zz > knots[-1], values[-1] + (zz - knots[-1]) * hi_slope, out)
+        mapped: Matrix = out.astype(np.float32)
+        return mapped
+    cal = meta.get("calibration")
+    if cal is not None:
+        scaled: Matrix = z * np.float32(cal[0]) + np.float32(cal[1])
+        return scaled
+    return z
 
 
 def net_path(variant: str, players: int) -> str:
