@@ -145,6 +145,8 @@ class ClientResult:
     seat: int | None = None
     moves: int = 0  # commands accepted
     errors: list[str] = field(default_factory=list)  # error replies of the server
+    stale: int = 0  # commands refused because the room moved on while the bot decided
+    replays: int = 0  # commands the room had already applied (acknowledged, not applied again)
     matches: int = 0  # matches finished
     winners: list[int] = field(default_factory=list)  # of the last match
     scores: list[int] = field(default_factory=list)
@@ -169,9 +171,14 @@ class BotClient:
         self._id = 0
         self._kinds: dict[int, str] = {}  # request id -> message type
 
-    async def _send(self, ws: Any, msg: dict[str, Any]) -> None:
+    async def _send(self, ws: Any, msg: dict[str, Any], version: int) -> None:
+        """Send ``msg`` as decided on the room's ``version`` (docs/protocol.md,
+        "Exactly once"): if the room has moved on meanwhile (a turn timer
+        played for this seat, another player dealt the next round), the
+        server refuses it as ``stale`` and applies nothing."""
         self._id += 1
         msg["id"] = self._id
+        msg["version"] = version
         self._kinds[self._id] = msg["type"]
         await ws.send(json.dumps(msg))
 
@@ -192,6 +199,13 @@ class BotClient:
                     msg.get("id", -1)
                 ) in ("next_round", "new_match"):
                     pass  # another player dealt the next round (or match) first
+                elif kind == "error" and msg.get("code") == "stale":
+                    # the room moved on while the bot decided (say a turn timer
+                    # played for it): nothing was applied. The state of the
+                    # room's version came before this reply and was answered if
+                    # it was the bot's turn, so there is nothing to ask again.
+                    res.stale += 1
+                    self.say(f"server: {msg.get('message')}")
                 elif kind == "error":
                     res.errors.append(f"{msg.get('code')}: {msg.get('message')}")
                     self.say(f"server: {msg.get('code')}: {msg.get('message')}")
@@ -199,7 +213,10 @@ class BotClient:
                         raise OptionError(f"the server refused: {msg.get('message')}")
                     asked = -1  # ask the bot again on the next state
                 elif kind == "ack":
-                    res.moves += 1
+                    if msg.get("replay"):  # the very command was applied already (say
+                        res.replays += 1  # by a timer, or another player's NEXT)
+                    else:
+                        res.moves += 1
                 elif kind == "state":
                     obs = msg.get("observation")
                     version = int(msg.get("version", 0))
@@ -215,18 +232,18 @@ class BotClient:
                             asked = version
                             if res.matches >= self.matches:
                                 return res
-                            await self._send(ws, {"type": "new_match"})
+                            await self._send(ws, {"type": "new_match"}, version)
                         continue
                     if phase == "ROUND_OVER":
                         asked = version
-                        await self._send(ws, {"type": "next_round"})
+                        await self._send(ws, {"type": "next_round"}, version)
                         continue
                     legal = obs.get("legal") or []
                     if obs["current"] != res.seat or not legal:
                         continue
                     asked = version
                     action = await asyncio.to_thread(self._decide, obs)
-                    await self._send(ws, {"type": "command", "text": str(action)})
+                    await self._send(ws, {"type": "command", "text": str(action)}, version)
         return res
 
     def _decide(self, obs: dict[str, Any]) -> Action:

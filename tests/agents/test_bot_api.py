@@ -136,7 +136,7 @@ async def test_a_misbehaving_bot_does_not_disturb_the_others(server: str) -> Non
     link = server + room["invite"]
     url = link.replace("http", "ws", 1).replace("/r/", "/ws/")
     proc = await asyncio.create_subprocess_exec(
-        *UNOKIT, "bot", "connect", link, "--token", good, "-q",
+        *UNOKIT, "bot", "connect", link, "--token", good,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)  # fmt: skip
     codes: list[str] = []
     timed_out = False
@@ -175,9 +175,67 @@ async def test_a_misbehaving_bot_does_not_disturb_the_others(server: str) -> Non
                     await ws.send(json.dumps({"type": "command", "text": obs["legal"][0]}))
     out, err = await asyncio.wait_for(proc.communicate(), 60)
     assert proc.returncode == 0, err.decode()
-    assert "1 match(es) over" in out.decode() and "; 0 errors" in out.decode()
+    assert "1 match(es) over" in out.decode() and "; 0 errors" in out.decode(), out.decode()[-2500:]
     assert seat == 1 and "bad_token" in codes  # a wrong token is refused, the right one works
     assert "bad_command" in codes and "illegal" in codes  # each answered with its reason
     assert "rate_limited" in codes  # the flood was cut
     assert timed_out  # the room played for the silent bot when its time ran out
     assert "P1 ran out of time; the server played P1 " in LOGS[-1].read_text()  # and logged it
+
+
+async def test_a_move_overtaken_by_the_turn_timer_is_not_applied(server: str) -> None:
+    """The bot client names the version it decided on: when the turn timer
+    plays for its seat while it is still deciding, its late move is refused as
+    ``stale`` (or, if the timer made that very move, acknowledged as a replay),
+    nothing is applied twice, no error is counted, and it plays on from the
+    new state. (Without the version the late move was applied to whatever
+    state the room had reached, or refused as illegal, depending on timing.)"""
+    import asyncio
+    import threading
+
+    import websockets
+
+    from unokit.botclient import BotClient
+    from unokit.bots import make_bot
+    from unokit.observation import Observation
+
+    room = create(server, [{"kind": "human", "external": True, "name": "Slow"},
+                           {"kind": "human", "external": True, "name": "Watcher"}],
+                  turn_timer=5)  # fmt: skip
+    slow, watcher = room["external"][0]["token"], room["external"][1]["token"]
+    overtaken = threading.Event()  # set once the timer has played for the slow seat
+    decided: list[int] = []
+
+    class Slow:
+        """``heuristic``, but its first decision waits until the timer has played for it."""
+
+        name = "slow"
+
+        def __init__(self) -> None:
+            self.inner = make_bot("heuristic", seed=1)
+
+        def act(self, obs: Observation) -> Any:
+            decided.append(obs.seat if obs.seat is not None else -1)
+            if len(decided) == 1:
+                assert overtaken.wait(60), "the turn timer never played for the slow seat"
+            return self.inner.act(obs)
+
+    client = BotClient(server + room["invite"], slow, Slow())  # type: ignore[arg-type]
+    task = asyncio.create_task(client.run())
+    url = (server + room["invite"]).replace("http", "ws", 1).replace("/r/", "/ws/")
+    seat = None
+    async with websockets.connect(url) as ws:  # the other seat: watches, never plays
+        await ws.send(json.dumps({"type": "hello", "token": watcher}))
+        async with asyncio.timeout(90):
+            while not (client.result.stale + client.result.replays and client.result.moves):
+                msg = json.loads(await ws.recv())
+                if msg["type"] == "welcome":
+                    seat = msg["seat"]
+                last = msg.get("last") or {} if msg["type"] == "state" else {}
+                if last.get("by") == "timer" and last.get("seat") != seat and decided:
+                    overtaken.set()
+                assert not task.done(), task.exception() or task.result()
+    task.cancel()
+    res = client.result
+    assert res.stale + res.replays >= 1 and res.errors == []  # refused, not an error
+    assert res.moves >= 1  # and it played on from a later state
