@@ -68,6 +68,10 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "classic hard:s1000-heuristic": ("classic", 2, "hard:sims=1000,heuristic"),
     # the chain posterior at the CPU time of plain hard's 3000 samples
     "classic hard:mcmc=4:s1400-heuristic": ("classic", 2, "hard:mcmc=4:sims=1400,heuristic"),
+    # the searching seat's own rollout moves by the weighted sensible policy
+    # tuned against the sensible one (benchmarks/tune_rollout.py; issue 16,
+    # session 8), paired with "classic hard:s3000-heuristic"
+    "classic hard:tuned:s3000-heuristic": ("classic", 2, "hard:own=tuned:sims=3000,heuristic"),
 }
 
 
