@@ -73,6 +73,10 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     # Flex 6000 samples 99 ms of CPU per searched decision)
     "classic hard:s5000-heuristic": ("classic", 2, "hard:sims=5000,heuristic"),
     "flex hard:s6000-heuristic": ("flex", 2, "hard:sims=6000,heuristic"),
+    # the searching seat's own rollout moves by the weighted sensible policy
+    # tuned against the sensible one (benchmarks/tune_rollout.py; issue 16,
+    # session 8), paired with "classic hard:s3000-heuristic"
+    "classic hard:tuned:s3000-heuristic": ("classic", 2, "hard:own=tuned:sims=3000,heuristic"),
 }
 
 

@@ -133,3 +133,30 @@ def test_cli_sim_and_bad_sims() -> None:
         bad = runner.invoke(app, [*cmd, "--games", "2", "--sims", "0"])
         text = " ".join(bad.output.split())
         assert bad.exit_code == 2 and "--sims" in text and "greater than or equal to 1" in text
+
+
+def test_own_tuned_is_reproducible_with_sims() -> None:
+    """``hard:own=tuned`` (the searching seat's own rollout moves by the tuned
+    weighted policy, issue 16): same seed and ``sims``, same decisions and
+    estimates, in both searches; an unknown ``own`` or one without the
+    sensible rollout is refused."""
+    g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=11)
+    for search in ("flat", "tree"):
+        a = make_bot("hard", seed=3, sims=200, own="tuned", search=search)
+        b = make_bot("hard", seed=3, sims=200, own="tuned", search=search)
+        obs = g.observe(g.current)
+        assert a.act(obs) == b.act(obs)
+        assert a.stats.values == b.stats.values  # type: ignore[attr-defined]
+    specs = parse_bots("hard:own=tuned,heuristic", sims=40)
+    assert dict(specs[0].options) == {"own": "tuned", "sims": 40}
+    strips = [
+        [(r.index, r.winners, r.points, r.turns, r.decisions)
+         for r in sorted(run_tournament("classic", 2, specs, games=4, seed=9,
+                                        workers=1).results, key=lambda r: r.index)]
+        for _ in range(2)
+    ]
+    assert strips[0] == strips[1]
+    with pytest.raises(OptionError, match="own"):
+        make_bot("hard", sims=10, own="smart")
+    with pytest.raises(OptionError, match="own"):
+        make_bot("hard", sims=10, own="tuned", rollout="greedy")

@@ -39,6 +39,8 @@ LEVELS: dict[str, dict[str, Any]] = {
     # the Markov chain posterior over the hidden hands
     "hard:mcmc": {"sims": 40, "mcmc": 2},
     "expert:mcmc": {"sims": 40, "mcmc": 2},
+    # the searching seat's own rollout moves by the tuned policy (issue 16)
+    "hard:own=tuned": {"sims": 40, "own": "tuned"},
     "rlcard-rule": {},
 }
 HOUSE = {"stacking": "escalate", "sevenZero": True, "jumpIn": True, "drawUntilPlayable": True}

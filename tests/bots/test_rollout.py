@@ -135,3 +135,81 @@ def test_the_c_sensible_policy_picks_the_python_policys_move(
             assert c._g.sensible_move() == -1  # the round is over
     assert checked > 300
     assert {0, 1}.issubset(seen_phases)  # turns and drawn cards at least
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("options", OPTIONS + [{"stacking": "same_symbol"}, {"noBluff": True},
+                                               {"jumpIn": True}])
+def test_the_weighted_policy_with_default_weights_is_the_sensible_policy(
+    variant: str, options: dict[str, object]
+) -> None:
+    """``_core.Game.weighted_move`` (policy.c, issue 16) with ``W_DEFAULTS``
+    picks the Python :func:`sensible_move`'s move at every decision of rounds
+    that leave the policy's path (as in the test above); the tuned weights
+    pick a legal move."""
+    from unokit import _core
+    from unokit.bots.rollout import TUNED_WEIGHTS
+    from unokit.core import CoreGame
+
+    w = _core.W_DEFAULTS
+    checked = 0
+    for players in (2, 3, 4):
+        for seed in range(6):
+            rng = random.Random(seed)
+            c = CoreGame.new(variant, players, dict(options, matchMode="single_round"),
+                             seed=seed)
+            while c.phase < 4:
+                m = sensible_move(c)
+                assert c._g.weighted_move(w) == m, (variant, options, players, seed, c)
+                assert c._g.weighted_move(TUNED_WEIGHTS) in c.turn_moves()
+                checked += 1
+                if rng.random() >= 0.5:
+                    m = greedy_move(c, rng.random)
+                c.apply_move(m, uno=rng.random() < 0.8)
+            assert c._g.weighted_move(w) == -1
+    assert checked > 300
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+def test_mixed_playouts(variant: str) -> None:
+    """``mixed_playout`` with the default weights is ``sensible_playout``; with
+    the tuned weights for one seat it plays legal rounds to their end, that
+    seat's moves the weighted policy's and the others' the sensible one's."""
+    from unokit import _core
+    from unokit.bots.rollout import TUNED_WEIGHTS
+    from unokit.core import CoreGame
+
+    for seed in range(20):
+        for seat in (0, 1):
+            a = CoreGame.new(variant, 2, {"matchMode": "single_round"}, seed=seed)
+            b = a.copy()
+            assert a._g.mixed_playout(100_000, seat, _core.W_DEFAULTS) == \
+                b._g.sensible_playout(100_000)
+            assert a.state_tuple() == b.state_tuple()
+            c = CoreGame.new(variant, 2, {"matchMode": "single_round"}, seed=seed)
+            d = c.copy()
+            turns = c._g.mixed_playout(100_000, seat, TUNED_WEIGHTS)
+            steps = 0
+            while d.phase < 4:
+                m = (d._g.weighted_move(TUNED_WEIGHTS) if d.current == seat
+                     else d._g.sensible_move())
+                d._g.apply_move(m, -1, True)
+                steps += 1
+            assert steps == turns and c.state_tuple() == d.state_tuple()
+    with pytest.raises(ValueError):
+        c._g.weighted_move((1.0, 2.0))
+
+
+def test_weighted_duels_count_both_seatings() -> None:
+    """``_core.weighted_duels`` (the tuning objective) plays each deal in both
+    seatings: with the default weights the weighted seat wins exactly one of
+    the two rounds of every deal that has a winner."""
+    from unokit import _core
+    from unokit.core import core_config
+    from unokit.options import Options
+    from unokit.variants import get_variant
+
+    o = Options.from_dict({"matchMode": "single_round"})
+    tab, opt = core_config(get_variant("classic"), o, 0)
+    won, lost, none = _core.weighted_duels(tab, opt, 7, 300, _core.W_DEFAULTS)
+    assert won == lost and won + lost + none == 600

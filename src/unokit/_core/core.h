@@ -35,7 +35,7 @@
 
 /* Bumped whenever the module's Python-visible API changes, so that Python
  * code newer than a built core says so at import (unokit/core.py). */
-#define UK_ABI 2
+#define UK_ABI 3
 #define UK_MAX_PLAYERS 10
 #define UK_MAX_DECK 512    /* cards of one deck (classic 108, flip 112, flex 104) */
 #define UK_MAX_CARDS 4096  /* card ids (12 bits of a move code; flip has 2,916) */
@@ -272,5 +272,29 @@ long uk_playout(uk_game *g, uk_rnd_fn rnd, void *ctx, long max_turns);
 /* policy.c: the search bots' "sensible" policy (unokit.bots.rollout.sensible_move) */
 int32_t uk_sensible_move(const uk_game *g);
 long uk_sensible_playout(uk_game *g, long max_turns);
+
+/* policy.c: the weighted sensible policy (issue 16). Entries of its weight
+ * vector, and their values in uk_sensible_move (UK_W_DEFAULTS, same order):
+ * score of a coloured card = HELD x (cards held of its colour) + POINTS x
+ * points / 10, + ATTACK for a skip, reverse or draw card when the next player
+ * holds LOW cards or fewer, + DRAW (draw cards) or ACTION (skips, reverses)
+ * always, + FOLLOW x (other non-wild cards of the hand of its colour or
+ * number); score of a wild = WILD, + BLUFF (a restricted wild draw while the
+ * current colour is held and the next player is not low), + WILD_ATTACK
+ * (restricted, next player low), + WILD_LEGAL (restricted, legal, not low),
+ * + OFF_COLOR (naming another colour than the favourite), + WILD_SHORT (with
+ * two cards or fewer). The favourite colour counts action cards FAV_ACTION
+ * times; a wild draw is challenged when the offender holds CHALLENGE cards or
+ * more; a drawn wild is kept with more than KEEP_WILD cards. */
+enum {
+    UK_W_HELD = 0, UK_W_POINTS, UK_W_ATTACK, UK_W_WILD, UK_W_BLUFF, UK_W_WILD_ATTACK,
+    UK_W_OFF_COLOR, UK_W_FAV_ACTION, UK_W_CHALLENGE, UK_W_KEEP_WILD, UK_W_LOW,
+    UK_W_ACTION, UK_W_DRAW, UK_W_FOLLOW, UK_W_WILD_LEGAL, UK_W_WILD_SHORT, UK_W_COUNT
+};
+#define UK_W_DEFAULTS 2.0, 1.0, 25.0, -30.0, -100.0, 45.0, -5.0, 2.0, 2.0, 3.0, 2.0, 0, 0, 0, 0, 0
+extern const double uk_w_defaults[UK_W_COUNT];
+int32_t uk_weighted_move(const uk_game *g, const double *w);
+/* seat plays uk_weighted_move with w, every other seat uk_sensible_move */
+long uk_mixed_playout(uk_game *g, long max_turns, int seat, const double *w);
 
 #endif

@@ -762,6 +762,53 @@ static PyObject *Game_sensible_playout(GameObject *self, PyObject *args) {
     return PyLong_FromLong(turns);
 }
 
+/* a weight vector of uk_weighted_move: a sequence of UK_W_COUNT numbers */
+static int parse_weights(PyObject *obj, double *w) {
+    PyObject *fast = PySequence_Fast(obj, "weights: expected a sequence of numbers");
+    if (!fast) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != UK_W_COUNT) {
+        PyErr_Format(PyExc_ValueError, "weights: expected %d numbers, got %zd", UK_W_COUNT,
+                     PySequence_Fast_GET_SIZE(fast));
+        Py_DECREF(fast);
+        return -1;
+    }
+    for (int i = 0; i < UK_W_COUNT; i++) {
+        w[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(fast, i));
+        if (w[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* weighted_move(weights): the move of the weighted sensible policy (policy.c)
+ * for the seat to act (-1 when the round is over); mixed_playout(max_turns,
+ * seat, weights): the round played out with it by `seat` and with the
+ * sensible policy by every other seat, returns the decisions made. */
+static PyObject *Game_weighted_move(GameObject *self, PyObject *arg) {
+    double w[UK_W_COUNT];
+    if (parse_weights(arg, w)) return NULL;
+    if (self->g.phase >= UK_ROUND_OVER) return PyLong_FromLong(-1);
+    return PyLong_FromLong(uk_weighted_move(&self->g, w));
+}
+
+static PyObject *Game_mixed_playout(GameObject *self, PyObject *args) {
+    long max_turns;
+    int seat;
+    PyObject *wo;
+    double w[UK_W_COUNT];
+    if (!PyArg_ParseTuple(args, "liO", &max_turns, &seat, &wo)) return NULL;
+    if (parse_weights(wo, w)) return NULL;
+    long turns = uk_mixed_playout(&self->g, max_turns, seat, w);
+    if (turns < 0) {
+        PyErr_SetString(PyExc_RuntimeError, "the core refused its own move");
+        return NULL;
+    }
+    return PyLong_FromLong(turns);
+}
+
 /* Cheap readers for policies that step the core (unokit.bots.rollout): one
  * seat's hand, the hand sizes, a seat's Flex power; no rule lives here. */
 static PyObject *Game_hand(GameObject *self, PyObject *arg) {
@@ -871,6 +918,10 @@ static PyMethodDef Game_methods[] = {
     {"sensible_move", (PyCFunction)Game_sensible_move, METH_NOARGS, "the sensible policy's move"},
     {"sensible_playout", (PyCFunction)Game_sensible_playout, METH_VARARGS,
      "the round played out by the sensible policy"},
+    {"weighted_move", (PyCFunction)Game_weighted_move, METH_O,
+     "the weighted sensible policy's move"},
+    {"mixed_playout", (PyCFunction)Game_mixed_playout, METH_VARARGS,
+     "the round played out by the weighted policy for one seat, sensible for the others"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1011,10 +1062,61 @@ static PyObject *shuffle(PyObject *mod, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* weighted_duels(tables, options, seed0, count, weights, max_turns): for the
+ * 2-player deals of seeds seed0 .. seed0+count-1, each played twice (the
+ * weighted policy in seat 0, then in seat 1, the sensible policy in the other):
+ * returns (rounds won by the weighted seat, rounds lost, rounds without a
+ * winner). For tuning the weights (benchmarks/tune_rollout.py). */
+static PyObject *weighted_duels(PyObject *mod, PyObject *args) {
+    (void)mod;
+    PyObject *tables, *opts, *wo;
+    unsigned long long seed0;
+    long count, max_turns = 100000;
+    if (!PyArg_ParseTuple(args, "O!OKlO|l", &TablesType, &tables, &opts, &seed0, &count, &wo,
+                          &max_turns))
+        return NULL;
+    uk_options o;
+    double w[UK_W_COUNT];
+    if (parse_options(opts, &o) || parse_weights(wo, w)) return NULL;
+    const uk_tables *t = ((TablesObject *)tables)->t;
+    uk_game *g = malloc(2 * sizeof *g);
+    if (!g) return PyErr_NoMemory();
+    long won = 0, lost = 0, none = 0;
+    int bad = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (long i = 0; i < count && !bad; i++) {
+        uk_init(&g[0], t, &o, 2, (seed0 + (unsigned long long)i) & 0xFFFFFFFFFFFFULL);
+        g[0].ev = NULL;
+        if (uk_new_match(&g[0])) {
+            bad = 1;
+            break;
+        }
+        for (int seat = 0; seat < 2; seat++) {
+            memcpy(&g[1], &g[0], sizeof *g);
+            if (uk_mixed_playout(&g[1], max_turns, seat, w) < 0) {
+                bad = 1;
+                break;
+            }
+            if (g[1].winner == seat) won++;
+            else if (g[1].winner < 0) none++;
+            else lost++;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    free(g);
+    if (bad) {
+        PyErr_SetString(PyExc_RuntimeError, "the core refused a deal or its own move");
+        return NULL;
+    }
+    return Py_BuildValue("(lll)", won, lost, none);
+}
+
 static PyMethodDef module_methods[] = {
     {"simulate", simulate, METH_VARARGS, "random-bot games on the core (unokit.sim)"},
     {"shuffle", shuffle, METH_VARARGS, "shuffle a list in place from a 64-bit seed"},
     {"error_text", error_text, METH_VARARGS, "the text of an error code"},
+    {"weighted_duels", weighted_duels, METH_VARARGS,
+     "the weighted policy against the sensible one on 2-player duplicate deals"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1032,6 +1134,18 @@ static struct PyModuleDef moduledef = {
     -1, module_methods, NULL, NULL, NULL, NULL,
 };
 
+/* W_DEFAULTS: the weights with which uk_weighted_move is uk_sensible_move */
+static int add_weight_defaults(PyObject *m) {
+    PyObject *t = PyTuple_New(UK_W_COUNT);
+    if (!t) return -1;
+    for (int i = 0; i < UK_W_COUNT; i++) PyTuple_SET_ITEM(t, i, PyFloat_FromDouble(uk_w_defaults[i]));
+    if (PyModule_AddObject(m, "W_DEFAULTS", t) < 0) {
+        Py_DECREF(t);
+        return -1;
+    }
+    return 0;
+}
+
 PyMODINIT_FUNC PyInit__core(void) {
     uk_mt warm; /* computes the seeding's constant start once, before any thread */
     uk_mt_seed(&warm, 0, 0);
@@ -1046,7 +1160,8 @@ PyMODINIT_FUNC PyInit__core(void) {
         PyModule_AddIntConstant(m, "MAX_PLAYERS", UK_MAX_PLAYERS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_DECK", UK_MAX_DECK) < 0 ||
         PyModule_AddIntConstant(m, "MAX_MOVES", UK_MAX_MOVES) < 0 ||
-        PyModule_AddIntConstant(m, "ERR_COUNT", UK_ERR_COUNT) < 0 || uk_batch_register(m) < 0) {
+        PyModule_AddIntConstant(m, "ERR_COUNT", UK_ERR_COUNT) < 0 || uk_batch_register(m) < 0 ||
+        add_weight_defaults(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

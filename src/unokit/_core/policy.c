@@ -126,3 +126,145 @@ long uk_sensible_playout(uk_game *g, long max_turns) {
     }
     return turns;
 }
+
+/* ------------------------------------------------------------------ the
+ * weighted sensible policy (issue 16): uk_sensible_move's structure with its
+ * constants read from a weight vector w[UK_W_COUNT] (see core.h for the
+ * entries). With UK_W_DEFAULTS it picks uk_sensible_move's move at every
+ * decision (tests/bots/test_rollout.py); the extra features (entries
+ * UK_W_ACTION and up) weigh 0 there. A bot policy, not a rule. */
+const double uk_w_defaults[UK_W_COUNT] = {UK_W_DEFAULTS};
+
+/* _favourite_color with the weight of an action card a parameter (2 in sensible) */
+static int favourite_color_w(const uk_game *g, int p, int side, double action) {
+    const uk_tables *t = g->t;
+    double counts[8] = {0};
+    const int16_t *h = g->hands[p];
+    for (int i = 0, len = g->hand_len[p]; i < len; i++) {
+        int c = h[i], col = t->color[side][c];
+        if (col >= 0) counts[col] += t->points[side][c] >= 20 ? action : 1.0;
+    }
+    int best = 4 * side;
+    for (int col = best + 1; col < 4 * side + 4; col++)
+        if (counts[col] > counts[best]) best = col;
+    return best;
+}
+
+int32_t uk_weighted_move(const uk_game *g, const double *w) {
+    static __thread int32_t moves[UK_MAX_MOVES];
+    const uk_tables *t = g->t;
+    int k = uk_turn_moves(g, moves);
+    if (k <= 0) return -1;
+    if (k == 1) return moves[0];
+    int ph = g->phase, p = g->current, side = g->side, n = g->n;
+    if (ph == UK_COLOR)
+        return UK_OP_COLOR | ((favourite_color_w(g, p, side, w[UK_W_FAV_ACTION]) + 1) << 16);
+    if (ph == UK_CHALLENGE)
+        return g->hand_len[g->ch_offender] >= w[UK_W_CHALLENGE] ? moves[1] : moves[0];
+    if (ph != UK_TURN && ph != UK_DRAWN) return moves[0];
+    int any_play = 0;
+    for (int i = 0; i < k; i++)
+        if ((moves[i] & 15) == UK_OP_PLAY) {
+            any_play = 1;
+            break;
+        }
+    if (!any_play) return moves[0];
+    int len = g->hand_len[p];
+    if (ph == UK_DRAWN && (t->mask[side][g->drawn] & UK_WILD_BIT) && len > w[UK_W_KEEP_WILD]) {
+        for (int i = 0; i < k; i++)
+            if ((moves[i] & 15) != UK_OP_PLAY) return moves[i];
+    }
+    int nxt = ((p + g->direction) % n + n) % n;
+    int next_size = g->hand_len[nxt];
+    int low = next_size <= w[UK_W_LOW]; /* the next player is about to go out */
+    int threat = 1 << 30;
+    for (int s = 0; s < n; s++)
+        if (s != p && g->hand_len[s] < threat) threat = g->hand_len[s];
+    int held[8] = {0};
+    const int16_t *h = g->hands[p];
+    for (int i = 0; i < len; i++) {
+        int col = t->color[side][h[i]];
+        if (col >= 0) held[col]++;
+    }
+    int best_col = favourite_color_w(g, p, side, w[UK_W_FAV_ACTION]);
+    int color = g->color;
+    int holds_current = color >= 0 ? held[color] > 0 : 0;
+    double follow_w = w[UK_W_FOLLOW];
+    int32_t best_m = 0;
+    double best_s = -1e9;
+    int first = 1;
+    for (int i = 0; i < k; i++) {
+        int32_t m = moves[i];
+        if ((m & 15) != UK_OP_PLAY) continue;
+        if (first) {
+            best_m = m;
+            first = 0;
+        }
+        int c = (m >> 4) & 0xFFF, kind = t->kind[side][c];
+        int flex = (m & UK_FLEX_BIT) != 0;
+        double s;
+        if (t->mask[side][c] & UK_WILD_BIT) {
+            s = w[UK_W_WILD];
+            if (t->restricted[side][c] && !flex) {
+                if (holds_current && !low)
+                    s += w[UK_W_BLUFF];
+                else if (low)
+                    s += w[UK_W_WILD_ATTACK];
+                else
+                    s += w[UK_W_WILD_LEGAL];
+            }
+            if (((m >> 16) & 15) - 1 != best_col) s += w[UK_W_OFF_COLOR];
+            if (len <= 2) s += w[UK_W_WILD_SHORT];
+        } else {
+            int col = t->color[side][c];
+            s = w[UK_W_HELD] * held[col >= 0 ? col : 7] + w[UK_W_POINTS] * t->points[side][c] / 10.0;
+            if (attack_kind(kind)) {
+                if (low) s += w[UK_W_ATTACK];
+                s += kind == UK_DRAW_TWO || kind == UK_DRAW_ONE || kind == UK_DRAW_FIVE ||
+                             kind == UK_FLEX_DRAW_TWO
+                         ? w[UK_W_DRAW]
+                         : w[UK_W_ACTION];
+            }
+            if (follow_w != 0.0) {
+                /* the other cards of the hand that could follow this one: its
+                 * colour, or its number (its kind for an action card) */
+                int f = 0, num = t->number[side][c], skipped = 0;
+                for (int j = 0; j < len; j++) {
+                    int d = h[j];
+                    if (d == c && !skipped) {
+                        skipped = 1;
+                        continue;
+                    }
+                    if (t->mask[side][d] & UK_WILD_BIT) continue;
+                    if (t->color[side][d] == col ||
+                        (num >= 0 ? t->number[side][d] == num : t->kind[side][d] == kind))
+                        f++;
+                }
+                s += follow_w * f;
+            }
+        }
+        if (flex) s += flex_bonus(kind);
+        int tg = ((m >> 21) & 15) - 1;
+        if (tg >= 0) s -= g->hand_len[tg];
+        int sw = ((m >> 25) & 15) - 1;
+        if (sw >= 0) s -= 2 * g->hand_len[sw];
+        if (kind == UK_FLIP) s += threat <= 2 ? 10 : -2;
+        if (s > best_s) {
+            best_s = s;
+            best_m = m;
+        }
+    }
+    return best_m;
+}
+
+/* The round played out with the weighted policy for seat `seat` and the
+ * sensible policy for every other seat (every simulated player calls UNO). */
+long uk_mixed_playout(uk_game *g, long max_turns, int seat, const double *w) {
+    long turns = 0;
+    while (g->phase < UK_ROUND_OVER && turns < max_turns) {
+        turns++;
+        int32_t m = g->current == seat ? uk_weighted_move(g, w) : uk_sensible_move(g);
+        if (m < 0 || uk_apply_move(g, m, g->current, 1)) return -turns;
+    }
+    return turns;
+}

@@ -48,7 +48,7 @@ from unokit.actions import Action, CallUno, Catch, Draw, Play
 from unokit.bots import with_uno
 from unokit.bots.determinize import Determinizer
 from unokit.bots.heuristic import HeuristicBot
-from unokit.bots.rollout import rollout, sensible_move, sensible_rollout
+from unokit.bots.rollout import OWN_POLICIES, rollout, sensible_move, sensible_rollout
 from unokit.core import CoreGame
 from unokit.errors import OptionError
 from unokit.game import _RO, Game
@@ -123,6 +123,10 @@ class ISMCTSBot:
     * ``iterations``: a cap on the number of rollouts (``None``: no cap).
     * ``search``: ``flat`` (default) or ``tree`` (see the module docstring).
     * ``rollout``: ``sensible`` (default), ``greedy`` or ``random``.
+    * ``own``: the policy of this seat's own moves in the sensible rollouts:
+      ``sensible`` (default: the same as the other seats') or ``tuned`` (the
+      weighted sensible policy with :data:`~unokit.bots.rollout.TUNED_WEIGHTS`,
+      tuned against the sensible policy; the other seats stay sensible).
     * ``infer``: sample hands consistently with what the other players' draws
       and wilds reveal (default true; false: only the visible facts).
     * ``mcmc``: sample them from a posterior given every earlier play and
@@ -145,6 +149,7 @@ class ISMCTSBot:
         sims: int | None = None,
         search: str = "flat",
         rollout: str = "sensible",
+        own: str = "sensible",
         infer: bool = True,
         exploration: float = 0.7,
         opponents: str = "policy",
@@ -168,6 +173,10 @@ class ISMCTSBot:
             raise OptionError(f"search must be flat or tree, got {search!r}")
         if rollout not in _ROLLOUTS:
             raise OptionError(f"unknown rollout {rollout!r}: expected {', '.join(_ROLLOUTS)}")
+        if own not in OWN_POLICIES:
+            raise OptionError(f"unknown own {own!r}: expected {', '.join(OWN_POLICIES)}")
+        if own != "sensible" and rollout != "sensible":
+            raise OptionError(f"own={own} needs the sensible rollout, not {rollout!r}")
         if opponents not in ("policy", "tree"):
             raise OptionError(f"opponents must be policy or tree, got {opponents!r}")
         self.think_ms = None if think_ms is None else float(think_ms)
@@ -175,6 +184,9 @@ class ISMCTSBot:
         self.search = search
         self.rollout = rollout
         self._rollout = _ROLLOUTS[rollout]
+        self.own = own
+        #: the weights of this seat's own rollout moves (None: sensible)
+        self._own_weights = OWN_POLICIES[own]
         self.infer = infer not in (False, 0, "0", "false", "False")
         self.exploration = float(exploration)
         self.opponents = opponents
@@ -296,12 +308,16 @@ class ISMCTSBot:
             # CoreGame wrappers cost as much as a C rollout)
             raw = c0._g
             share = 1.0 / c0.n
+            own = self._own_weights
             for code in codes:
                 r = raw.copy()
                 if r.apply_move(code, -1, True):
                     c0.copy().apply_move(code, uno=True)  # raises, with the reason
                 if r.phase < _RO:
-                    r.sensible_playout(100_000)
+                    if own is None:
+                        r.sensible_playout(100_000)
+                    else:
+                        r.mixed_playout(100_000, me, own)
                 w = r.winner
                 out.append(1.0 if w == me else (share if w < 0 else 0.0))
             return out
@@ -322,6 +338,13 @@ class ISMCTSBot:
         cap = self.iterations
         c = self.exploration
         play_out = self._rollout
+        own = self._own_weights
+        if own is not None:
+            w = own
+
+            def play_out(cg: CoreGame, rnd: Callable[[], float]) -> int:
+                return cg._g.mixed_playout(100_000, me, w)
+
         seat = me if self.opponents == "policy" else -1
         clock = self._clock
         end = clock.slice(0, 1)

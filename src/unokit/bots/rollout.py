@@ -33,7 +33,10 @@ from unokit.errors import IllegalActionError
 from unokit.game import _C, _CH, _D, _RO, _T, OP_COLOR, OP_DRAW, OP_PLAY, Game
 from unokit.variants import WILD_BIT, Variant
 
-__all__ = ["rollout", "greedy_move", "sensible_move", "sensible_rollout"]
+__all__ = [
+    "rollout", "greedy_move", "sensible_move", "sensible_rollout", "TUNED_WEIGHTS",
+    "OWN_POLICIES",
+]
 
 _FLEX_BIT = 1 << 20
 
@@ -331,3 +334,31 @@ def _argmax4(held: list[int], side: int) -> int:
         if held[col] > held[best]:
             best = col
     return best
+
+
+# ---------------------------------------------------------------------- the
+# weighted sensible policy (issue 16): _core.Game.weighted_move(weights) is
+# sensible_move's structure with its constants from a weight vector (entries:
+# UK_W_* in src/unokit/_core/core.h); with _core.W_DEFAULTS it is sensible_move.
+
+#: weights tuned for the searching seat's own rollout moves in 2-player
+#: Classic single rounds, against the sensible policy in the other seat (which
+#: models the heuristic bot), by coordinate search on duplicate deals
+#: (benchmarks/tune_rollout.py; issue 16, eighth session):
+#:
+#:     python benchmarks/tune_rollout.py --deals 30000 --sweeps 6
+#:     python benchmarks/tune_rollout.py --deals 60000 --tune-seed 3000000 --sweeps 3 \
+#:         --scale 0.5 --start 1,0.75,25,-40,-100,30,-5,0.5,1,4,1,0,0,-3,10,20
+#:
+#: In the order of UK_W_* (core.h): held 1 (sensible 2), points 0.25 (1),
+#: attack 25, wild -40 (-30), bluff -100, wild_attack 30 (45), off_color -5,
+#: fav_action 0.5 (2), challenge 1 (2), keep_wild 5 (3), low 1 (2), action 0,
+#: draw 1.5 (0), follow -3 (0), wild_legal 10 (0), wild_short 20 (0). Against
+#: the sensible policy on 100,000 other deals (both seatings): see docs/bots.md.
+TUNED_WEIGHTS: tuple[float, ...] = (
+    1.0, 0.25, 25.0, -40.0, -100.0, 30.0, -5.0, 0.5, 1.0, 5.0, 1.0, 0.0, 1.5, -3.0, 10.0, 20.0
+)
+
+#: ``hard``'s ``own`` option: the weights of the searching seat's own moves in
+#: its rollouts (None: the sensible policy, as for every other seat)
+OWN_POLICIES: dict[str, tuple[float, ...] | None] = {"sensible": None, "tuned": TUNED_WEIGHTS}
