@@ -5,13 +5,15 @@ better inference (determinization) can add.
 same ``sensible`` rollouts, same budget by count) whose samples are the real
 game with the other hands known exactly (only the draw pile's order and later
 reshuffles are sampled). It peeks, so it is no bot level: it exists only here.
-Each entry plays 2-player single rounds against ``heuristic`` on duplicate
-deals (game ``i``: deal ``seed + i // 2``, seats swapped on odd ``i``).
+Each entry plays single rounds against ``heuristic`` on duplicate deals
+(``--players N``, default 2; game ``i``: deal ``seed + i // N``, the entry
+in seat ``i % N``, every other seat the opponent; with 2 players the games
+are those of earlier runs).
 
 Usage:
     python benchmarks/information_value.py [--variant classic] [--games 400]
         [--sims 1000] [--seed 7] [--workers 2] [--bots oracle,hard,hard:particles=128]
-        [--opponent heuristic]
+        [--opponent heuristic] [--players 2]
 
 ``--opponent`` names the bot every entry plays against (default ``heuristic``;
 ``hard`` with ``--bots oracle`` asks how much a search that sees the other
@@ -88,13 +90,14 @@ def _make(entry: str, seed: int, sims: int, game: Game) -> Any:
     return make_bot(name, seed=seed, **kw)
 
 
-def _game(args: tuple[str, str, int, int, int, str]) -> tuple[float, float]:
-    variant, entry, sims, seed, i, opponent = args
-    g = Game.new(variant, 2, Options.from_dict({"matchMode": "single_round"}),
-                 seed=seed + i // 2, events=True)  # fmt: skip
-    me = i % 2
+def _game(args: tuple[str, str, int, int, int, str, int]) -> tuple[float, float]:
+    variant, entry, sims, seed, i, opponent, players = args
+    g = Game.new(variant, players, Options.from_dict({"matchMode": "single_round"}),
+                 seed=seed + i // players, events=True)  # fmt: skip
+    me = i % players
     bots = [_make(entry, seed * 1_000_003 + i, sims, g) if s == me
-            else _make(opponent, seed * 1_000_003 + i + 7, sims, g) for s in range(2)]  # fmt: skip
+            else _make(opponent, seed * 1_000_003 + i + 7 + (13 * s if players > 2 else 0), sims, g)
+            for s in range(players)]  # fmt: skip
     cpu = 0.0
     while g.phase < _RO:
         s = g.current
@@ -115,6 +118,9 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--players", type=int, default=2,
+                    help="seats; the entry holds each seat once per deal, every other seat "
+                         "is --opponent (25%% is parity with 4)")
     ap.add_argument("--bots", default="oracle,hard")
     ap.add_argument(
         "--opponent",
@@ -125,7 +131,8 @@ def main() -> None:
     for entry in args.bots.split(","):
         t0 = time.perf_counter()
         jobs = [
-            (args.variant, entry, args.sims, args.seed, i, args.opponent) for i in range(args.games)
+            (args.variant, entry, args.sims, args.seed, i, args.opponent, args.players)
+            for i in range(args.games)
         ]
         with Pool(args.workers) as pool:
             res = pool.map(_game, jobs, chunksize=2)
@@ -138,6 +145,7 @@ def main() -> None:
                     "variant": args.variant,
                     "bot": entry,
                     "vs": args.opponent,
+                    "players": args.players,
                     "games": len(res),
                     "sims": args.sims,
                     "seed": args.seed,
