@@ -26,21 +26,25 @@ def script() -> ModuleType:
     return mod
 
 
-@pytest.mark.parametrize(("entry", "opponent"), [("oracle", "hard"), ("hard", "heuristic")])
-def test_one_game_per_entry(script: ModuleType, entry: str, opponent: str) -> None:
-    result, cpu = script._game(("classic", entry, 40, 3, 1, opponent))
+@pytest.mark.parametrize(
+    ("entry", "opponent", "players"),
+    [("oracle", "hard", 2), ("hard", "heuristic", 2), ("oracle", "heuristic", 4)],
+)
+def test_one_game_per_entry(script: ModuleType, entry: str, opponent: str, players: int) -> None:
+    result, cpu = script._game(("classic", entry, 40, 3, 1, opponent, players))
     assert result in (0.0, 0.5, 1.0)
     assert cpu > 0.0
 
 
-def test_oracle_samples_the_real_hands(script: ModuleType) -> None:
+@pytest.mark.parametrize("players", [2, 4])
+def test_oracle_samples_the_real_hands(script: ModuleType, players: int) -> None:
     import random
 
     from unokit import Game
     from unokit.bots.determinize import Determinizer
     from unokit.core import CoreGame
 
-    g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=5, events=True)
+    g = Game.new("classic", players, {"matchMode": "single_round"}, seed=5, events=True)
     det = Determinizer(g.observe(g.current), infer=False)
     deals = script._RealDeals(det, g)
     sample = deals.sample(random.Random(1))
