@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 import pytest
 
 from unokit import Game
 from unokit.bots.rollout import greedy_move, rollout, sensible_move, sensible_rollout
+from unokit.core import CoreGame
 
 OPTIONS = [{}, {"sevenZero": True}, {"stacking": "escalate"}, {"forcedPlay": True},
            {"drawUntilPlayable": True}]
@@ -104,42 +106,52 @@ def test_rollout_on_a_core_game_leaves_the_game_alone_and_keeps_events() -> None
     assert h.phase >= 4 and len(h.log or []) > n
 
 
-@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
-@pytest.mark.parametrize("options", OPTIONS + [{"stacking": "same_symbol"}, {"noBluff": True},
-                                               {"jumpIn": True}])
-def test_the_c_sensible_policy_picks_the_python_policys_move(
-    variant: str, options: dict[str, object]
-) -> None:
-    """The rollouts run the sensible policy in C (``_core.Game.sensible_move``,
-    src/unokit/_core/policy.c). At every decision of rounds where each move is
-    the policy's or a random greedy one (so positions off the policy's path,
-    forgotten UNO calls, colour choices, challenges and drawn cards are
-    reached too), the C move is the Python :func:`sensible_move`'s."""
-    from unokit.core import CoreGame
+POLICY_OPTIONS = OPTIONS + [{"stacking": "same_symbol"}, {"noBluff": True}, {"jumpIn": True}]
 
-    seen_phases: set[int] = set()
-    checked = 0
+
+def _off_path_positions(variant: str, options: dict[str, object]) -> Iterator[CoreGame]:
+    """The core game at every decision of rounds (2-4 players, 6 seeds each)
+    where each move is the Python sensible policy's or a random greedy one,
+    so positions off the policy's path (forgotten UNO calls, colour choices,
+    challenges, drawn cards) are reached too; then once more at each round's
+    end (``phase >= 4``). The caller must not move the game."""
     for players in (2, 3, 4):
         for seed in range(6):
             rng = random.Random(seed)
             c = CoreGame.new(variant, players, dict(options, matchMode="single_round"),
                              seed=seed)
             while c.phase < 4:
+                yield c
                 m = sensible_move(c)
-                assert c._g.sensible_move() == m, (variant, options, players, seed, c)
-                seen_phases.add(c.phase)
-                checked += 1
                 if rng.random() >= 0.5:
                     m = greedy_move(c, rng.random)
                 c.apply_move(m, uno=rng.random() < 0.8)
+            yield c
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("options", POLICY_OPTIONS)
+def test_the_c_sensible_policy_picks_the_python_policys_move(
+    variant: str, options: dict[str, object]
+) -> None:
+    """The rollouts run the sensible policy in C (``_core.Game.sensible_move``,
+    src/unokit/_core/policy.c). At every decision of rounds that leave the
+    policy's path, the C move is the Python :func:`sensible_move`'s."""
+    seen_phases: set[int] = set()
+    checked = 0
+    for c in _off_path_positions(variant, options):
+        if c.phase >= 4:
             assert c._g.sensible_move() == -1  # the round is over
+            continue
+        assert c._g.sensible_move() == sensible_move(c), (variant, options, c)
+        seen_phases.add(c.phase)
+        checked += 1
     assert checked > 300
     assert {0, 1}.issubset(seen_phases)  # turns and drawn cards at least
 
 
 @pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
-@pytest.mark.parametrize("options", OPTIONS + [{"stacking": "same_symbol"}, {"noBluff": True},
-                                               {"jumpIn": True}])
+@pytest.mark.parametrize("options", POLICY_OPTIONS)
 def test_the_weighted_policy_with_default_weights_is_the_sensible_policy(
     variant: str, options: dict[str, object]
 ) -> None:
@@ -149,24 +161,16 @@ def test_the_weighted_policy_with_default_weights_is_the_sensible_policy(
     pick a legal move."""
     from unokit import _core
     from unokit.bots.rollout import TUNED_WEIGHTS
-    from unokit.core import CoreGame
 
     w = _core.W_DEFAULTS
     checked = 0
-    for players in (2, 3, 4):
-        for seed in range(6):
-            rng = random.Random(seed)
-            c = CoreGame.new(variant, players, dict(options, matchMode="single_round"),
-                             seed=seed)
-            while c.phase < 4:
-                m = sensible_move(c)
-                assert c._g.weighted_move(w) == m, (variant, options, players, seed, c)
-                assert c._g.weighted_move(TUNED_WEIGHTS) in c.turn_moves()
-                checked += 1
-                if rng.random() >= 0.5:
-                    m = greedy_move(c, rng.random)
-                c.apply_move(m, uno=rng.random() < 0.8)
+    for c in _off_path_positions(variant, options):
+        if c.phase >= 4:
             assert c._g.weighted_move(w) == -1
+            continue
+        assert c._g.weighted_move(w) == sensible_move(c), (variant, options, c)
+        assert c._g.weighted_move(TUNED_WEIGHTS) in c.turn_moves()
+        checked += 1
     assert checked > 300
 
 
