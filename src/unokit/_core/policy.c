@@ -22,6 +22,53 @@ static double flex_bonus(int k) {
     return -8.0;
 }
 
+/* Pieces shared by the sensible and the weighted policy (inlined into both). */
+
+/* a move that plays a card among the k moves */
+static inline int has_play(const int32_t *moves, int k) {
+    for (int i = 0; i < k; i++)
+        if ((moves[i] & 15) == UK_OP_PLAY) return 1;
+    return 0;
+}
+
+/* the first move that does not play the drawn card (keeping it), or -1 */
+static inline int32_t keep_move(const int32_t *moves, int k) {
+    for (int i = 0; i < k; i++)
+        if ((moves[i] & 15) != UK_OP_PLAY) return moves[i];
+    return -1;
+}
+
+/* the smallest hand of the other players */
+static inline int smallest_other_hand(const uk_game *g, int p) {
+    int threat = 1 << 30;
+    for (int s = 0; s < g->n; s++)
+        if (s != p && g->hand_len[s] < threat) threat = g->hand_len[s];
+    return threat;
+}
+
+/* cards of each colour in p's hand (wilds in none) */
+static inline void count_held(const uk_game *g, int p, int side, int held[8]) {
+    const int16_t *h = g->hands[p];
+    for (int i = 0, len = g->hand_len[p]; i < len; i++) {
+        int col = g->t->color[side][h[i]];
+        if (col >= 0) held[col]++;
+    }
+}
+
+/* s with what every play's score adds whatever the card: its flex side, the
+ * hand sizes of a target and of a swap partner, a Flip card by the threat
+ * (added one by one, in the Python policy's order, so the doubles match) */
+static inline double play_adjust(double s, const uk_game *g, int32_t m, int kind, int flex,
+                                 int threat) {
+    if (flex) s += flex_bonus(kind);
+    int tg = ((m >> 21) & 15) - 1;
+    if (tg >= 0) s -= g->hand_len[tg];
+    int sw = ((m >> 25) & 15) - 1;
+    if (sw >= 0) s -= 2 * g->hand_len[sw];
+    if (kind == UK_FLIP) s += threat <= 2 ? 10 : -2;
+    return s;
+}
+
 /* _favourite_color: the colour held most, action cards (20 points or more)
  * counting double; ties go to the first colour of the side */
 static int favourite_color(const uk_game *g, int p, int side) {
@@ -48,29 +95,17 @@ int32_t uk_sensible_move(const uk_game *g) {
     if (ph == UK_COLOR) return UK_OP_COLOR | ((favourite_color(g, p, side) + 1) << 16);
     if (ph == UK_CHALLENGE) return g->hand_len[g->ch_offender] >= 2 ? moves[1] : moves[0];
     if (ph != UK_TURN && ph != UK_DRAWN) return moves[0];
-    int any_play = 0;
-    for (int i = 0; i < k; i++)
-        if ((moves[i] & 15) == UK_OP_PLAY) {
-            any_play = 1;
-            break;
-        }
-    if (!any_play) return moves[0];
+    if (!has_play(moves, k)) return moves[0];
     int len = g->hand_len[p];
     if (ph == UK_DRAWN && (t->mask[side][g->drawn] & UK_WILD_BIT) && len > 3) {
-        for (int i = 0; i < k; i++)
-            if ((moves[i] & 15) != UK_OP_PLAY) return moves[i]; /* keep a drawn wild */
+        int32_t keep = keep_move(moves, k); /* keep a drawn wild, when the rules allow */
+        if (keep >= 0) return keep;
     }
     int nxt = ((p + g->direction) % n + n) % n;
     int next_size = g->hand_len[nxt];
-    int threat = 1 << 30;
-    for (int s = 0; s < n; s++)
-        if (s != p && g->hand_len[s] < threat) threat = g->hand_len[s];
+    int threat = smallest_other_hand(g, p);
     int held[8] = {0};
-    const int16_t *h = g->hands[p];
-    for (int i = 0; i < len; i++) {
-        int col = t->color[side][h[i]];
-        if (col >= 0) held[col]++;
-    }
+    count_held(g, p, side, held);
     int best_col = favourite_color(g, p, side);
     int color = g->color;
     int holds_current = color >= 0 ? held[color] > 0 : 0;
@@ -103,12 +138,7 @@ int32_t uk_sensible_move(const uk_game *g) {
             s = 2.0 * held[col >= 0 ? col : 7] + t->points[side][c] / 10.0; /* held[-1] in Python */
             if (attack_kind(kind) && next_size <= 2) s += 25;
         }
-        if (flex) s += flex_bonus(kind);
-        int tg = ((m >> 21) & 15) - 1;
-        if (tg >= 0) s -= g->hand_len[tg];
-        int w = ((m >> 25) & 15) - 1;
-        if (w >= 0) s -= 2 * g->hand_len[w];
-        if (kind == UK_FLIP) s += threat <= 2 ? 10 : -2;
+        s = play_adjust(s, g, m, kind, flex, threat);
         if (s > best_s) {
             best_s = s;
             best_m = m;
@@ -170,34 +200,23 @@ int32_t uk_weighted_move(const uk_game *g, const double *w) {
     if (ph == UK_CHALLENGE)
         return g->hand_len[g->ch_offender] >= w[UK_W_CHALLENGE] ? moves[1] : moves[0];
     if (ph != UK_TURN && ph != UK_DRAWN) return moves[0];
-    int any_play = 0;
-    for (int i = 0; i < k; i++)
-        if ((moves[i] & 15) == UK_OP_PLAY) {
-            any_play = 1;
-            break;
-        }
-    if (!any_play) return moves[0];
+    if (!has_play(moves, k)) return moves[0];
     int len = g->hand_len[p];
     if (ph == UK_DRAWN && (t->mask[side][g->drawn] & UK_WILD_BIT) && len > w[UK_W_KEEP_WILD]) {
-        for (int i = 0; i < k; i++)
-            if ((moves[i] & 15) != UK_OP_PLAY) return moves[i];
+        int32_t keep = keep_move(moves, k);
+        if (keep >= 0) return keep;
     }
     int nxt = ((p + g->direction) % n + n) % n;
     int next_size = g->hand_len[nxt];
     int low = next_size <= w[UK_W_LOW]; /* the next player is about to go out */
-    int threat = 1 << 30;
-    for (int s = 0; s < n; s++)
-        if (s != p && g->hand_len[s] < threat) threat = g->hand_len[s];
+    int threat = smallest_other_hand(g, p);
     int held[8] = {0};
-    const int16_t *h = g->hands[p];
-    for (int i = 0; i < len; i++) {
-        int col = t->color[side][h[i]];
-        if (col >= 0) held[col]++;
-    }
+    count_held(g, p, side, held);
     int best_col = favourite_color_w(g, p, side, w[UK_W_FAV_ACTION]);
     int color = g->color;
     int holds_current = color >= 0 ? held[color] > 0 : 0;
     double follow_w = w[UK_W_FOLLOW];
+    const int16_t *h = g->hands[p];
     int32_t best_m = 0;
     double best_s = -1e9;
     int first = 1;
@@ -251,12 +270,7 @@ int32_t uk_weighted_move(const uk_game *g, const double *w) {
                 s += follow_w * f;
             }
         }
-        if (flex) s += flex_bonus(kind);
-        int tg = ((m >> 21) & 15) - 1;
-        if (tg >= 0) s -= g->hand_len[tg];
-        int sw = ((m >> 25) & 15) - 1;
-        if (sw >= 0) s -= 2 * g->hand_len[sw];
-        if (kind == UK_FLIP) s += threat <= 2 ? 10 : -2;
+        s = play_adjust(s, g, m, kind, flex, threat);
         if (s > best_s) {
             best_s = s;
             best_m = m;
