@@ -276,6 +276,32 @@ class Player:
         return path
 
 
+def first_legal_step(p: Player) -> bool:
+    """One move of this seat by the first legal choice; False when it has none."""
+    obs = p.obs()  # read once: a later read may be a newer state
+    if obs["phase"].endswith("OVER") or obs["current"] != p.seat():
+        return False
+    legal = [c.split(None, 1)[1] for c in obs["legal"]]
+    for c in legal:
+        if c.startswith("COLOR "):
+            p.step("color", c.split()[1])
+            return True
+    if "ACCEPT" in legal:
+        p.step("accept")
+        return True
+    plays = [c for c in legal if c.startswith("PLAY ")]
+    if plays:
+        p.play(plays[0])
+        return True
+    if "DRAW" in legal:
+        p.step("draw")
+        return True
+    if "PASS" in legal:
+        p.step("pass")
+        return True
+    return False
+
+
 @pytest.fixture
 def new_player(browser: Any, server: Server) -> Iterator[Callable[..., Player]]:
     contexts: list[Any] = []

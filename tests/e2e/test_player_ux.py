@@ -12,7 +12,7 @@ from typing import Any
 
 from unokit import Game
 
-from .conftest import DESKTOP, PHONE, Player, Server
+from .conftest import DESKTOP, PHONE, Player, Server, first_legal_step
 from .test_table_states import Table, _classic, _state
 
 NEXT_BAR = "#next-step:not([hidden])"
@@ -194,6 +194,40 @@ def test_a_bot_play_in_a_live_game_is_a_toast(new_player: Any, server: Server) -
             p.click("#act-pass")
         page.wait_for_selector("#feed-live p", timeout=3000)
     assert page.locator("#feed-live p").count() >= 1
+
+
+def test_on_a_phone_the_toasts_sit_under_the_opponents_row(new_player: Any, server: Server) -> None:
+    p = new_player("Lou", viewport=PHONE)
+    seats = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * 3
+    res = server.post("/api/rooms", {"variant": "flip", "seats": seats, "name": "Lou"})
+    page = p.page
+    page.goto("/")
+    page.evaluate(
+        "([c, t, s]) => localStorage.setItem('unokit.room.' + c, JSON.stringify({token: t, seat: s}))",
+        [res["room"], res["token"], res["seat"]],
+    )
+    page.goto(f"/r/{res['room']}")
+    p.wait_table()
+    # measured in one frame: the newest toast (the only one shown on a phone)
+    # against the opponents' row
+    measure = (
+        "() => { const t = [...document.querySelectorAll('#feed .feed-toast')].pop();"
+        " if (!t) return null;"
+        " const r = (el) => el.getBoundingClientRect();"
+        " return {toast: r(t).top, opps: r(document.querySelector('#opponents')).bottom,"
+        " right: r(t).right}; }"
+    )
+    boxes = None
+    for _ in range(40):
+        boxes = page.evaluate(measure)
+        if boxes is not None or p.obs()["phase"].endswith("OVER"):
+            break
+        seen = p.version()
+        if not first_legal_step(p):
+            p.wait_version_above(seen)
+    assert boxes is not None, "no toast while three bots played"
+    assert boxes["toast"] >= boxes["opps"], boxes
+    assert boxes["right"] <= PHONE["width"], boxes
 
 
 def test_challenge_names_the_colour_before_the_wild_and_leaves_the_pile_visible(

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 import unokit.record
 
-from .conftest import DESKTOP, Player, Server, start_server, stop_server
+from .conftest import DESKTOP, Player, Server, first_legal_step, start_server, stop_server
 
 
 def _seat(p: Player, code: str, res: dict[str, Any]) -> None:
@@ -29,32 +29,6 @@ def _seat(p: Player, code: str, res: dict[str, Any]) -> None:
     )
     p.page.goto(f"/r/{code}")
     p.wait_table()
-
-
-def _simple_step(p: Player) -> bool:
-    """One move of this seat by the first legal choice; False when it has none."""
-    obs = p.obs()  # read once: a later read may be a newer state
-    if obs["phase"].endswith("OVER") or obs["current"] != p.seat():
-        return False
-    legal = [c.split(None, 1)[1] for c in obs["legal"]]
-    for c in legal:
-        if c.startswith("COLOR "):
-            p.step("color", c.split()[1])
-            return True
-    if "ACCEPT" in legal:
-        p.step("accept")
-        return True
-    plays = [c for c in legal if c.startswith("PLAY ")]
-    if plays:
-        p.play(plays[0])
-        return True
-    if "DRAW" in legal:
-        p.step("draw")
-        return True
-    if "PASS" in legal:
-        p.step("pass")
-        return True
-    return False
 
 
 def test_public_room_joined_from_a_second_browser_and_quick_play(
@@ -151,7 +125,7 @@ def test_a_seat_left_mid_round_is_played_by_a_bot_and_handed_back(
             if any(ev.get("seat") == 1 for ev in obs["history"][left_at:]):
                 break
             seen = ann.version()
-            if not _simple_step(ann):
+            if not first_legal_step(ann):
                 ann.wait_version_above(seen)
         obs = ann.obs()
         assert obs["round"] != round_no or any(
@@ -190,7 +164,7 @@ def test_a_finished_game_is_exported_replayed_and_opens_in_unokit_replay(
         if ann.obs()["phase"] == "MATCH_OVER":
             break
         seen = ann.version()
-        if not _simple_step(ann):
+        if not first_legal_step(ann):
             ann.wait_version_above(seen)
     assert ann.obs()["phase"] == "MATCH_OVER"
     page.wait_for_selector("#round-end:not([hidden]) #act-record")

@@ -228,6 +228,11 @@ export function createTable(root, handlers) {
     hintSlot: $("hint-slot"),
   };
   const feed = createFeed(els.table);
+  // the phone layout puts the toasts just under the opponents' row (app.css),
+  // which grows and shrinks with the seats and their cards
+  new ResizeObserver(() => {
+    els.table.style.setProperty("--opps-bottom", `${els.opponents.offsetTop + els.opponents.offsetHeight}px`);
+  }).observe(els.opponents);
 
   // ---- helpers bound to the current state ---------------------------------
   const obs = () => state?.observation ?? null;
