@@ -166,6 +166,17 @@ class Player:
     def wait_table(self) -> None:
         self.page.wait_for_selector("body[data-view='table'] #opponents .opp")
 
+    def enter(self, code: str, token: str, seat: int) -> None:
+        """Open room ``code`` holding seat ``seat`` (its token stored as the
+        lobby stores it) and wait for the table."""
+        self.page.goto("/")
+        self.page.evaluate(
+            "([c, t, s]) => localStorage.setItem('unokit.room.' + c, JSON.stringify({token: t, seat: s}))",
+            [code, token, seat],
+        )
+        self.page.goto(f"/r/{code}")
+        self.wait_table()
+
     def wait_version_above(self, version: int) -> None:
         self.page.wait_for_function(
             "(v) => (window.unokit?.state?.version ?? -1) > v", arg=version, timeout=STEP_TIMEOUT_MS

@@ -198,13 +198,7 @@ def test_flip_table_on_a_phone(new_player: Any, server: Any) -> None:
             "name": "Zoé",
         },
     )
-    phone.page.goto("/")
-    phone.page.evaluate(
-        "([c, t, s]) => localStorage.setItem('unokit.room.' + c, JSON.stringify({token: t, seat: s}))",
-        [res["room"], res["token"], res["seat"]],
-    )
-    phone.page.goto(f"/r/{res['room']}")
-    phone.wait_table()
+    phone.enter(res["room"], res["token"], res["seat"])
     page = phone.page
     # nothing of the table is wider than the screen
     width = page.evaluate("() => document.documentElement.scrollWidth")

@@ -172,13 +172,7 @@ def test_a_bot_play_in_a_live_game_is_a_toast(new_player: Any, server: Server) -
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * 2
     res = server.post("/api/rooms", {"variant": "classic", "seats": seats, "name": "Lou"})
     page = p.page
-    page.goto("/")
-    page.evaluate(
-        "([c, t, s]) => localStorage.setItem('unokit.room.' + c, JSON.stringify({token: t, seat: s}))",
-        [res["room"], res["token"], res["seat"]],
-    )
-    page.goto(f"/r/{res['room']}")
-    p.wait_table()
+    p.enter(res["room"], res["token"], res["seat"])
     # act until a bot has played after us: its play is announced
     for _ in range(10):
         page.wait_for_function(
@@ -201,13 +195,7 @@ def test_on_a_phone_the_toasts_sit_under_the_opponents_row(new_player: Any, serv
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": "normal"}] * 3
     res = server.post("/api/rooms", {"variant": "flip", "seats": seats, "name": "Lou"})
     page = p.page
-    page.goto("/")
-    page.evaluate(
-        "([c, t, s]) => localStorage.setItem('unokit.room.' + c, JSON.stringify({token: t, seat: s}))",
-        [res["room"], res["token"], res["seat"]],
-    )
-    page.goto(f"/r/{res['room']}")
-    p.wait_table()
+    p.enter(res["room"], res["token"], res["seat"])
     # measured in one frame: the newest toast (the only one shown on a phone)
     # against the opponents' row
     measure = (
@@ -349,13 +337,7 @@ def test_reactions_sound_and_mute(new_player: Any, server: Server) -> None:
     players = []
     for name, r in (("Ann", res), ("Bob", res2)):
         p = new_player(name)
-        p.page.goto("/")
-        p.page.evaluate(
-            "([c, t, s]) => localStorage.setItem('unokit.room.' + c, JSON.stringify({token: t, seat: s}))",
-            [code, r["token"], r["seat"]],
-        )
-        p.page.goto(f"/r/{code}")
-        p.wait_table()
+        p.enter(code, r["token"], r["seat"])
         players.append(p)
     ann, bob = players
     ann.page.click("[data-react='🎉']")
