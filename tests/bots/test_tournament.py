@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from unokit.bots.tournament import (
+    elo_intervals,
     elo_ratings,
     lineups,
     parse_bots,
@@ -69,6 +71,31 @@ def test_elo_from_pairwise_results() -> None:
     assert r[0] > r[1] > r[2] and max(r) < 3000
 
 
+def test_elo_intervals_cover_the_true_ratings() -> None:
+    # two bots 100 Elo apart (the stronger wins 64%), 60 deals of 10 games
+    # each, replicated: the 95% bootstrap interval of each rating holds its
+    # true value (1550 and 1450: the mean stays 1500) about 95% of the time
+    p = 1 / (1 + 10 ** (-100 / 400))
+    rng = random.Random(5)
+    held = [0, 0]
+    reps = 80
+    for _ in range(reps):
+        blocks = []
+        for _ in range(60):
+            wins = sum(rng.random() < p for _ in range(10))
+            blocks.append({(0, 1): float(wins), (1, 0): float(10 - wins)})
+        intervals = elo_intervals(["a", "b"], blocks, resamples=200, seed=rng.randrange(1000))
+        for i, true in enumerate((1550.0, 1450.0)):
+            lo, hi = intervals[i]
+            held[i] += lo <= true <= hi
+            assert hi - lo < 120  # about 2 x 1.96 x 14 points for 600 games
+    assert all(h >= 0.85 * reps for h in held), held
+    # the same blocks and seed give the same intervals; nothing played: the mean
+    again = elo_intervals(["a", "b"], blocks, 50, seed=1)
+    assert again == elo_intervals(["a", "b"], blocks, 50, seed=1)
+    assert elo_intervals(["a", "b"], []) == [(1500.0, 1500.0)] * 2
+
+
 def test_results_do_not_depend_on_the_number_of_workers() -> None:
     specs = parse_bots("heuristic,random,easy")
     one = run_tournament("flip", 3, specs, games=12, seed=2, workers=1)
@@ -80,7 +107,7 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     assert one.to_dict() | {"bots": {}} == two.to_dict() | {"bots": {}}
     for name in ("heuristic", "random", "easy"):
         a, b = one.bots[name].to_dict(), two.bots[name].to_dict()
-        for key in ("games", "win_rate", "ci95", "mean_points", "elo", "wins"):
+        for key in ("games", "win_rate", "ci95", "mean_points", "elo", "elo_ci95", "wins"):
             assert a[key] == b[key]
     assert sum(b.games for b in one.bots.values()) == 12 * 3
     assert sum(b.wins for b in one.bots.values()) <= 12
@@ -107,8 +134,9 @@ def test_cli_json_and_plot(tmp_path: Path) -> None:
     doc = json.loads(r.stdout)
     assert doc["games"] == 10 and set(doc["bots"]) == {"heuristic", "random"}
     for entry in doc["bots"].values():
-        assert {"games", "win_rate", "ci95", "mean_points", "elo"} <= set(entry)
+        assert {"games", "win_rate", "ci95", "mean_points", "elo", "elo_ci95"} <= set(entry)
         assert entry["games"] == 10
+        assert entry["elo_ci95"][0] <= entry["elo"] <= entry["elo_ci95"][1]
         assert entry["ci95"][0] <= entry["win_rate"] <= entry["ci95"][1]
     h2h = doc["head_to_head"]  # 2 players, no blocked round: the win rates
     assert h2h["heuristic"]["random"] == pytest.approx(doc["bots"]["heuristic"]["win_rate"])

@@ -144,14 +144,17 @@ def tournament(
         f"{result.variant}, {players} players, {games} {unit}, seed {seed}: "
         f"{result.seconds:.1f} s"
     )
-    table = Table("bot", "games", "win rate", "95% CI", "mean points", "Elo", "ms/decision",
-                  "forfeits")
     ranked = sorted(result.bots.values(), key=lambda b: -b.elo)
+    failed = any(b.forfeits for b in ranked)  # engines that crashed, timed out or cheated
+    table = Table("bot", "games", "wins (95% CI)", "points", "Elo (95% CI)", "ms/move",
+                  *(["forfeits"] if failed else []))
     for b in ranked:
         lo, hi = b.ci95
+        elo_lo, elo_hi = b.elo_ci95
         table.add_row(
-            b.label, str(b.games), f"{b.win_rate:.1%}", f"{lo:.1%} - {hi:.1%}",
-            f"{b.mean_points:.1f}", f"{b.elo:.0f}", f"{b.ms_per_decision:.1f}", str(b.forfeits),
+            b.label, str(b.games), f"{b.win_rate:.1%} ({100 * lo:.0f}-{100 * hi:.0f})",
+            f"{b.mean_points:.1f}", f"{b.elo:.0f} ({elo_lo:.0f}-{elo_hi:.0f})",
+            f"{b.ms_per_decision:.1f}", *([str(b.forfeits)] if failed else []),
         )
     console.print(table)
     if len(ranked) > 2 or players > 2:

@@ -12,7 +12,7 @@ __all__ = ["plot_tournament"]
 
 
 def plot_tournament(result: TournamentResult, path: str | Path) -> None:
-    """Win rate with its 95% interval and Elo of each bot, side by side."""
+    """Win rate and Elo of each bot, each with its 95% interval, side by side."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -43,16 +43,18 @@ def plot_tournament(result: TournamentResult, path: str | Path) -> None:
     ax1.legend(loc="upper right", fontsize=8)
     ax1.set_title("Win rate")
 
-    ax2.bar(x, elos, color=bar_colors)
+    elo_lows = [b.elo - b.elo_ci95[0] for b in bots]
+    elo_highs = [b.elo_ci95[1] - b.elo for b in bots]
+    ax2.bar(x, elos, yerr=[elo_lows, elo_highs], capsize=6, color=bar_colors)
     ax2.set_xticks(x, labels, rotation=20 if len(bots) > 3 else 0, ha="right" if len(bots) > 3
                    else "center")
-    lo = min(elos) - 60
-    ax2.set_ylim(lo, max(elos) + 60)
-    ax2.set_ylabel("Elo (mean 1500)")
+    lo = min(e - d for e, d in zip(elos, elo_lows, strict=True)) - 60
+    ax2.set_ylim(lo, max(e + d for e, d in zip(elos, elo_highs, strict=True)) + 60)
+    ax2.set_ylabel("Elo (mean 1500), 95% interval")
     for xi, e in zip(x, elos, strict=True):
-        ax2.annotate(f"{e:.0f}", (xi, e), textcoords="offset points", xytext=(0, 3),
-                     ha="center", fontsize=9)
-    ax2.set_title("Elo (Bradley-Terry fit)")
+        ax2.annotate(f"{e:.0f}", (xi, e), textcoords="offset points", xytext=(16, 3),
+                     fontsize=9)
+    ax2.set_title("Elo (Bradley-Terry fit, bootstrap over deals)")
 
     unit = "matches" if result.match else "rounds"
     fig.suptitle(

@@ -13,7 +13,8 @@ Fairness:
 * **Statistics per bot**, over the seats it held (a bot named for two seats of
   one game plays two "seat-games"): win rate with a 95% Wilson score
   interval; mean points = round points it scored per seat-game (0 when it did
-  not win); Elo from the pairwise results (:func:`elo_ratings`).
+  not win); Elo from the pairwise results (:func:`elo_ratings`), with a 95%
+  interval from a bootstrap over the deals (:func:`elo_intervals`).
 * **Reproducible**: game ``i`` is a pure function of (seed, i) — bots are seeded
   from it — so the number of worker processes does not change any result
   (time-budgeted search bots aside: a slower machine thinks less).
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -51,6 +53,7 @@ __all__ = [
     "run_tournament",
     "wilson",
     "elo_ratings",
+    "elo_intervals",
 ]
 
 
@@ -359,6 +362,78 @@ def elo_ratings(
     return [1500.0 + 400.0 * math.log10(x) for x in g]
 
 
+ELO_BOOTSTRAP = 400
+"""Resamples behind each Elo interval (:func:`elo_intervals`)."""
+
+Pairwise = dict[tuple[int, int], float]
+
+
+def elo_intervals(
+    names: Sequence[str], blocks: Sequence[Pairwise], resamples: int = ELO_BOOTSTRAP, seed: int = 0
+) -> list[tuple[float, float]]:
+    """95% interval of each Elo rating of :func:`elo_ratings`, by a bootstrap
+    over independent blocks of games.
+
+    ``blocks`` holds the pairwise results of each block (a tournament's blocks
+    are its deals: the games of one deal are dealt alike, so they are not
+    independent and are resampled together). Each resample draws as many blocks
+    as there are, with replacement, and fits the ratings again; the interval
+    runs from the 2.5th to the 97.5th percentile of each bot's rating. The
+    ratings keep a mean of 1500, so an interval says where a bot stands in this
+    pool. ``seed`` makes it reproducible.
+
+    >>> blocks = [{(0, 1): 3.0, (1, 0): 1.0}, {(0, 1): 2.0, (1, 0): 2.0}] * 50
+    >>> [round(e) for e in elo_ratings(["a", "b"], {(0, 1): 250.0, (1, 0): 150.0})]
+    [1544, 1456]
+    >>> (lo_a, hi_a), (lo_b, hi_b) = elo_intervals(["a", "b"], blocks)
+    >>> lo_a < 1544 < hi_a and lo_b < 1456 < hi_b
+    True
+    """
+    k = len(names)
+    if k == 1 or not blocks:  # nothing played: every rating is the mean
+        return [(1500.0, 1500.0)] * k
+    rng = random.Random(seed)
+    n = len(blocks)
+    draws: list[list[float]] = [[] for _ in range(k)]
+    for _ in range(resamples):
+        total: Pairwise = {}
+        for b in rng.choices(range(n), k=n):
+            for key, v in blocks[b].items():
+                total[key] = total.get(key, 0.0) + v
+        for i, e in enumerate(elo_ratings(names, total)):
+            draws[i].append(e)
+    out = []
+    for d in draws:
+        d.sort()
+        out.append((_quantile(d, 0.025), _quantile(d, 0.975)))
+    return out
+
+
+def _quantile(xs: Sequence[float], q: float) -> float:
+    """Linear interpolation between the order statistics of sorted ``xs``."""
+    pos = q * (len(xs) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def _pairwise(r: GameResult, into: Pairwise) -> None:
+    """Add game ``r``'s pairwise results: each winner beats every other seat
+    held by another bot; without a winner, all draw."""
+    up = r.lineup
+    for s, a in enumerate(up):
+        for t, b in enumerate(up):
+            if s >= t or a == b:
+                continue
+            if not r.winners:
+                into[a, b] = into.get((a, b), 0.0) + 0.5
+                into[b, a] = into.get((b, a), 0.0) + 0.5
+            elif s in r.winners and t not in r.winners:
+                into[a, b] = into.get((a, b), 0.0) + 1.0
+            elif t in r.winners and s not in r.winners:
+                into[b, a] = into.get((b, a), 0.0) + 1.0
+
+
 @dataclass
 class BotStats:
     label: str
@@ -369,6 +444,7 @@ class BotStats:
     seconds: float = 0.0
     slowest: float = 0.0
     elo: float = 1500.0
+    elo_ci95: tuple[float, float] = (1500.0, 1500.0)
     forfeits: int = 0  # games lost because the bot (an engine) failed
 
     @property
@@ -395,6 +471,7 @@ class BotStats:
             "ci95": [round(lo, 4), round(hi, 4)],
             "mean_points": round(self.mean_points, 2),
             "elo": round(self.elo, 1),
+            "elo_ci95": [round(self.elo_ci95[0], 1), round(self.elo_ci95[1], 1)],
             "wins": self.wins,
             "ms_per_decision": round(self.ms_per_decision, 2),
             "max_ms_per_decision": round(1000.0 * self.slowest, 1),
@@ -419,7 +496,8 @@ class TournamentResult:
         """Fill :attr:`bots` and :attr:`pairwise` from :attr:`results`."""
         specs = self.specs
         stats = [BotStats(s.label) for s in specs]
-        pair: dict[tuple[int, int], float] = {}
+        pair: Pairwise = {}
+        by_deal: dict[int, Pairwise] = {}
         for r in sorted(self.results, key=lambda r: r.index):
             up = r.lineup
             share = 1.0 / len(r.winners) if r.winners else 0.0
@@ -434,20 +512,13 @@ class TournamentResult:
                     st.wins += share
                 if s == r.forfeit:
                     st.forfeits += 1
-            # pairwise: each winner beats every other seat; without a winner, all draw
-            for s, a in enumerate(up):
-                for t, b in enumerate(up):
-                    if s >= t or a == b:
-                        continue
-                    if not r.winners:
-                        pair[a, b] = pair.get((a, b), 0.0) + 0.5
-                        pair[b, a] = pair.get((b, a), 0.0) + 0.5
-                    elif s in r.winners and t not in r.winners:
-                        pair[a, b] = pair.get((a, b), 0.0) + 1.0
-                    elif t in r.winners and s not in r.winners:
-                        pair[b, a] = pair.get((b, a), 0.0) + 1.0
-        for st, e in zip(stats, elo_ratings([s.label for s in specs], pair), strict=True):
+            _pairwise(r, pair)
+            _pairwise(r, by_deal.setdefault(r.deal, {}))
+        names = [s.label for s in specs]
+        intervals = elo_intervals(names, list(by_deal.values()), seed=self.seed)
+        for st, e, ci in zip(stats, elo_ratings(names, pair), intervals, strict=True):
             st.elo = e
+            st.elo_ci95 = ci
         self.bots = {st.label: st for st in stats}
         self.pairwise = pair
 
