@@ -271,3 +271,20 @@ def net() -> Any:
         create = staticmethod(http_create)
 
     return N
+
+
+def apply_delta(state: dict[str, Any], d: dict[str, Any]) -> dict[str, Any]:
+    """What the page (static/app.js, applyDelta) does with a delta."""
+    assert d["type"] == "delta" and d["from"] == state["version"], (d, state["version"])
+    new = dict(state, version=d["version"])
+    if "info" in d:
+        new["info"] = d["info"]
+    new["info"] = dict(new["info"], version=d["version"])
+    for key in ("last", "deadline", "remaining"):
+        if key in d:
+            new[key] = d[key]
+    if "set" in d:
+        obs = dict(state["observation"], **d["set"])
+        obs["history"] = state["observation"]["history"][: d["history_from"]] + d["history"]
+        new["observation"] = obs
+    return new

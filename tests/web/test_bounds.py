@@ -23,6 +23,8 @@ from unokit.web import app as web_app
 from unokit.web.app import AddressLimiter, RestLimiter
 from unokit.web.room import Hub, Room
 
+from .conftest import apply_delta
+
 
 class Clock:
     def __init__(self) -> None:
@@ -226,6 +228,16 @@ def test_a_room_nobody_watches_keeps_only_its_game(client: TestClient, room_help
         ws = room_helpers.wrap(s)
         ws.send({"type": "hello", "token": out["token"], "deltas": True})
         st = ws.state(lambda m: m["observation"] is not None)
+
+        # the bot may still be moving: follow its updates until the room waits
+        # for seat 0 at the version read, then the followed table is the room's
+        def waiting(st: dict[str, Any]) -> bool:
+            o = st["observation"]
+            return o["current"] == 0 or o["phase"] in ("ROUND_OVER", "MATCH_OVER")
+
+        while not waiting(st) or st["version"] != room.version:
+            m = ws.until(lambda m: m["type"] in ("state", "delta"))
+            st = m if m["type"] == "state" else apply_delta(st, m)
         g = room.game
         assert g is not None and st["version"] == room.version
         assert st["observation"] == json.loads(json.dumps(g.observe(0).to_dict()))
