@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 import os
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -404,17 +405,9 @@ def elo_intervals(
             draws[i].append(e)
     out = []
     for d in draws:
-        d.sort()
-        out.append((_quantile(d, 0.025), _quantile(d, 0.975)))
+        cuts = statistics.quantiles(d, n=40, method="inclusive")  # every 2.5%
+        out.append((cuts[0], cuts[-1]))
     return out
-
-
-def _quantile(xs: Sequence[float], q: float) -> float:
-    """Linear interpolation between the order statistics of sorted ``xs``."""
-    pos = q * (len(xs) - 1)
-    lo = math.floor(pos)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
 
 
 def _pairwise(r: GameResult, into: Pairwise) -> None:
@@ -512,8 +505,10 @@ class TournamentResult:
                     st.wins += share
                 if s == r.forfeit:
                     st.forfeits += 1
-            _pairwise(r, pair)
             _pairwise(r, by_deal.setdefault(r.deal, {}))
+        for block in by_deal.values():
+            for key, v in block.items():
+                pair[key] = pair.get(key, 0.0) + v
         names = [s.label for s in specs]
         intervals = elo_intervals(names, list(by_deal.values()), seed=self.seed)
         for st, e, ci in zip(stats, elo_ratings(names, pair), intervals, strict=True):
