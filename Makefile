@@ -127,24 +127,24 @@ bench: install
 	$(BIN)/python benchmarks/bench_core.py
 
 # Seeded random matches over every variant, player count, option and valid
-# handSize, checked after every command (src/unokit/fuzz.py). Prints matches,
+# handSize, checked after every command (src/unokit/testing/fuzz.py). Prints matches,
 # rounds, commands checked and every failure with the seed that replays it
-# (python -m unokit.fuzz --replay SEED). A bounded pass is part of `make test`
+# (python -m unokit.testing.fuzz --replay SEED). A bounded pass is part of `make test`
 # (tests/engine/test_fuzz.py).
 SECONDS ?= 120
 SEED ?= 0
 fuzz: install
-	$(BIN)/python -m unokit.fuzz --seconds $(SECONDS) --seed $(SEED)
+	$(BIN)/python -m unokit.testing.fuzz --seconds $(SECONDS) --seed $(SEED)
 
 # The C core against Game, command by command (docs/core.md): states, legal
 # move lists and refusals must agree after every command.
 fuzz-core: install
-	$(BIN)/python -m unokit.fuzz --core --seconds $(SECONDS) --seed $(SEED)
+	$(BIN)/python -m unokit.testing.fuzz --core --seconds $(SECONDS) --seed $(SEED)
 
 # The batched environments against engine games, step by step, over the
 # fuzzer's random configurations (unokit.envs.differential, docs/envs.md).
 fuzz-vector: install
-	$(BIN)/python -m unokit.fuzz --vector --seconds $(SECONDS) --seed $(SEED)
+	$(BIN)/python -m unokit.testing.fuzz --vector --seconds $(SECONDS) --seed $(SEED)
 
 HOST ?= 127.0.0.1
 PORT ?= 8000

@@ -19,7 +19,7 @@ from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.ismcts import DEFAULT_THINK_MS, ISMCTSBot
 from unokit.bots.rollout import rollout, sensible_rollout
-from unokit.playout import playout
+from unokit.engine.playout import playout
 
 
 def decisions(variant: str, players: int, rounds: int, think_ms: float) -> None:

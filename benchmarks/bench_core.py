@@ -8,13 +8,13 @@ Samples are interleaved (RLCard, unokit, bare loop, ...) and the median of the
 repeats is kept: the machine is shared, so compare ratios, not absolute numbers.
 Rows:
 
-* ``sim``: :func:`unokit.sim.simulate` with every seat the random bot, 2
+* ``sim``: :func:`unokit.bots.sim.simulate` with every seat the random bot, 2
   players, single rounds -- what ``unokit sim --bots random`` runs (each round a
   new game: dealer cut, shuffle, deal, first card, the round played out);
 * ``python``: the same rounds on the Python engine (``Game`` and
-  :func:`unokit.playout.playout_python`), the reference and the "before";
+  :func:`unokit.engine.playout.playout_python`), the reference and the "before";
 * ``playouts``: what a search bot does per rollout -- copy a mid-round
-  ``Game`` and play the round out with :func:`unokit.playout.playout` (the
+  ``Game`` and play the round out with :func:`unokit.engine.playout.playout` (the
   position goes to the core and back) -- and the same on a ``CoreGame`` copy;
 * ``bare``: benchmarks/bare_loop.c, Classic rounds with nothing but the rules
   of a plain game (no options, events, legality checks or CPython's generator).
@@ -39,15 +39,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_engine import rlcard_rounds_per_second  # noqa: E402
 
 from unokit import Game, Options  # noqa: E402
-from unokit.core import CoreGame  # noqa: E402
-from unokit.playout import playout, playout_python  # noqa: E402
-from unokit.sim import simulate  # noqa: E402
+from unokit.bots.sim import simulate  # noqa: E402
+from unokit.engine.core import CoreGame  # noqa: E402
+from unokit.engine.playout import playout, playout_python  # noqa: E402
 
 VARIANTS = ("classic", "flip", "flex")
 
 
 def sim_rounds_per_second(variant: str, seconds: float, players: int = 2) -> float:
-    """``unokit sim``'s all-random path (unokit.sim.simulate), rounds per second."""
+    """``unokit sim``'s all-random path (unokit.bots.sim.simulate), rounds per second."""
     rounds = 0
     seed = 0
     start = time.perf_counter()

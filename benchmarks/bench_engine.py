@@ -19,7 +19,7 @@ import warnings
 from typing import Any
 
 from unokit import Game, Options
-from unokit.playout import playout
+from unokit.engine.playout import playout
 
 
 def unokit_rounds_per_second(
@@ -28,7 +28,7 @@ def unokit_rounds_per_second(
     """Rounds/s and mean decisions per round of random play with the full rules.
 
     Each round is a new game (dealer cut, shuffle, deal, first card) played to
-    its end by the ``random`` policy (unokit.playout)."""
+    its end by the ``random`` policy (unokit.engine.playout)."""
     opts = Options.from_dict({"matchMode": "single_round"})
     rnd = random.Random(seed).random
     rounds = turns = 0

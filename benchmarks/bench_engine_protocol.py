@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from unokit.bots.tournament import BotSpec, engine_specs, play_game
-from unokit.options import Options
+from unokit.engine.options import Options
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -25,9 +25,9 @@ import time
 from typing import Any
 
 from unokit import Game
-from unokit.events import Drew
-from unokit.game import max_hand_size
-from unokit.variants import get_variant
+from unokit.engine.events import Drew
+from unokit.engine.game import max_hand_size
+from unokit.engine.variants import get_variant
 
 DEAL_OPTIONS: dict[str, list[dict[str, Any]]] = {
     "classic": [{}, {"dealerSelection": "random"}],

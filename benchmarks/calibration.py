@@ -39,7 +39,7 @@ import numpy.typing as npt
 from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.analysis import position_value
-from unokit.game import _RO
+from unokit.engine.game import _RO
 
 
 def measure(variant: str, positions: int, samples: int, seed: int) -> dict[str, object]:

@@ -29,13 +29,13 @@ import random
 from typing import Any
 
 from unokit import Game
-from unokit.actions import CallUno, Catch
 from unokit.bots import make_bot
 from unokit.bots.determinize import Determinizer
 from unokit.bots.tournament import _value, offer_catch
-from unokit.core import CoreGame
-from unokit.game import _RO
-from unokit.options import Options
+from unokit.engine.actions import CallUno, Catch
+from unokit.engine.core import CoreGame
+from unokit.engine.game import _RO
+from unokit.engine.options import Options
 
 
 def _make(entry: str, seed: int, sims: int) -> Any:

@@ -29,8 +29,8 @@ from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.determinize import Determinizer
 from unokit.bots.tournament import offer_catch
-from unokit.game import _RO
-from unokit.options import Options
+from unokit.engine.game import _RO
+from unokit.engine.options import Options
 
 
 def _det(method: str, obs: Any) -> Determinizer:

@@ -34,15 +34,15 @@ from multiprocessing import Pool
 from typing import Any
 
 from unokit import Game
-from unokit.actions import Action
 from unokit.bots import make_bot
 from unokit.bots.determinize import Determinizer
 from unokit.bots.ismcts import ISMCTSBot, _Clock
 from unokit.bots.tournament import _value, offer_catch, wilson
-from unokit.core import CoreGame
-from unokit.game import _RO
-from unokit.observation import Observation
-from unokit.options import Options
+from unokit.engine.actions import Action
+from unokit.engine.core import CoreGame
+from unokit.engine.game import _RO
+from unokit.engine.observation import Observation
+from unokit.engine.options import Options
 
 
 class _RealDeals:

@@ -15,12 +15,12 @@ import json
 from collections import Counter
 
 from unokit import Game
-from unokit.actions import CallUno, Catch
 from unokit.bots import make_bot
 from unokit.bots.rollout import sensible_move
 from unokit.bots.tournament import offer_catch
-from unokit.game import _RO
-from unokit.options import Options
+from unokit.engine.actions import CallUno, Catch
+from unokit.engine.game import _RO
+from unokit.engine.options import Options
 
 
 def main() -> None:

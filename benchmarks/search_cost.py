@@ -22,8 +22,8 @@ import time
 from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.tournament import offer_catch
-from unokit.game import _RO
-from unokit.options import Options
+from unokit.engine.game import _RO
+from unokit.engine.options import Options
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from unokit.bots.tournament import GameResult, parse_bots, play_game, wilson
-from unokit.options import Options
+from unokit.engine.options import Options
 
 #: label -> (variant, players, bots); the first bot is the one measured
 MATCHUPS: dict[str, tuple[str, int, str]] = {

@@ -22,9 +22,9 @@ import math
 import time
 
 from unokit import _core
-from unokit.core import core_config
-from unokit.options import Options
-from unokit.variants import get_variant
+from unokit.engine.core import core_config
+from unokit.engine.options import Options
+from unokit.engine.variants import get_variant
 
 NAMES = [
     "held", "points", "attack", "wild", "bluff", "wild_attack", "off_color", "fav_action",
@@ -74,7 +74,7 @@ def report(w: list[float], seed0: int, deals: int) -> float:
     each in both seatings, with a 95% interval over deals (the two rounds of a
     deal are not independent: the unit is the deal, scored 0, 1/2 or 1),
     played deal by deal from Python (a cross-check of ``weighted_duels``)."""
-    from unokit.core import CoreGame
+    from unokit.engine.core import CoreGame
 
     opts = {"matchMode": "single_round"}
     total = 0.0

@@ -19,7 +19,7 @@ import gymnasium
 import numpy as np
 from uno_features import UnoFeatures
 
-from unokit.playout import random_move
+from unokit.engine.playout import random_move
 
 __all__ = ["LearnerView", "RandomOpponent"]
 
@@ -89,7 +89,7 @@ class LearnerView(gymnasium.Env[dict[str, Any], int]):
 
 class RandomOpponent:
     """unokit's ``random`` bot (the opponent of the evaluation) on the AEC
-    environment: the engine's random policy (:func:`unokit.playout.random_move`:
+    environment: the engine's random policy (:func:`unokit.engine.playout.random_move`:
     a random playable card of the hand, DRAW only when nothing can be played);
     it always calls UNO and never catches. (A uniformly random choice over the
     mask instead draws most of the time: its rounds run past 1,000 decisions,
@@ -127,7 +127,7 @@ class BotOpponent:
     def __call__(self, aec: Any) -> int:
         from dataclasses import replace
 
-        from unokit.actions import Catch, Play
+        from unokit.engine.actions import Catch, Play
 
         agent = aec.agent_selection
         seat = aec.possible_agents.index(agent)

@@ -71,11 +71,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from unokit.cards import Color, Kind
+from unokit.engine.cards import Color, Kind
 from unokit.envs.actions import action_table
 from unokit.envs.observation import ObservationEncoder
-from unokit.options import Options
-from unokit.variants import get_variant
+from unokit.engine.options import Options
+from unokit.engine.variants import get_variant
 
 __all__ = ["UnoFeatures"]
 

@@ -6,7 +6,8 @@
 >>> events = game.apply(action)
 """
 
-from unokit.actions import (
+from unokit import _compat
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,
@@ -19,8 +20,8 @@ from unokit.actions import (
     Play,
     parse_action,
 )
-from unokit.cards import CLASSIC, FLEX, FLIP, Card, Color, Face, Kind
-from unokit.errors import (
+from unokit.engine.cards import CLASSIC, FLEX, FLIP, Card, Color, Face, Kind
+from unokit.engine.errors import (
     IllegalActionError,
     InvalidPositionError,
     OptionError,
@@ -28,11 +29,14 @@ from unokit.errors import (
     RecordError,
     UnoError,
 )
-from unokit.game import Game, Phase, UnoState
-from unokit.options import Options
-from unokit.variants import VARIANTS, get_variant
+from unokit.engine.game import Game, Phase, UnoState
+from unokit.engine.options import Options
+from unokit.engine.variants import VARIANTS, get_variant
 
 __version__ = "0.1.0"
+
+# The module paths before the engine moved into packages (unokit.game, ...).
+_compat.install()
 
 __all__ = [
     "Accept", "Action", "CallUno", "Catch", "Challenge", "ChooseColor", "Draw", "NextRound",

@@ -24,7 +24,7 @@ from rich.console import Console
 from rich.table import Table
 
 from unokit.atomic import write_atomic
-from unokit.errors import UnoError
+from unokit.engine.errors import UnoError
 
 __all__ = ["app", "main", "fail", "needs", "check_output", "write_atomic", "Variant"]
 
@@ -209,7 +209,7 @@ def conformance(
     ] = False,
 ) -> None:
     """Run rules scenario files (docs/scenario-format.md); exit 0 only if all pass."""
-    from unokit.conformance import run_paths
+    from unokit.testing.conformance import run_paths
 
     for p in paths:
         if not p.exists():
@@ -265,7 +265,7 @@ def sim(
     force: Annotated[bool, typer.Option("--force", help="Overwrite --save if it exists.")] = False,
 ) -> None:
     """Bots play rounds or matches; prints speed, turns and results by seat."""
-    from unokit.sim import simulate
+    from unokit.bots.sim import simulate
 
     if save is not None:
         check_output(save, "--save", force, suffix=".jsonl")
@@ -316,8 +316,8 @@ _COMMAND_MODULES = (
     "unokit.tui.cli",
     "unokit.bots.cli",
     "unokit.envs.cli",
-    "unokit.record_cli",
-    "unokit.agents_cli",
+    "unokit.records.cli",
+    "unokit.agents.cli",
     "unokit.train.cli",
 )
 

@@ -8,10 +8,10 @@ import random
 import pytest
 
 from unokit import Game
-from unokit.actions import Action, Draw, Play
-from unokit.agent_table import WAIT, AgentTable
-from unokit.errors import IllegalActionError, OptionError
-from unokit.observation import Observation
+from unokit.agents.table import WAIT, AgentTable
+from unokit.engine.actions import Action, Draw, Play
+from unokit.engine.errors import IllegalActionError, OptionError
+from unokit.engine.observation import Observation
 
 
 def table_at(game: Game, opponents: str = "heuristic") -> AgentTable:

@@ -195,9 +195,9 @@ async def test_a_move_overtaken_by_the_turn_timer_is_not_applied(server: str) ->
 
     import websockets
 
-    from unokit.botclient import BotClient
+    from unokit.agents.botclient import BotClient
     from unokit.bots import make_bot
-    from unokit.observation import Observation
+    from unokit.engine.observation import Observation
 
     room = create(server, [{"kind": "human", "external": True, "name": "Slow"},
                            {"kind": "human", "external": True, "name": "Watcher"}],

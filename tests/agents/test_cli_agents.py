@@ -7,7 +7,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from unokit.agents_cli import need
+from unokit.agents.cli import need
 from unokit.cli import app
 
 runner = CliRunner()

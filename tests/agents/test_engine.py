@@ -13,11 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from unokit import Game
+from unokit.agents.engine_protocol import EngineBot, EngineError, position_lines
 from unokit.bots import make_bot
-from unokit.bots.engine import EngineBot, EngineError, position_lines
 from unokit.bots.tournament import engine_specs, parse_bots, run_tournament
 from unokit.cli import app
-from unokit.errors import OptionError
+from unokit.engine.errors import OptionError
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = ROOT / "examples" / "engine" / "firstplay.c"
@@ -120,7 +120,7 @@ def test_engine_calls_uno_and_plays_whole_matches(firstplay: str) -> None:
     bot = make_bot("engine", command=firstplay)
     other = make_bot("heuristic", seed=2)
     g = Game.new("flex", 2, seed=11)
-    from unokit.sim import play_match
+    from unokit.bots.sim import play_match
 
     try:
         play_match(g, [bot, other])

@@ -16,7 +16,7 @@ from mcp import Client, StdioServerParameters  # noqa: E402
 from mcp.types import CallToolResult, TextContent  # noqa: E402
 
 from unokit import Game  # noqa: E402
-from unokit.record import dumps  # noqa: E402
+from unokit.records.record import dumps  # noqa: E402
 
 pytestmark = pytest.mark.timeout(180)
 

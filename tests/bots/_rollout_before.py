@@ -8,8 +8,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from unokit.game import _C, _CH, _D, _FW4, _RO, _T, _WTD, OP_COLOR, OP_PLAY, Game
-from unokit.variants import WILD_BIT
+from unokit.engine.game import _C, _CH, _D, _FW4, _RO, _T, _WTD, OP_COLOR, OP_PLAY, Game
+from unokit.engine.variants import WILD_BIT
 
 __all__ = ["rollout", "greedy_move"]
 

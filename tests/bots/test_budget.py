@@ -15,7 +15,7 @@ from unokit.bots import ismcts as ismcts_module
 from unokit.bots import make_bot
 from unokit.bots.tournament import parse_bots, run_tournament
 from unokit.cli import app
-from unokit.errors import OptionError
+from unokit.engine.errors import OptionError
 
 runner = CliRunner()
 

@@ -18,8 +18,8 @@ from unokit.bots.inference import (
     named_colors,
     past_plays,
 )
-from unokit.cards import CLASSIC, Color
-from unokit.playout import random_move
+from unokit.engine.cards import CLASSIC, Color
+from unokit.engine.playout import random_move
 
 PUBLIC = (
     "variant players seat round phase current direction side color dealer top discard hand "
@@ -407,7 +407,7 @@ def test_a_sample_on_the_core_is_the_sample_of_the_game(
     on the C core without building a ``Game``) gives exactly the position of
     ``sample`` from the same generator, whatever the samplers (plain, last
     plays, the chain), at turns, drawn cards, colours and challenges."""
-    from unokit.core import CoreGame
+    from unokit.engine.core import CoreGame
 
     phases = Counter[str]()
     for players in (2, 3):

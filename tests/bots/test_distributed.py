@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from unokit.bots.distributed import RAY_HINT, ProcessRunner, SerialRunner, make_runner
+from unokit.bots.sim import SimResult, simulate
 from unokit.bots.tournament import TournamentResult, parse_bots, run_tournament
-from unokit.distributed import RAY_HINT, ProcessRunner, SerialRunner, make_runner
-from unokit.errors import OptionError
-from unokit.sim import SimResult, simulate
+from unokit.engine.errors import OptionError
 
 UNOKIT = str(Path(sys.executable).with_name("unokit"))
 

@@ -11,7 +11,6 @@ import pytest
 from typer.testing import CliRunner
 
 from unokit import Game
-from unokit.actions import Play
 from unokit.bots import make_bot
 from unokit.bots.expert import ExpertBot
 from unokit.bots.net import (
@@ -22,7 +21,8 @@ from unokit.bots.net import (
     load_value_net,
 )
 from unokit.cli import app
-from unokit.errors import OptionError
+from unokit.engine.actions import Play
+from unokit.engine.errors import OptionError
 
 runner = CliRunner()
 DATA = Path(__file__).resolve().parents[2] / "src" / "unokit" / "data"

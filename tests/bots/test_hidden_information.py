@@ -22,7 +22,7 @@ import pytest
 from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.inference import known_cards
-from unokit.game import _RO
+from unokit.engine.game import _RO
 
 #: every level a player can meet, and the baselines; search levels with a small
 #: budget by count (so that a decision is a function of observation and seed)

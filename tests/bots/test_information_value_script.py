@@ -42,7 +42,7 @@ def test_oracle_samples_the_real_hands(script: ModuleType, players: int) -> None
 
     from unokit import Game
     from unokit.bots.determinize import Determinizer
-    from unokit.core import CoreGame
+    from unokit.engine.core import CoreGame
 
     g = Game.new("classic", players, {"matchMode": "single_round"}, seed=5, events=True)
     det = Determinizer(g.observe(g.current), infer=False)

@@ -8,11 +8,11 @@ import random
 import pytest
 
 from unokit import Game
-from unokit.actions import Play
 from unokit.bots import bot_names, make_bot
 from unokit.bots.ismcts import ISMCTSBot
-from unokit.errors import OptionError
-from unokit.observation import Observation
+from unokit.engine.actions import Play
+from unokit.engine.errors import OptionError
+from unokit.engine.observation import Observation
 
 FAST_HARD = {"think_ms": None, "iterations": 30}
 

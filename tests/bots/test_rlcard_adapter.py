@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from unokit import Game
-from unokit.actions import Accept, ChooseColor, Draw, Pass, Play
 from unokit.bots import make_bot
 from unokit.bots.rlcard_adapter import observation_to_rlcard
-from unokit.cards import Color
-from unokit.errors import OptionError
+from unokit.engine.actions import Accept, ChooseColor, Draw, Pass, Play
+from unokit.engine.cards import Color
+from unokit.engine.errors import OptionError
 
 pytest.importorskip("rlcard")
 

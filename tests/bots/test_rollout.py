@@ -9,7 +9,7 @@ import pytest
 
 from unokit import Game
 from unokit.bots.rollout import greedy_move, rollout, sensible_move, sensible_rollout
-from unokit.core import CoreGame
+from unokit.engine.core import CoreGame
 
 OPTIONS = [{}, {"sevenZero": True}, {"stacking": "escalate"}, {"forcedPlay": True},
            {"drawUntilPlayable": True}]
@@ -93,7 +93,7 @@ def test_rollouts_on_the_core_equal_the_previous_game_rollouts(
 
 
 def test_rollout_on_a_core_game_leaves_the_game_alone_and_keeps_events() -> None:
-    from unokit.core import CoreGame
+    from unokit.engine.core import CoreGame
 
     g = Game.new("classic", 3, {"matchMode": "single_round"}, seed=2, events=False)
     c = CoreGame.from_game(g)
@@ -181,7 +181,7 @@ def test_mixed_playouts(variant: str) -> None:
     seat's moves the weighted policy's and the others' the sensible one's."""
     from unokit import _core
     from unokit.bots.rollout import TUNED_WEIGHTS
-    from unokit.core import CoreGame
+    from unokit.engine.core import CoreGame
 
     for seed in range(20):
         for seat in (0, 1):
@@ -209,9 +209,9 @@ def test_weighted_duels_count_both_seatings() -> None:
     seatings: with the default weights the weighted seat wins exactly one of
     the two rounds of every deal that has a winner."""
     from unokit import _core
-    from unokit.core import core_config
-    from unokit.options import Options
-    from unokit.variants import get_variant
+    from unokit.engine.core import core_config
+    from unokit.engine.options import Options
+    from unokit.engine.variants import get_variant
 
     o = Options.from_dict({"matchMode": "single_round"})
     tab, opt = core_config(get_variant("classic"), o, 0)

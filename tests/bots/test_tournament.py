@@ -20,8 +20,8 @@ from unokit.bots.tournament import (
     wilson,
 )
 from unokit.cli import app
-from unokit.errors import OptionError
-from unokit.options import Options
+from unokit.engine.errors import OptionError
+from unokit.engine.options import Options
 
 runner = CliRunner()
 

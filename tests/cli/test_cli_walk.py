@@ -221,7 +221,7 @@ def test_a_missing_extra_names_its_install(
     record = tmp_path / "r.json"
     if "RECORD" in args:
         from unokit import Game
-        from unokit.record import dump
+        from unokit.records.record import dump
 
         dump(Game.new("classic", 2, seed=1), record)
         args = [str(record) if a == "RECORD" else a for a in args]

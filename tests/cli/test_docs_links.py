@@ -39,7 +39,7 @@ def test_the_rules_reference_covers_every_decision() -> None:
     rules = (ROOT / "docs" / "rules.md").read_text()
     for n in range(1, 67):
         assert re.search(rf"\bD{n}\b", rules), f"D{n} is not in docs/rules.md"
-    from unokit.options import Options
+    from unokit.engine.options import Options
 
     for key in Options.__dataclass_fields__:
         assert f"`{key}`" in rules, f"option {key} is not in docs/rules.md"

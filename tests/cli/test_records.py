@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 
 from unokit import Game
-from unokit.commitment import DealCommitments, commitment, deal_text
-from unokit.record import (
+from unokit.records.commitment import DealCommitments, commitment, deal_text
+from unokit.records.record import (
     Record,
     command_lines,
     load,
@@ -82,8 +82,8 @@ def test_a_recorded_match_validates_and_replays(variant: str) -> None:
 def test_every_cli_producer_writes_valid_records(tmp_path: Path) -> None:
     """sim --save, tournament --save, play --save (the session), the sample
     dataset: their records pass the schema and the full replay."""
+    from unokit.bots.sim import simulate
     from unokit.bots.tournament import parse_bots, run_tournament
-    from unokit.sim import simulate
     from unokit.tui.session import Session
 
     lines: list[str] = []
@@ -277,7 +277,7 @@ def test_cli_validate_names_the_file_line(tmp_path: Path) -> None:
 
 
 def test_load_refuses_junk_clearly(tmp_path: Path) -> None:
-    from unokit.errors import RecordError
+    from unokit.engine.errors import RecordError
 
     for junk in ("", "{", '{"unokit_record": 2}', "hello", '{"unokit_record": 2, "variant": "x"}'):
         with pytest.raises(RecordError):

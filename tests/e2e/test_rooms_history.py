@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-import unokit.record
+import unokit.records.record
 
 from .conftest import DESKTOP, Player, Server, first_legal_step, start_server, stop_server
 
@@ -204,7 +204,7 @@ def test_a_finished_game_is_exported_replayed_and_opens_in_unokit_replay(
     # (expect retries until the count holds or its timeout ends). Step 0 is the
     # deal with its start card applied: a Draw Two there leaves the first player
     # 9 cards, so the count comes from the record, not a constant.
-    dealt = len(unokit.record.loads(text).start().observe(res["seat"]).hand)
+    dealt = len(unokit.records.record.loads(text).start().observe(res["seat"]).hand)
     expect(page.locator("#view-replay #hand .hc")).to_have_count(dealt)
     page.click("#replay-next")
     page.wait_for_selector("body[data-replay-step='1']")

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from unokit import Game
-from unokit.cards import CLASSIC, FLEX, FLIP
-from unokit.events import __all__ as EVENT_TYPES
+from unokit.engine.cards import CLASSIC, FLEX, FLIP
+from unokit.engine.events import __all__ as EVENT_TYPES
 
 JS_IMPORT = """async () => {
   window.i18n = await import('/static/i18n.js');

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from unokit import Color, Game, IllegalActionError, ParseError, Phase, UnoError, UnoState
-from unokit.actions import CallUno, Catch
-from unokit.errors import InvalidPositionError, OptionError
+from unokit.engine.actions import CallUno, Catch
+from unokit.engine.errors import InvalidPositionError, OptionError
 
 from .table import S, Table
 

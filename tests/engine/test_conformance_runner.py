@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from unokit.cli import app
-from unokit.conformance import run_paths, run_scenario
+from unokit.testing.conformance import run_paths, run_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "rules" / "scenarios"

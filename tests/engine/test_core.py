@@ -1,4 +1,4 @@
-"""The C rules core (unokit._core, unokit.core.CoreGame) against the Python
+"""The C rules core (unokit._core, unokit.engine.core.CoreGame) against the Python
 engine, the reference: same states, same legal moves, same refusals, same
 randomness; the scenarios, playouts and simulations on the core."""
 
@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from unokit import Game, _core, fuzz
-from unokit.conformance import run_on_core, run_scenario
-from unokit.core import CoreGame, core_options, simulate_random
-from unokit.errors import IllegalActionError, InvalidPositionError, OptionError
-from unokit.options import Options
-from unokit.playout import playout
-from unokit.reference import ReferenceGame, playout_python
-from unokit.sim import SimResult, _tally, simulate
-from unokit.variants import get_variant
+from unokit.bots.sim import SimResult, _tally, simulate
+from unokit.engine.core import CoreGame, core_options, simulate_random
+from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError
+from unokit.engine.options import Options
+from unokit.engine.playout import playout
+from unokit.engine.variants import get_variant
+from unokit.testing.conformance import run_on_core, run_scenario
+from unokit.testing.reference import ReferenceGame, playout_python
 
 from .conftest import OPTION_SETS
 
@@ -54,8 +54,8 @@ def test_the_differential_check_bites(monkeypatch: pytest.MonkeyPatch) -> None:
         t[8] = max(0, t[8] - 1)  # unoPenalty
         return tuple(t)
 
-    monkeypatch.setattr("unokit.core.core_options", lenient)
-    monkeypatch.setattr("unokit.core._MADE", {})  # no cached option integers
+    monkeypatch.setattr("unokit.engine.core.core_options", lenient)
+    monkeypatch.setattr("unokit.engine.core._MADE", {})  # no cached option integers
     stats = fuzz.run_core(matches=40, seed=7)
     assert stats.failures, "a wrong unoPenalty went unnoticed"
     assert all(
@@ -248,11 +248,11 @@ def test_events_from_the_core_equal_games_and_the_check_bites(
             assert core.apply(action) == ref.apply(action)
         assert core.copy().take_events() == []  # a copy records nothing until asked
     # a core that loses an event kind is caught by the fuzzer
-    import unokit.core
+    import unokit.engine.core
 
-    real = unokit.core.decode_events
+    real = unokit.engine.core.decode_events
     monkeypatch.setattr(
-        unokit.core, "decode_events",
+        unokit.engine.core, "decode_events",
         lambda v, flat: [e for e in real(v, flat) if type(e).__name__ != "Skipped"],
     )  # fmt: skip
     stats = fuzz.run_core(matches=20, seed=3)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from unokit import _core
-from unokit.core import CORE_ABI, check_core_abi
+from unokit.engine.core import CORE_ABI, check_core_abi
 
 
 def test_the_built_core_matches_the_python_code() -> None:

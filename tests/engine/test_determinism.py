@@ -10,9 +10,9 @@ import pytest
 
 from unokit import Game
 from unokit.bots import make_bot
-from unokit.notation import dumps as dump_position
-from unokit.record import dumps as dump_record
-from unokit.sim import play_match
+from unokit.bots.sim import play_match
+from unokit.engine.notation import dumps as dump_position
+from unokit.records.record import dumps as dump_record
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -72,6 +72,6 @@ def test_replayed_record_equals_the_game() -> None:
     r = random.Random(3)
     for variant in ("classic", "flip", "flex"):
         g = _match(variant, r.randint(2, 5), r.randrange(1000), {"stacking": "same_symbol"})
-        from unokit.record import loads
+        from unokit.records.record import loads
 
         assert loads(dump_record(g)).replay() == g

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from unokit import Color, Game, ParseError, Phase, UnoError
-from unokit.errors import InvalidPositionError
+from unokit.engine.errors import InvalidPositionError
 
 from .table import S
 from .table import Table as _Table

@@ -1,4 +1,4 @@
-"""The rules fuzzer (unokit.fuzz) in CI: a bounded, deterministic pass over
+"""The rules fuzzer (unokit.testing.fuzz) in CI: a bounded, deterministic pass over
 every variant, player count and option, and proof that its checks bite."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from unokit import Game, fuzz
-from unokit import events as ev
-from unokit.core import CoreGame
-from unokit.game import max_hand_size
-from unokit.options import Options
+from unokit.engine import events as ev
+from unokit.engine.core import CoreGame
+from unokit.engine.game import max_hand_size
+from unokit.engine.options import Options
 
 MATCHES = 150  # about 35,000 commands, every variant and option value (< 1 min)
 
@@ -98,7 +98,7 @@ def test_an_accepted_illegal_command_is_found(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_fast_path_that_disagrees_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    import unokit.playout as playout_module
+    import unokit.engine.playout as playout_module
 
     real = playout_module.playout
 

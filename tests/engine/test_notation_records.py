@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unokit import Game, InvalidPositionError, ParseError, RecordError
-from unokit.notation import dumps, loads
-from unokit.record import Record, load
-from unokit.record import dumps as dump_record
-from unokit.record import loads as load_record
+from unokit.engine.notation import dumps, loads
+from unokit.records.record import Record, load
+from unokit.records.record import dumps as dump_record
+from unokit.records.record import loads as load_record
 
 from .conftest import random_game_states
 

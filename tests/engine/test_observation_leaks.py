@@ -14,7 +14,7 @@ from collections import defaultdict
 import pytest
 
 from unokit import Game
-from unokit.observation import observe
+from unokit.engine.observation import observe
 
 from .conftest import random_game_states
 

@@ -10,10 +10,10 @@ import json
 import pytest
 
 from unokit import Game
-from unokit.actions import Action
-from unokit.cards import Color, Face
-from unokit.events import Event, redact
-from unokit.observation import (
+from unokit.engine.actions import Action
+from unokit.engine.cards import Color, Face
+from unokit.engine.events import Event, redact
+from unokit.engine.observation import (
     JSON_KEYS,
     SEAT_KEYS,
     Observation,
@@ -30,14 +30,14 @@ from .conftest import VARIANTS, random_game_states
 
 def _reference(game: Game, seat: int | None) -> Observation:
     """observe() as it was before PublicView (main at the time), kept verbatim as the oracle."""
-    from unokit.game import _CH, _D, _MO, _RO, Phase
+    from unokit.engine.game import _CH, _D, _MO, _RO, Phase
 
     v = game.variant
     cs = v.cards.cards
     n = game.n
     side = game.side
     if seat is not None and not 0 <= seat < n:
-        from unokit.errors import IllegalActionError
+        from unokit.engine.errors import IllegalActionError
 
         raise IllegalActionError(f"P{seat} is not a seat of this {n}-player game")
     hands = game.hands
@@ -162,7 +162,7 @@ def test_seat_raw_holds_the_seat_part_as_ids_and_codes(variant: str, seed: int) 
     makes the same part as ``seat_part``, the oracle's own entries, and
     nothing of another seat (a spectator: no hand, no drawn card, no legal
     move, no revealed hand)."""
-    from unokit.observation import part_of_raw, seat_raw
+    from unokit.engine.observation import part_of_raw, seat_raw
 
     states = 0
     for g in random_game_states(seed, steps=120, variant=variant):

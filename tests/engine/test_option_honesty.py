@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from unokit import Game, UnoError
-from unokit.decks import register_flex_deck
-from unokit.options import OPTION_CHOICES, Options
+from unokit.engine.decks import register_flex_deck
+from unokit.engine.options import OPTION_CHOICES, Options
 
 Probe = Callable[[Any], Hashable]
 

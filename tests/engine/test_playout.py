@@ -9,8 +9,8 @@ import pytest
 
 from unokit import Game
 from unokit.bots.random import RandomBot
-from unokit.notation import dumps
-from unokit.playout import playout, random_move
+from unokit.engine.notation import dumps
+from unokit.engine.playout import playout, random_move
 
 from .conftest import OPTION_SETS
 

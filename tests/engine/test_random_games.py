@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from unokit import Color, Game, Kind, Phase, UnoError
-from unokit.actions import (
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,

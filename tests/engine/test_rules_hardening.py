@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from unokit import Game, OptionError
-from unokit.errors import InvalidPositionError
-from unokit.game import max_hand_size
+from unokit.engine.errors import InvalidPositionError
+from unokit.engine.game import max_hand_size
 
 DECK = {"classic": 108, "flip": 112, "flex": 104}
 

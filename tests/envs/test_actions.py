@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from unokit import Game, IllegalActionError
-from unokit.actions import Catch, Play
+from unokit.engine.actions import Catch, Play
+from unokit.engine.options import Options
+from unokit.engine.variants import VARIANTS
 from unokit.envs.actions import ActionTable, action_table, card_universe
-from unokit.options import Options
-from unokit.variants import VARIANTS
 
 CONFIGS = [
     ("classic", {}),

@@ -15,12 +15,12 @@ from typing import Any
 import numpy as np
 
 from unokit import Game
-from unokit.actions import Action, Play
 from unokit.bots import make_bot
+from unokit.bots.sim import offer_catch, play_round
+from unokit.engine.actions import Action, Play
+from unokit.engine.observation import Observation
 from unokit.envs import uno_classic_v0, uno_flip_v0
 from unokit.envs.gym import UnoGymEnv
-from unokit.observation import Observation
-from unokit.sim import offer_catch, play_round
 
 
 def _skip_position() -> Game:

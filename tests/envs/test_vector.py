@@ -18,12 +18,12 @@ import numpy.typing as npt
 import pytest
 
 from unokit import Game
+from unokit.engine.errors import IllegalActionError, OptionError
+from unokit.engine.game import Phase
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0
 from unokit.envs.differential import Disagreement, vector_differential
 from unokit.envs.vector import BACKENDS, UnoVectorEnv, VectorStep
 from unokit.envs.vector_classic import UnoClassicVectorEnv
-from unokit.errors import IllegalActionError, OptionError
-from unokit.game import Phase
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
 _ROUND_OVER = int(Phase.ROUND_OVER)
@@ -341,10 +341,10 @@ def test_positions_continue_like_the_engine() -> None:
 
 
 def test_fuzz_vector_mode(capsys: pytest.CaptureFixture[str]) -> None:
-    """``python -m unokit.fuzz --vector``: the differential check over the
+    """``python -m unokit.testing.fuzz --vector``: the differential check over the
     fuzzer's random configurations (variants, players, options, handSize)."""
     from unokit.envs.differential import fuzz_vector
-    from unokit.fuzz import main
+    from unokit.testing.fuzz import main
 
     stats = fuzz_vector(configs=4, seed=10, num_envs=2, steps=40)
     assert stats.configs == 4 and stats.decisions == 4 * 2 * 40 and not stats.failures

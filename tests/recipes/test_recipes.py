@@ -243,7 +243,7 @@ def test_flip_features_read_the_opponents_backs() -> None:
     with those backs), unchanged when one of its cards is swapped for a card of
     the draw pile with the same back; and for every legal Flip card, the hands
     as they will be on the other side."""
-    from unokit.cards import Kind
+    from unokit.engine.cards import Kind
     from unokit.envs.gym import UnoGymEnv
 
     features = _load("uno_features").UnoFeatures("flip", 2)

@@ -30,8 +30,8 @@ import httpx
 import pytest
 from sqlalchemy import create_engine, select
 
-from unokit.game import Game
-from unokit.options import Options
+from unokit.engine.game import Game
+from unokit.engine.options import Options
 from unokit.web.store import normalize_url, room_log, rooms
 
 pytestmark = pytest.mark.timeout(600)

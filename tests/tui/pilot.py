@@ -6,8 +6,18 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 
-from unokit.actions import Accept, Action, CallUno, Catch, Challenge, ChooseColor, Draw, Pass, Play
-from unokit.cards import Color
+from unokit.engine.actions import (
+    Accept,
+    Action,
+    CallUno,
+    Catch,
+    Challenge,
+    ChooseColor,
+    Draw,
+    Pass,
+    Play,
+)
+from unokit.engine.cards import Color
 from unokit.tui.app import UnoApp
 from unokit.tui.dialogs import ChoiceDialog, TableScreen
 

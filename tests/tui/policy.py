@@ -7,10 +7,10 @@ those events. Both the key-press tests and the plain-mode tests follow it.
 
 from __future__ import annotations
 
-from unokit.actions import Action, CallUno, Challenge, ChooseColor, Draw, Pass, Play
-from unokit.cards import Kind
-from unokit.events import Challenged, Played, UnoCalled
-from unokit.observation import Observation
+from unokit.engine.actions import Action, CallUno, Challenge, ChooseColor, Draw, Pass, Play
+from unokit.engine.cards import Kind
+from unokit.engine.events import Challenged, Played, UnoCalled
+from unokit.engine.observation import Observation
 from unokit.tui.session import Session
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from policy import choose
 
-from unokit.actions import (
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,
@@ -21,8 +21,8 @@ from unokit.actions import (
     Pass,
     Play,
 )
-from unokit.observation import Observation
-from unokit.record import load
+from unokit.engine.observation import Observation
+from unokit.records.record import load
 from unokit.tui.plain import run_plain
 from unokit.tui.session import Session
 

@@ -11,8 +11,8 @@ from pilot import wait_until
 from test_plain import UNOKIT, script_match
 from textual.widgets import Input, OptionList, Static
 
-from unokit.errors import RecordError
-from unokit.record import load, loads
+from unokit.engine.errors import RecordError
+from unokit.records.record import load, loads
 from unokit.tui.replay import Replay, ReplayApp, run_plain_replay
 from unokit.tui.session import Session
 

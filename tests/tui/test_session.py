@@ -9,8 +9,8 @@ import pytest
 from policy import choose
 
 from unokit import Game
-from unokit.errors import OptionError
-from unokit.record import load
+from unokit.engine.errors import OptionError
+from unokit.records.record import load
 from unokit.tui.session import Session
 
 
@@ -64,9 +64,9 @@ def test_record_survives_a_failed_save(tmp_path: Path) -> None:
 
 
 def test_narration_speaks_to_the_viewer() -> None:
-    from unokit.cards import CLASSIC
-    from unokit.events import Challenged, Drew, Played, UnoCalled
-    from unokit.tui.text import Narrator
+    from unokit.engine.cards import CLASSIC
+    from unokit.engine.events import Challenged, Drew, Played, UnoCalled
+    from unokit.engine.narration import Narrator
 
     n = Narrator(["You", "Ada", "Bo"], viewer=0)
     w4 = CLASSIC.parse("W4")

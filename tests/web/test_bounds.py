@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 
 from unokit import Game
 from unokit.bots import make_bot
-from unokit.game import Phase
+from unokit.engine.game import Phase
 from unokit.web import app as web_app
 from unokit.web.app import AddressLimiter, RestLimiter
 from unokit.web.room import Hub, Room

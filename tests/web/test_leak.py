@@ -27,8 +27,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from unokit import Game
-from unokit.cards import Card
-from unokit.events import CardTurned, Challenged, Drew, Flipped, Misplayed, Played
+from unokit.engine.cards import Card
+from unokit.engine.events import CardTurned, Challenged, Drew, Flipped, Misplayed, Played
 from unokit.web.app import create_app
 from unokit.web.config import Settings
 from unokit.web.room import Room

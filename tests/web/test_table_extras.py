@@ -8,8 +8,8 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from unokit.game import Game
-from unokit.record import loads
+from unokit.engine.game import Game
+from unokit.records.record import loads
 
 from .conftest import WS, connect, create_room
 

@@ -336,7 +336,7 @@ def test_turn_timer_plays_for_the_player(client: TestClient, room_helpers: Any) 
 def test_auto_action_is_legal(variant: str) -> None:
     import random
 
-    from unokit.actions import Accept, ChooseColor, Draw, Pass
+    from unokit.engine.actions import Accept, ChooseColor, Draw, Pass
 
     rnd = random.Random(7)
     g = Game.new(variant, 3, seed=11)

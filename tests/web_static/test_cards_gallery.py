@@ -231,7 +231,7 @@ JS_ENGINE = """(cards) => {
 
 def test_cards_js_accepts_every_engine_card(static_server: str, browser: Any) -> None:
     """cards.js must parse and draw every card notation the Python engine defines."""
-    cards_mod = pytest.importorskip("unokit.cards")
+    cards_mod = pytest.importorskip("unokit.engine.cards")
     cards = [
         (cs.name, str(card), card.dark is not None)
         for cs in (cards_mod.CLASSIC, cards_mod.FLIP, cards_mod.FLEX)

@@ -632,7 +632,7 @@ static double call_rnd(void *ctx) {
 }
 
 /* play_random(i, agent, rnds, limit) -> decisions made: the other seats of game i
- * play unokit.playout.random_move (seat s calling rnds[s]) with the UNO call
+ * play unokit.engine.playout.random_move (seat s calling rnds[s]) with the UNO call
  * made, until agent is to act or the round is over; offered a catch window,
  * they let it go (the random policy never catches) */
 static PyObject *Batch_play_random(BatchObject *self, PyObject *args) {

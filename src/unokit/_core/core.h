@@ -2,7 +2,7 @@
  *
  * One match of one variant, as a plain struct (uk_game) that can be copied with
  * memcpy. Card data (decks, faces, kinds, match masks) is not written here: it
- * comes from unokit.variants at construction (uk_tables), so the card tables
+ * comes from unokit.engine.variants at construction (uk_tables), so the card tables
  * exist once, in Python. The rules are split by file:
  *
  *   rng.c       CPython's MT19937 (init_by_array from a Python int, random(),
@@ -18,11 +18,11 @@
  *   score.c     round scoring, blocked round, match end, single_round (1.13, D61, D62)
  *   house.c     house rules of section 6: stacking, jump-in, 7-0, forcedPlay,
  *               drawUntilPlayable, noBluff
- *   playout.c   the random policy (unokit.playout.random_move) and playouts
+ *   playout.c   the random policy (unokit.engine.playout.random_move) and playouts
  *   policy.c    the search bots' sensible policy (a bot policy, not a rule)
  *   module.c    the CPython binding (no numpy C API)
  *
- * The state mirrors unokit.game.Game field by field (see Game.state_tuple);
+ * The state mirrors unokit.engine.game.Game field by field (see Game.state_tuple);
  * the same seed and commands give the same state after every command.
  * Move codes are those of Game.legal_moves / Game.apply_move / encode_play:
  *   op = code & 15; PLAY: card id << 4, (colour+1) << 16, flex 1 << 20,
@@ -34,7 +34,7 @@
 #include <stdint.h>
 
 /* Bumped whenever the module's Python-visible API changes, so that Python
- * code newer than a built core says so at import (unokit/core.py). */
+ * code newer than a built core says so at import (unokit/engine/core.py). */
 #define UK_ABI 3
 #define UK_MAX_PLAYERS 10
 #define UK_MAX_DECK 512    /* cards of one deck (classic 108, flip 112, flex 104) */
@@ -42,13 +42,13 @@
 /* legal moves: per distinct card at most 9 regular (7-0 swaps) + 28 flex (4 colours x 7 targets) */
 #define UK_MAX_MOVES (37 * UK_MAX_DECK + 8)
 
-/* phases (unokit.game.Phase) */
+/* phases (unokit.engine.game.Phase) */
 enum { UK_TURN = 0, UK_DRAWN, UK_COLOR, UK_CHALLENGE, UK_ROUND_OVER, UK_MATCH_OVER, UK_DEAL };
 /* UNO states */
 enum { UK_UNO_NONE = 0, UK_UNO_SAFE, UK_UNO_VULNERABLE };
 /* colour_reason */
 enum { UK_REASON_NONE = 0, UK_REASON_FIRST_CARD, UK_REASON_FLIP_EXPOSED_WILD };
-/* card kinds (unokit.cards.Kind) */
+/* card kinds (unokit.engine.cards.Kind) */
 enum {
     UK_NUMBER = 0, UK_SKIP, UK_REVERSE, UK_DRAW_TWO, UK_DRAW_ONE, UK_DRAW_FIVE, UK_FLIP,
     UK_SKIP_EVERYONE, UK_FLEX_SKIP, UK_FLEX_REVERSE, UK_FLEX_DRAW_TWO, UK_WILD, UK_WD4, UK_WD2,
@@ -69,8 +69,8 @@ enum {
     UK_ERR_EMPTY, UK_ERR_COUNT
 };
 
-/* Events (unokit.events), recorded only while g->ev is set: a flat list of
- * int64 records [type, length, payload...] that unokit.core turns into the
+/* Events (unokit.engine.events), recorded only while g->ev is set: a flat list of
+ * int64 records [type, length, payload...] that unokit.engine.core turns into the
  * event objects Game.apply returns (same events, same order). */
 enum {
     UK_EV_ROUND_STARTED = 0, UK_EV_CARD_TURNED, UK_EV_PLAYED, UK_EV_DREW, UK_EV_PASSED,
@@ -85,7 +85,7 @@ typedef struct uk_events {
     int len, cap, failed; /* failed: out of memory, records were lost */
 } uk_events;
 
-/* Appendix C options, as integers (unokit.core builds this from Options) */
+/* Appendix C options, as integers (unokit.engine.core builds this from Options) */
 typedef struct uk_options {
     int64_t target_score;
     int scoring_lowest;        /* scoringMode=lowest */
@@ -119,7 +119,7 @@ typedef struct uk_options {
     int no_bluff;
 } uk_options;
 
-/* Card tables of one variant (unokit.variants.Variant) and the deck in force. */
+/* Card tables of one variant (unokit.engine.variants.Variant) and the deck in force. */
 typedef struct uk_tables {
     int ncards;
     int two_sided; /* Flip */
@@ -265,7 +265,7 @@ void uk_rotate_hands(uk_game *g);
 int uk_jump_moves(const uk_game *g, int seat, int32_t *out);
 int uk_top_ident(const uk_game *g);
 
-/* playout.c: the random policy of unokit.playout (same calls of rnd, same moves) */
+/* playout.c: the random policy of unokit.engine.playout (same calls of rnd, same moves) */
 int32_t uk_random_move(uk_game *g, uk_rnd_fn rnd, void *ctx);
 long uk_playout(uk_game *g, uk_rnd_fn rnd, void *ctx, long max_turns);
 

@@ -1,4 +1,4 @@
-/* Event records (unokit.events) for callers that want them (g->ev set):
+/* Event records (unokit.engine.events) for callers that want them (g->ev set):
  * the emission points sit where Game emits, in the rule files. */
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* unokit._core: the CPython binding of the rules core (plain C API, no numpy).
  *
- *   Tables(...)                  card tables of a variant and its deck (from unokit.variants)
+ *   Tables(...)                  card tables of a variant and its deck (from unokit.engine.variants)
  *   Game(tables, options, n, seed48)
  *   .new_match() .next_round() .start() -> error code (0: accepted)
  *   .legal_moves(seat=-1) .turn_moves() -> list[int]
@@ -377,7 +377,7 @@ static PyObject *Game_apply_move(GameObject *self, PyObject *args, PyObject *kw)
 }
 
 /* play(seat, cid, color, flex, target, swap, uno, flip_color): a PLAY with every
- * field of unokit.actions.Play (flip_color has no move code) */
+ * field of unokit.engine.actions.Play (flip_color has no move code) */
 static PyObject *Game_play(GameObject *self, PyObject *args) {
     int seat, cid, color, flex, target, swap, uno, flip_color;
     if (!PyArg_ParseTuple(args, "iiipiipi", &seat, &cid, &color, &flex, &target, &swap, &uno,
@@ -940,7 +940,7 @@ static PyTypeObject GameType = {
 
 /* simulate(tables, options, n, seed, games, match): game i is a match seeded
  * seed + i whose seats all play the random policy drawing from
- * random.Random(seed + i) (unokit.sim's all-random path), to the end of the
+ * random.Random(seed + i) (unokit.bots.sim's all-random path), to the end of the
  * match; returns (rounds, turns, blocked, wins, points). */
 static PyObject *simulate(PyObject *mod, PyObject *args) {
     (void)mod;
@@ -1112,7 +1112,7 @@ static PyObject *weighted_duels(PyObject *mod, PyObject *args) {
 }
 
 static PyMethodDef module_methods[] = {
-    {"simulate", simulate, METH_VARARGS, "random-bot games on the core (unokit.sim)"},
+    {"simulate", simulate, METH_VARARGS, "random-bot games on the core (unokit.bots.sim)"},
     {"shuffle", shuffle, METH_VARARGS, "shuffle a list in place from a 64-bit seed"},
     {"error_text", error_text, METH_VARARGS, "the text of an error code"},
     {"weighted_duels", weighted_duels, METH_VARARGS,

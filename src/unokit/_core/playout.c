@@ -1,4 +1,4 @@
-/* The random policy of unokit.playout.random_move, calling rnd() exactly as it
+/* The random policy of unokit.engine.playout.random_move, calling rnd() exactly as it
  * does (so a playout on the core equals one on Game with the same stream), and
  * playouts of the round in progress. */
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-"""Bots: players that see only their :class:`~unokit.observation.Observation`.
+"""Bots: players that see only their :class:`~unokit.engine.observation.Observation`.
 
 A bot is any object with a ``name`` and ``act(observation) -> Action``.
 :func:`make_bot` builds one by name; :func:`register_bot` adds a kind.
@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
-from unokit.actions import Action
-from unokit.errors import OptionError
-from unokit.observation import Observation
+from unokit.engine.actions import Action
+from unokit.engine.errors import OptionError
+from unokit.engine.observation import Observation
 
 __all__ = ["Bot", "make_bot", "register_bot", "bot_names", "with_uno"]
 
@@ -50,7 +50,7 @@ def with_uno(action: A, obs: Observation) -> A:
     """
     from dataclasses import replace
 
-    from unokit.actions import Play
+    from unokit.engine.actions import Play
 
     if not isinstance(action, Play):
         return action
@@ -80,7 +80,7 @@ def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
 
 
 def _register_builtin() -> None:
-    from unokit.bots.engine import EngineBot
+    from unokit.agents.engine_protocol import EngineBot
     from unokit.bots.heuristic import HeuristicBot
     from unokit.bots.ismcts import ISMCTSBot
     from unokit.bots.levels import EasyBot, NormalBot

@@ -28,12 +28,12 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from unokit.actions import Action, CallUno, Catch, Play, parse_action
 from unokit.bots.expert import ExpertBot
-from unokit.errors import OptionError
-from unokit.game import _RO
-from unokit.observation import Observation
-from unokit.record import Record
+from unokit.engine.actions import Action, CallUno, Catch, Play, parse_action
+from unokit.engine.errors import OptionError
+from unokit.engine.game import _RO
+from unokit.engine.observation import Observation
+from unokit.records.record import Record
 
 __all__ = ["MoveReport", "analyse", "evaluate", "position_value", "LABELS"]
 
@@ -121,7 +121,7 @@ def analyse(record: Record, seat: int, samples: int = 200, seed: int = 0) -> lis
     g = record.start()
     out: list[MoveReport] = []
     cards = g.variant.cards
-    from unokit.record import _apply
+    from unokit.records.record import _apply
 
     for n, command in enumerate(record.commands, 1):
         text = command.strip()

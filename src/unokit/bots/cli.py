@@ -23,7 +23,7 @@ from unokit.cli import (
     with_progress,
     write_atomic,
 )
-from unokit.errors import UnoError
+from unokit.engine.errors import UnoError
 
 if TYPE_CHECKING:
     from unokit.bots.tournament import BotSpec
@@ -244,8 +244,8 @@ def analyse(
 ) -> None:
     """Winning chances of one seat before and after each of its moves (from its
     own view only), with the moves that lost the most and the better move."""
-    from unokit import record as records
     from unokit.bots.analysis import analyse as run
+    from unokit.records import record as records
 
     if samples < 1:
         fail("--samples must be at least 1")

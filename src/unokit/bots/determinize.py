@@ -1,6 +1,6 @@
 """Determinization: full game states sampled from what one seat has observed.
 
-A search bot never sees the real game. From an :class:`~unokit.observation.Observation`
+A search bot never sees the real game. From an :class:`~unokit.engine.observation.Observation`
 alone, :class:`Determinizer` deals the cards the seat cannot see to the other
 hands and to the draw pile, consistently with everything the seat knows:
 
@@ -42,7 +42,6 @@ from collections.abc import Callable
 from typing import Any
 
 from unokit import _core
-from unokit.actions import Challenge
 from unokit.bots.inference import (
     NAMED_TRUST,
     OFF_POLICY,
@@ -57,13 +56,14 @@ from unokit.bots.inference import (
     past_plays,
 )
 from unokit.bots.posterior import INEXACT_EPS, PLAY_EPS, Chain
-from unokit.cards import Card, Face
-from unokit.core import CoreGame
-from unokit.decks import flip_deck
-from unokit.events import Played
-from unokit.game import _CH, _T, Game, UnoState
-from unokit.observation import Observation
-from unokit.variants import get_variant
+from unokit.engine.actions import Challenge
+from unokit.engine.cards import Card, Face
+from unokit.engine.core import CoreGame
+from unokit.engine.decks import flip_deck
+from unokit.engine.events import Played
+from unokit.engine.game import _CH, _T, Game, UnoState
+from unokit.engine.observation import Observation
+from unokit.engine.variants import get_variant
 
 __all__ = ["Determinizer", "MCMC_BURN"]
 

@@ -38,10 +38,10 @@ from unokit.bots.determinize import Determinizer
 from unokit.bots.ismcts import DEFAULT_MCMC, DEFAULT_PARTICLES, DEFAULT_THINK_MS, ISMCTSBot
 from unokit.bots.net import StateFeatures, ValueNet, load_value_net
 from unokit.bots.rollout import sensible_move, sensible_rollout
-from unokit.core import CoreGame
-from unokit.errors import OptionError
-from unokit.game import _RO, _T, OP_PLAY, Game
-from unokit.observation import Observation
+from unokit.engine.core import CoreGame
+from unokit.engine.errors import OptionError
+from unokit.engine.game import _RO, _T, OP_PLAY, Game
+from unokit.engine.observation import Observation
 
 __all__ = ["ExpertBot"]
 

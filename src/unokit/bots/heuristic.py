@@ -20,7 +20,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from unokit.actions import (
+from unokit.bots import with_uno
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,
@@ -31,10 +32,9 @@ from unokit.actions import (
     Pass,
     Play,
 )
-from unokit.bots import with_uno
-from unokit.cards import Card, Color, Kind
-from unokit.events import ColorChosen, Played
-from unokit.observation import Observation
+from unokit.engine.cards import Card, Color, Kind
+from unokit.engine.events import ColorChosen, Played
+from unokit.engine.observation import Observation
 
 __all__ = ["HeuristicBot", "challenge_odds"]
 
@@ -192,8 +192,8 @@ def challenge_odds(obs: Observation) -> float:
         seen[c.face(side).color] += 1
     for c in obs.discard:
         seen[c.face(side).color] += 1
-    from unokit.decks import classic_deck, flex_deck, flip_deck
-    from unokit.variants import get_variant
+    from unokit.engine.decks import classic_deck, flex_deck, flip_deck
+    from unokit.engine.variants import get_variant
 
     v = get_variant(obs.variant)
     deck = {"classic": classic_deck, "flip": flip_deck, "flex": flex_deck}[v.name]()

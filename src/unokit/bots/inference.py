@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from unokit.cards import Card
-from unokit.events import (
+from unokit.engine.cards import Card
+from unokit.engine.events import (
     CardTurned,
     Challenged,
     ColorChosen,
@@ -42,8 +42,8 @@ from unokit.events import (
     Skipped,
     UnoCalled,
 )
-from unokit.observation import Observation
-from unokit.variants import WILD_BIT, get_variant
+from unokit.engine.observation import Observation
+from unokit.engine.variants import WILD_BIT, get_variant
 
 __all__ = [
     "known_cards",
@@ -102,7 +102,7 @@ def color_after(e: object, color: int, side: int) -> int:
     """The colour in force after event ``e``, given the colour before it and
     the side that was up (-1: none yet, a wild's colour still to be named).
 
-    >>> from unokit.cards import Color
+    >>> from unokit.engine.cards import Color
     >>> color_after(ColorChosen(seat=0, color=Color.G), -1, 0)
     2
     """

@@ -1,6 +1,6 @@
 """``hard``: information-set Monte Carlo search on observations only.
 
-The bot sees only its :class:`~unokit.observation.Observation`. It samples full
+The bot sees only its :class:`~unokit.engine.observation.Observation`. It samples full
 games consistent with it (:class:`~unokit.bots.determinize.Determinizer`: the
 unseen cards dealt to the other hands and the draw pile, respecting every
 visible fact and what the other players' draws and wilds reveal), plays each
@@ -44,15 +44,15 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from unokit.actions import Action, CallUno, Catch, Draw, Play
 from unokit.bots import with_uno
 from unokit.bots.determinize import Determinizer
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.rollout import OWN_POLICIES, rollout, sensible_move, sensible_rollout
-from unokit.core import CoreGame
-from unokit.errors import OptionError
-from unokit.game import _RO, Game
-from unokit.observation import Observation
+from unokit.engine.actions import Action, CallUno, Catch, Draw, Play
+from unokit.engine.core import CoreGame
+from unokit.engine.errors import OptionError
+from unokit.engine.game import _RO, Game
+from unokit.engine.observation import Observation
 
 __all__ = ["ISMCTSBot", "DEFAULT_THINK_MS", "SearchStats"]
 
@@ -94,7 +94,7 @@ class SearchStats:
 
 
 def _random_rollout(c: CoreGame, rnd: Callable[[], float]) -> int:
-    """:func:`unokit.playout.playout` on a ``CoreGame`` (the same calls of ``rnd``)."""
+    """:func:`unokit.engine.playout.playout` on a ``CoreGame`` (the same calls of ``rnd``)."""
     return c.playout(rnd) if c.phase < _RO else 0
 
 

@@ -26,9 +26,9 @@ import random
 from dataclasses import replace
 from typing import Any
 
-from unokit.actions import Accept, Action, CallUno, Catch, Challenge, Play
 from unokit.bots.heuristic import HeuristicBot
-from unokit.observation import Observation
+from unokit.engine.actions import Accept, Action, CallUno, Catch, Challenge, Play
+from unokit.engine.observation import Observation
 
 __all__ = ["EasyBot", "NormalBot", "LEVELS", "bot_variants"]
 
@@ -40,13 +40,13 @@ LEVELS = ("easy", "normal", "hard")
 def bot_variants(name: str) -> tuple[str, ...] | None:
     """The variants bot ``name`` can play, or ``None`` if it plays them all
     (``rlcard-rule`` plays Classic only). Raises
-    :class:`~unokit.errors.OptionError` for an unknown bot.
+    :class:`~unokit.engine.errors.OptionError` for an unknown bot.
 
     >>> bot_variants("hard") is None, bot_variants("rlcard-rule")
     (True, ('classic',))
     """
     from unokit.bots import _REGISTRY
-    from unokit.errors import OptionError
+    from unokit.engine.errors import OptionError
 
     key = name.strip().lower()
     if key not in _REGISTRY:
@@ -59,7 +59,7 @@ class EasyBot:
     """A forgiving opponent (see the module docstring)."""
 
     name = "easy"
-    #: it lets every chance to catch go (see :func:`unokit.sim.offer_catch`)
+    #: it lets every chance to catch go (see :func:`unokit.bots.sim.offer_catch`)
     catches = False
 
     def __init__(self, seed: int = 0, mistakes: float = 1 / 3, **_: Any) -> None:

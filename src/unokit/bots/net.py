@@ -43,12 +43,12 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from unokit.engine.errors import OptionError
+from unokit.engine.options import Options
 from unokit.envs.observation import ObservationEncoder
-from unokit.errors import OptionError
-from unokit.options import Options
 
 if TYPE_CHECKING:
-    from unokit.game import Game
+    from unokit.engine.game import Game
 
 __all__ = [
     "StateFeatures",

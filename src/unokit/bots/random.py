@@ -1,13 +1,13 @@
-"""The ``random`` bot: the policy of :func:`unokit.playout.random_move`, on an observation."""
+"""The ``random`` bot: the policy of :func:`unokit.engine.playout.random_move`, on an observation."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from unokit.actions import Action, Draw, Play
 from unokit.bots import with_uno
-from unokit.observation import Observation
+from unokit.engine.actions import Action, Draw, Play
+from unokit.engine.observation import Observation
 
 __all__ = ["RandomBot"]
 
@@ -17,11 +17,11 @@ class RandomBot:
     then a uniformly random colour / side / target for it; draws only when it
     cannot play; answers other decisions uniformly; always calls UNO.
 
-    Its choices equal :func:`unokit.playout.random_move` given the same stream
+    Its choices equal :func:`unokit.engine.playout.random_move` given the same stream
     of ``random()`` values (a test proves it)."""
 
     name = "random"
-    #: catches are not part of its policy (see :func:`unokit.sim.offer_catch`)
+    #: catches are not part of its policy (see :func:`unokit.bots.sim.offer_catch`)
     catches = False
 
     def __init__(self, seed: int = 0, rnd: Any = None, **_: Any) -> None:
@@ -47,7 +47,7 @@ class RandomBot:
 
 def _is_extra(action: Action, obs: Observation) -> bool:
     """UNO calls and catches are not part of the random policy's choices."""
-    from unokit.actions import CallUno, Catch
+    from unokit.engine.actions import CallUno, Catch
 
     return isinstance(action, CallUno | Catch) or (
         isinstance(action, Play) and action.seat != obs.current

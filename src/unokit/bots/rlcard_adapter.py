@@ -29,7 +29,7 @@ RLCard's UNO is simplified, so the decisions it cannot make get defaults:
 * house-rule decisions (stacked penalties, jump-ins) are left to the first
   legal answer: draw the penalty, do not jump in.
 
-It plays Classic only (other variants raise :class:`~unokit.errors.OptionError`).
+It plays Classic only (other variants raise :class:`~unokit.engine.errors.OptionError`).
 Its random choices come from its own seed (RLCard's agent uses NumPy's global
 generator: the adapter seeds it for each call and restores it after).
 """
@@ -40,12 +40,12 @@ import random
 from collections import Counter
 from typing import Any
 
-from unokit.actions import Accept, Action, Catch, ChooseColor, Draw, Pass, Play
 from unokit.bots import with_uno
-from unokit.cards import Card, Color, Kind
-from unokit.errors import OptionError
-from unokit.events import ColorChosen, Played
-from unokit.observation import Observation
+from unokit.engine.actions import Accept, Action, Catch, ChooseColor, Draw, Pass, Play
+from unokit.engine.cards import Card, Color, Kind
+from unokit.engine.errors import OptionError
+from unokit.engine.events import ColorChosen, Played
+from unokit.engine.observation import Observation
 
 __all__ = ["RLCardRuleBot", "card_to_rlcard", "observation_to_rlcard"]
 
@@ -58,7 +58,7 @@ _TRAIT = {Kind.SKIP: "skip", Kind.REVERSE: "reverse", Kind.DRAW_TWO: "draw_2",
 def card_to_rlcard(card: Card, color: Color | None = None) -> str:
     """RLCard's text of a Classic card; a wild takes ``color`` (default red).
 
-    >>> from unokit.cards import CLASSIC
+    >>> from unokit.engine.cards import CLASSIC
     >>> card_to_rlcard(CLASSIC.parse("B7")), card_to_rlcard(CLASSIC.parse("W4"), Color.G)
     ('b-7', 'g-wild_draw_4')
     """

@@ -1,6 +1,6 @@
 """A fast "greedy" playout policy for search bots.
 
-Slightly smarter than :func:`unokit.playout.random_move`, at almost the same
+Slightly smarter than :func:`unokit.engine.playout.random_move`, at almost the same
 speed, because a rollout that wastes wilds and names random colours makes
 every position look like a coin toss:
 
@@ -13,7 +13,7 @@ every position look like a coin toss:
   to the colour held most.
 
 Every simulated player calls UNO with the play. Like
-:func:`unokit.playout.playout`, the common transitions are generated inline
+:func:`unokit.engine.playout.playout`, the common transitions are generated inline
 but every card effect goes through the engine (``Game.play``, on the C core).
 
 >>> import random
@@ -28,10 +28,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from unokit.core import CoreGame
-from unokit.errors import IllegalActionError
-from unokit.game import _C, _CH, _D, _RO, _T, OP_COLOR, OP_DRAW, OP_PLAY, Game
-from unokit.variants import WILD_BIT, Variant
+from unokit.engine.core import CoreGame
+from unokit.engine.errors import IllegalActionError
+from unokit.engine.game import _C, _CH, _D, _RO, _T, OP_COLOR, OP_DRAW, OP_PLAY, Game
+from unokit.engine.variants import WILD_BIT, Variant
 
 __all__ = [
     "rollout", "greedy_move", "sensible_move", "sensible_rollout", "TUNED_WEIGHTS",
@@ -62,7 +62,7 @@ def _run(game: AnyGame, policy: Callable[[CoreGame], int]) -> int:
 
 
 def _refused(c: CoreGame, err: int, what: str) -> IllegalActionError:
-    from unokit.core import error_text
+    from unokit.engine.core import error_text
 
     return IllegalActionError(f"rollout: the core refused {what}: {error_text(err)} ({c!r})")
 

@@ -36,11 +36,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from unokit.bots import Bot, make_bot
-from unokit.distributed import make_runner
-from unokit.errors import BotFailure, OptionError
-from unokit.game import _MO, _RO, Game
-from unokit.options import Options
-from unokit.sim import offer_catch
+from unokit.bots.distributed import make_runner
+from unokit.bots.sim import offer_catch
+from unokit.engine.errors import BotFailure, OptionError
+from unokit.engine.game import _MO, _RO, Game
+from unokit.engine.options import Options
 
 __all__ = [
     "BotSpec",
@@ -107,7 +107,7 @@ def parse_bots(
     ``think_ms`` and ``sims`` apply to every bot that does not set its own
     budget (bots that do not search ignore them). Labels are the
     text of each entry (``hard``, ``hard:think_ms=50``); a repeated entry gets
-    ``#2``, ``#3``... Unknown bot names raise :class:`~unokit.errors.OptionError`.
+    ``#2``, ``#3``... Unknown bot names raise :class:`~unokit.engine.errors.OptionError`.
 
     >>> [s.label for s in parse_bots("hard:think_ms=50, random,random")]
     ['hard:think_ms=50', 'random', 'random#2']
@@ -158,12 +158,12 @@ def engine_specs(
 ) -> list[BotSpec]:
     """Entrants played by engine programs (docs/engine-protocol.md), labelled
     ``engine:NAME`` after the program's file name. The programs must exist
-    (:class:`~unokit.errors.OptionError` otherwise); none is started here.
+    (:class:`~unokit.engine.errors.OptionError` otherwise); none is started here.
 
     >>> engine_specs(["sh -c true"], 100)[0].label
     'engine:sh'
     """
-    from unokit.bots.engine import EngineBot
+    from unokit.agents.engine_protocol import EngineBot
 
     labels = {s.label for s in taken}
     out: list[BotSpec] = []
@@ -253,7 +253,7 @@ def play_game(
     if not record:
         return result
     from unokit import __version__
-    from unokit.record import record_of
+    from unokit.records.record import record_of
 
     labels = [specs[b].label for b in lineup]
     line = record_of(
@@ -551,7 +551,7 @@ class TournamentResult:
 def _check_variants(variant: str, specs: Sequence[BotSpec]) -> None:
     """Refuse a bot that declares the variants it plays (``variants``) elsewhere."""
     from unokit.bots.levels import bot_variants
-    from unokit.variants import get_variant
+    from unokit.engine.variants import get_variant
 
     name = get_variant(variant).name
     for s in specs:
@@ -582,7 +582,7 @@ def run_tournament(
 ) -> TournamentResult:
     """Play ``games`` games (rounds, or whole matches with ``match``) between
     ``specs`` on ``workers`` processes (default: one per CPU), or on Ray with
-    ``ray`` (``"local"`` or a cluster address, :func:`unokit.distributed.make_runner`);
+    ``ray`` (``"local"`` or a cluster address, :func:`unokit.bots.distributed.make_runner`);
     ``progress`` is called with the number of games finished so far. The
     results do not depend on where the games ran. ``records``: a list that
     receives every game's record (one JSON line each, in game order)."""

@@ -23,11 +23,11 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no py.typed marker
 
-from unokit.core import CoreGame
-from unokit.errors import IllegalActionError, OptionError, UnoError
-from unokit.game import OP_PASS, Game, Phase
-from unokit.options import Options
-from unokit.variants import get_variant
+from unokit.engine.core import CoreGame
+from unokit.engine.errors import IllegalActionError, OptionError, UnoError
+from unokit.engine.game import OP_PASS, Game, Phase
+from unokit.engine.options import Options
+from unokit.engine.variants import get_variant
 
 from ._corebatch import make_batch, restore_game, save_game, step_arrays, to_game
 from .actions import ActionTable, action_table
@@ -257,7 +257,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             )
         if game.phase >= _ROUND_OVER or game.phase == int(Phase.DEAL):
             raise OptionError(f"the game waits for no decision (state {game.state.name})")
-        from unokit import notation
+        from unokit.engine import notation
 
         self._start(CoreGame.from_game(game))
         origin: int | str = notation.dumps(game)
@@ -449,11 +449,11 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         return render_game(self.game, self.table, self.legal_actions(), seat)
 
     def to_record(self) -> Any:
-        """The episode so far as a game record (:class:`unokit.record.Record`,
+        """The episode so far as a game record (:class:`unokit.records.record.Record`,
         docs/record-format.md): its start (the seed of :meth:`reset`, or the
         position of :meth:`reset_to`) and every move, as commands."""
-        from unokit import notation
-        from unokit.record import Record, record_of
+        from unokit.engine import notation
+        from unokit.records.record import Record, record_of
 
         if not self._has_reset:
             raise IllegalActionError("call reset() first")

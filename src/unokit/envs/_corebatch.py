@@ -16,10 +16,10 @@ import numpy as np
 import numpy.typing as npt
 
 from unokit import _core
-from unokit.core import CoreGame
-from unokit.game import Game
-from unokit.options import Options
-from unokit.variants import Variant
+from unokit.engine.core import CoreGame
+from unokit.engine.game import Game
+from unokit.engine.options import Options
+from unokit.engine.variants import Variant
 
 from .actions import ActionTable
 from .observation import ObservationEncoder

@@ -2,7 +2,7 @@
 
 For a fixed variant, number of players and options the table is fixed: index
 ``i`` always means the same decision, whoever takes it. It is derived from the
-engine's move codes (:meth:`unokit.Game.legal_moves`, :func:`unokit.game.encode_play`)
+engine's move codes (:meth:`unokit.Game.legal_moves`, :func:`unokit.engine.game.encode_play`)
 and covers every decision the engine can ask of the seat to act:
 
 ====================  =========================================================
@@ -59,9 +59,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from unokit.cards import Color, Kind
-from unokit.errors import IllegalActionError
-from unokit.game import (
+from unokit.engine.cards import Color, Kind
+from unokit.engine.errors import IllegalActionError
+from unokit.engine.game import (
     OP_ACCEPT,
     OP_CATCH,
     OP_CHALLENGE,
@@ -72,8 +72,8 @@ from unokit.game import (
     OP_UNO,
     encode_play,
 )
-from unokit.options import Options
-from unokit.variants import WILD_BIT, Variant, get_variant
+from unokit.engine.options import Options
+from unokit.engine.variants import WILD_BIT, Variant, get_variant
 
 __all__ = ["ActionTable", "action_table", "card_universe"]
 

@@ -11,7 +11,7 @@ from rich.table import Table
 
 from unokit.cli import Variant as VariantName
 from unokit.cli import app, console, err_console, needs, parse_options
-from unokit.errors import UnoError
+from unokit.engine.errors import UnoError
 
 envs_app = typer.Typer(
     help="Reinforcement-learning environments: action tables and observation layouts.",

@@ -8,8 +8,8 @@ same actions, and compares every array of every step -- observations, masks,
 seats to act, rewards, terminations, truncations -- and the seeds of the
 rounds dealt by automatic resets; every ``check_every`` steps each game's whole
 engine state (:meth:`unokit.Game.state_tuple` of ``to_game``). The fuzzer
-(:mod:`unokit.fuzz`) calls it on the first round of every fuzzed match, and
-:func:`fuzz_vector` (``python -m unokit.fuzz --vector``) runs nothing else,
+(:mod:`unokit.testing.fuzz`) calls it on the first round of every fuzzed match, and
+:func:`fuzz_vector` (``python -m unokit.testing.fuzz --vector``) runs nothing else,
 over the fuzzer's random configurations (variant, players, options,
 ``handSize``); the tests of tests/envs/test_vector.py call it too.
 
@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from unokit.game import OP_DRAW
+from unokit.engine.game import OP_DRAW
 
 from .vector import UnoVectorEnv, VectorStep, _GameBatch
 
@@ -148,10 +148,10 @@ def fuzz_vector(
     progress: Callable[[VectorFuzzStats], None] | None = None,
 ) -> VectorFuzzStats:
     """:func:`vector_differential` on the fuzzer's configurations ``seed``,
-    ``seed + 1``, ... (:func:`unokit.fuzz.random_config`: a variant, a player
+    ``seed + 1``, ... (:func:`unokit.testing.fuzz.random_config`: a variant, a player
     count, random options and ``handSize``) for ``seconds`` or ``configs``
     configurations; ``num_envs`` games of ``steps`` decisions each."""
-    from unokit.fuzz import random_config
+    from unokit.testing.fuzz import random_config
 
     stats = VectorFuzzStats()
     start = time.monotonic()

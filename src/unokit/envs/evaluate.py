@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from unokit.errors import OptionError
+from unokit.engine.errors import OptionError
 
 from .gym import UnoGymEnv
 

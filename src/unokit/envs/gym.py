@@ -6,9 +6,9 @@ plays ``seat``; every other seat is played by a bot of :mod:`unokit.bots`
 (``"random"``, ``"heuristic"``, anything registered with
 :func:`unokit.bots.register_bot`), or by ``opponent(seat, seed) -> Bot`` when
 a callable is given. Bots see only their own
-:class:`~unokit.observation.Observation`. With the ``random`` opponent the
+:class:`~unokit.engine.observation.Observation`. With the ``random`` opponent the
 whole round runs in the rules core (:mod:`unokit.envs._corebatch`: the
-agent's moves, the bots' :func:`unokit.playout.random_move` -- the same
+agent's moves, the bots' :func:`unokit.engine.playout.random_move` -- the same
 choices as :class:`unokit.bots.random.RandomBot` from the same seed --, catch
 windows, the observation and the mask in C); other bots read the round's
 events, so they play on :class:`unokit.Game`. ``env.game`` is the position
@@ -23,7 +23,7 @@ as a :class:`unokit.Game` (a snapshot with the random opponent).
   the agent's own decisions, in its mask when they have an effect; when a
   vulnerable seat would act again before anyone else, the other seats are
   offered the catch first (``CATCH`` or ``PASS``, as in the AEC environments;
-  a bot catches when its answer is a catch, see :func:`unokit.sim.offer_catch`).
+  a bot catches when its answer is a catch, see :func:`unokit.bots.sim.offer_catch`).
 * Reward (:mod:`unokit.envs.rewards`): 0 until the round ends, then
   ``reward="points"``: the round's points if the agent won, else minus the
   value of its hand (``"norm_points"``: the same / 100); ``"win"``: +1 or
@@ -64,14 +64,14 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from unokit.actions import Catch
 from unokit.bots import Bot, make_bot
-from unokit.core import CoreGame
-from unokit.errors import OptionError
-from unokit.game import OP_CATCH, OP_PASS, Game, Phase
-from unokit.options import Options
-from unokit.playout import random_move
-from unokit.variants import get_variant
+from unokit.engine.actions import Catch
+from unokit.engine.core import CoreGame
+from unokit.engine.errors import OptionError
+from unokit.engine.game import OP_CATCH, OP_PASS, Game, Phase
+from unokit.engine.options import Options
+from unokit.engine.playout import random_move
+from unokit.engine.variants import get_variant
 
 from ._base import (
     RENDER_MODES,

@@ -1,7 +1,7 @@
 """The observation vector of the UNO environments: what one seat may know.
 
 :meth:`ObservationEncoder.encode` defines the vector from an
-:class:`unokit.observation.Observation` (the engine's censored view of one
+:class:`unokit.engine.observation.Observation` (the engine's censored view of one
 seat) and from nothing else. The environments use
 :meth:`ObservationEncoder.encode_game`, a fast path that reads the same public
 fields straight from the game (the seat's own hand, hand sizes, piles' public
@@ -57,15 +57,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from unokit.cards import Card, Face
-from unokit.observation import Observation
-from unokit.options import Options
-from unokit.variants import Variant, get_variant
+from unokit.engine.cards import Card, Face
+from unokit.engine.observation import Observation
+from unokit.engine.options import Options
+from unokit.engine.variants import Variant, get_variant
 
 from .actions import card_universe
 
 if TYPE_CHECKING:
-    from unokit.game import Game
+    from unokit.engine.game import Game
 
 __all__ = ["ObservationEncoder", "PHASES"]
 
@@ -200,7 +200,7 @@ class ObservationEncoder:
     # ------------------------------------------------------------------ reference
 
     def encode(self, obs: Observation) -> Vector:
-        """The vector of ``obs`` (a seat's :class:`~unokit.observation.Observation`)."""
+        """The vector of ``obs`` (a seat's :class:`~unokit.engine.observation.Observation`)."""
         if not isinstance(obs, Observation):
             raise TypeError(f"expected an Observation, got {type(obs).__name__}")
         if obs.variant != self.variant.name or obs.players != self.players:

@@ -51,13 +51,13 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 from open_spiel.python.algorithms import mcts  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
+from unokit.engine.errors import OptionError
+from unokit.engine.game import OP_CATCH, OP_PASS, Game
+from unokit.engine.options import Options
+from unokit.engine.variants import get_variant
 from unokit.envs._base import round_rewards
 from unokit.envs.actions import ActionTable, action_table
 from unokit.envs.observation import ObservationEncoder
-from unokit.errors import OptionError
-from unokit.game import OP_CATCH, OP_PASS, Game
-from unokit.options import Options
-from unokit.variants import get_variant
 
 __all__ = ["GAMES", "UnoSpielGame", "UnoSpielState", "option_params", "PlayoutEvaluator",
            "bot_action"]
@@ -206,13 +206,13 @@ class _Box:
 
 
 def _box_state(game: Game) -> tuple[str, list[Any]]:
-    from unokit import notation
+    from unokit.engine import notation
 
     return notation.dumps(game), list(game.log or [])
 
 
 def _unbox(data: tuple[str, list[Any]]) -> _Box:  # noqa: D103
-    from unokit import notation
+    from unokit.engine import notation
 
     text, log = data
     g = notation.loads(text)
@@ -360,7 +360,7 @@ class UnoSpielState(pyspiel.State):  # type: ignore[misc]
         return clone
 
     def __str__(self) -> str:
-        from unokit import notation
+        from unokit.engine import notation
 
         return notation.dumps(self.g) + f"turns {self.turns}\n"
 
@@ -392,7 +392,7 @@ def bot_action(state: UnoSpielState, bot: Any) -> int:
     """The action index of one of our bots (``unokit.bots.make_bot``) at the
     state's current player, from that seat's observation only. A play with an
     UNO call becomes the ``UNO`` action first (the bot is asked again after it)."""
-    from unokit.actions import CallUno, Catch, Play
+    from unokit.engine.actions import CallUno, Catch, Play
 
     seat = state.current_player()
     legal = state._legal(seat)
@@ -415,7 +415,7 @@ def bot_action(state: UnoSpielState, bot: Any) -> int:
 
 class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
     """An MCTS / ISMCTS evaluator that plays each leaf to the end of the
-    round with unokit's fast random playouts (:func:`unokit.playout.playout`)
+    round with unokit's fast random playouts (:func:`unokit.engine.playout.playout`)
     instead of stepping OpenSpiel states, and a uniform prior."""
 
     def __init__(self, n_rollouts: int = 1, seed: int = 0) -> None:
@@ -423,7 +423,7 @@ class PlayoutEvaluator(mcts.Evaluator):  # type: ignore[misc]
         self._rng = random.Random(seed)
 
     def evaluate(self, state: UnoSpielState) -> Any:
-        from unokit.playout import playout
+        from unokit.engine.playout import playout
 
         if state.is_terminal():
             return np.array(state.returns())

@@ -44,10 +44,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
-from unokit.errors import OptionError
+from unokit.engine.errors import OptionError
 
 if TYPE_CHECKING:
-    from unokit.game import Game
+    from unokit.engine.game import Game
 
 __all__ = ["RewardSpec", "REWARDS", "STALL_REWARDS", "POINTS_SCALE"]
 

@@ -141,10 +141,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from unokit.errors import IllegalActionError, OptionError
-from unokit.game import OP_CATCH, OP_PASS, Game, Phase
-from unokit.options import Options
-from unokit.variants import get_variant
+from unokit.engine.errors import IllegalActionError, OptionError
+from unokit.engine.game import OP_CATCH, OP_PASS, Game, Phase
+from unokit.engine.options import Options
+from unokit.engine.variants import get_variant
 
 from ._base import MAX_STEPS, check_max_steps, check_playable
 from ._corebatch import make_batch, per_seed_tables, to_game
@@ -544,7 +544,7 @@ class _CoreBatch:
         return [int(x) for x in out]
 
     def _deal_per_seed(self, rows: list[int]) -> None:
-        from unokit.core import CoreGame
+        from unokit.engine.core import CoreGame
 
         env = self.env
         nxt = int(self.batch.seeds(self._seeds))
@@ -564,7 +564,7 @@ class _CoreBatch:
             self.batch.reset(seed)
 
     def reset_from(self, games: list[Game], seed: int) -> None:
-        from unokit.core import CoreGame
+        from unokit.engine.core import CoreGame
 
         for i, g in enumerate(games):
             c = CoreGame.from_game(g)

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from unokit.cli import app, console, err_console
-from unokit.errors import UnoError
+from unokit.engine.errors import UnoError
 
 
 @app.command()

@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from unokit.bots.net import StateFeatures
 from unokit.bots.rollout import sensible_move
-from unokit.game import _RO, Game
+from unokit.engine.game import _RO, Game
 
 __all__ = ["SelfPlayData", "generate"]
 

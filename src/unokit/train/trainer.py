@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from unokit.bots.net import FEATURES_VERSION, ValueNet, net_path
-from unokit.errors import OptionError
+from unokit.engine.errors import OptionError
 from unokit.train.selfplay import generate
 
 __all__ = ["TrainConfig", "load_config", "train"]
@@ -69,7 +69,7 @@ class TrainConfig:
 
 def load_config(path: Path | None) -> TrainConfig:
     """A configuration from a TOML or JSON file (``None``: the defaults). Unknown
-    keys and bad values raise :class:`~unokit.errors.OptionError`."""
+    keys and bad values raise :class:`~unokit.engine.errors.OptionError`."""
     if path is None:
         cfg = TrainConfig()
         cfg.check()
@@ -116,7 +116,7 @@ def train(
         raise OptionError(
             "training needs PyTorch: pip install torch==2.13.0 && pip install -e '.[train]'"
         ) from None
-    from unokit.variants import get_variant
+    from unokit.engine.variants import get_variant
 
     name = get_variant(variant).name
     config.check()

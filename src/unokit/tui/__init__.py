@@ -1,7 +1,7 @@
 """Play in the terminal: a Textual game, a plain-text mode and a replay viewer.
 
 * :mod:`unokit.tui.session` — a match between people at this terminal and bots;
-* :mod:`unokit.tui.text` — events in plain words, observations as text, the
+* :mod:`unokit.engine.narration` — events in plain words, observations as text, the
   plain-mode command reader (no Textual needed);
 * :mod:`unokit.tui.plain` — ``unokit play --plain`` (screen readers, pipes);
 * :mod:`unokit.tui.app` — the Textual app (``unokit play``);

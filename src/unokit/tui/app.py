@@ -24,7 +24,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, RichLog, Static
 
-from unokit.actions import (
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,
@@ -35,10 +35,18 @@ from unokit.actions import (
     Pass,
     Play,
 )
-from unokit.cards import Card, Color
-from unokit.errors import UnoError
-from unokit.events import RoundEnded
-from unokit.observation import Observation
+from unokit.engine.cards import Card, Color
+from unokit.engine.errors import UnoError
+from unokit.engine.events import RoundEnded
+from unokit.engine.narration import (
+    FLEX_SIDE_EFFECT,
+    VARIANT_TITLE,
+    Narrator,
+    previous_color,
+    seat_label,
+    status_line,
+)
+from unokit.engine.observation import Observation
 from unokit.tui.dialogs import (
     Choice,
     ChoiceDialog,
@@ -50,14 +58,6 @@ from unokit.tui.dialogs import (
 )
 from unokit.tui.rules_text import keys_text, rules_text
 from unokit.tui.session import Session
-from unokit.tui.text import (
-    FLEX_SIDE_EFFECT,
-    VARIANT_TITLE,
-    Narrator,
-    previous_color,
-    seat_label,
-    status_line,
-)
 from unokit.tui.widgets import HandView, PlayersView, SeatInfo, TableView
 
 __all__ = ["UnoApp", "sort_key"]

@@ -1,7 +1,7 @@
 """Cards drawn with Rich text: coloured blocks with the colour-blind symbol and
 the notation, in two sizes (a 6×3 card and a one-line chip).
 
->>> from unokit.cards import CLASSIC, FLEX
+>>> from unokit.engine.cards import CLASSIC, FLEX
 >>> lines = card_lines(FLEX.parse("R5~G").light, state="normal")
 >>> [line.plain for line in lines]
 ['▲     ', ' R5~G ', '    ~❦']
@@ -16,8 +16,8 @@ from typing import Literal
 from rich.style import Style
 from rich.text import Text
 
-from unokit.cards import Color, Face, Kind
-from unokit.tui.text import COLOR_SYMBOL
+from unokit.engine.cards import Color, Face, Kind
+from unokit.engine.narration import COLOR_SYMBOL
 
 __all__ = [
     "State",

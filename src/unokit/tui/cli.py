@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from unokit.cli import ThinkMs, Variant, app, check_output, fail, needs, parse_options
-from unokit.errors import UnoError
+from unokit.engine.errors import UnoError
 
 
 @app.command()
@@ -79,7 +79,7 @@ def play(
             save=save,
         )
         if engine is not None:  # the engine takes the first bot seat (normal plays on if it fails)
-            from unokit.bots.engine import seat_engine
+            from unokit.agents.engine_protocol import seat_engine
 
             seat_engine(session, engine)
     except (UnoError, OSError) as e:
@@ -110,7 +110,7 @@ def replay(
     ] = 1,
 ) -> None:
     """Step through a game record: forward, back, jump to a step; every hand is shown."""
-    from unokit.record import load, load_all
+    from unokit.records.record import load, load_all
     from unokit.tui.replay_plain import Replay
 
     if not plain:

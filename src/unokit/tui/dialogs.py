@@ -17,7 +17,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Markdown, Static
 
-from unokit.cards import Color
+from unokit.engine.cards import Color
 from unokit.tui.cardart import COLOR_HEX, chip
 
 __all__ = [
@@ -140,7 +140,7 @@ _COLOR_KEYS = {
 
 def color_choices(colors: Sequence[Color]) -> list[Choice[Color]]:
     """Buttons for colours: symbol, name, the key underlined by brackets."""
-    from unokit.tui.text import COLOR_SYMBOL
+    from unokit.engine.narration import COLOR_SYMBOL
 
     out = []
     for c in colors:

@@ -13,11 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TextIO
 
-from unokit.actions import Action, CallUno, Catch, Play
-from unokit.errors import UnoError
-from unokit.tui.rules_text import commands_help, rules_text
-from unokit.tui.session import Session
-from unokit.tui.text import (
+from unokit.engine.actions import Action, CallUno, Catch, Play
+from unokit.engine.errors import UnoError
+from unokit.engine.narration import (
     Meta,
     Narrator,
     describe,
@@ -26,6 +24,8 @@ from unokit.tui.text import (
     seat_label,
     status_line,
 )
+from unokit.tui.rules_text import commands_help, rules_text
+from unokit.tui.session import Session
 
 __all__ = ["run_plain"]
 

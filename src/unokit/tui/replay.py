@@ -5,7 +5,7 @@ the replay knows every hand at every step and shows them all. Step 0 is the
 deal; step ``i`` is the game after command ``i``.
 
 >>> from unokit import Game
->>> from unokit.record import loads, dumps
+>>> from unokit.records.record import loads, dumps
 >>> g = Game.new("classic", 2, seed=4)
 >>> for _ in range(3):
 ...     _ = g.apply(g.legal_actions()[0])
@@ -27,10 +27,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from unokit.events import RoundEnded
+from unokit.engine.events import RoundEnded
+from unokit.engine.narration import VARIANT_TITLE
 from unokit.tui.cardart import chip
 from unokit.tui.replay_plain import _LIMIT, Replay, _new_events, run_plain_replay
-from unokit.tui.text import VARIANT_TITLE
 from unokit.tui.widgets import SeatInfo, TableView
 
 __all__ = ["Replay", "ReplayApp", "run_plain_replay", "_LIMIT", "_new_events"]

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from unokit.errors import RecordError
-from unokit.events import Event
-from unokit.game import Game
-from unokit.record import Record
-from unokit.tui.text import Narrator, describe
+from unokit.engine.errors import RecordError
+from unokit.engine.events import Event
+from unokit.engine.game import Game
+from unokit.engine.narration import Narrator, describe
+from unokit.records.record import Record
 
 __all__ = ["Replay", "run_plain_replay"]
 

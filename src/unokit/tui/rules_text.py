@@ -3,7 +3,7 @@
 Written from docs/rules.md (the authoritative spec), in plain words; lists rather
 than tables so that screen readers and plain mode read them well.
 
->>> from unokit.options import Options
+>>> from unokit.engine.options import Options
 >>> "Wild Draw Four" in rules_text("classic", Options())
 True
 >>> "house rules" in rules_text("flip", Options(stacking="same_symbol")).lower()
@@ -12,7 +12,7 @@ True
 
 from __future__ import annotations
 
-from unokit.options import HOUSE_RULES, Options
+from unokit.engine.options import HOUSE_RULES, Options
 
 __all__ = ["rules_text", "keys_text", "commands_help", "SYMBOLS_TEXT"]
 

@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from unokit.actions import Action, Catch, NextRound
 from unokit.bots import Bot, make_bot
-from unokit.errors import IllegalActionError, OptionError
-from unokit.events import Event, RoundEnded
-from unokit.game import Game, Phase
-from unokit.observation import Observation
-from unokit.options import Options
+from unokit.engine.actions import Action, Catch, NextRound
+from unokit.engine.errors import IllegalActionError, OptionError
+from unokit.engine.events import Event, RoundEnded
+from unokit.engine.game import Game, Phase
+from unokit.engine.observation import Observation
+from unokit.engine.options import Options
 
 __all__ = ["Session", "BOT_NAMES", "parse_bot_levels"]
 
@@ -101,7 +101,7 @@ class Session:
         self.save_path = Path(save) if save is not None else None
         # the commitment of every deal, shown before play, its salt saved after
         # the round (docs/record-format.md, "Verifiable shuffle")
-        from unokit.commitment import DealCommitments
+        from unokit.records.commitment import DealCommitments
 
         self.deals = DealCommitments()
         self.commitment = self.deals.on_deal(self.game) if game is None else None
@@ -217,7 +217,7 @@ class Session:
         if self.save_path is None:
             return
         from unokit import __version__
-        from unokit.record import dumps
+        from unokit.records.record import dumps
 
         text = dumps(
             self.game,

@@ -14,8 +14,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from unokit.cards import Card, Face
-from unokit.observation import Observation
+from unokit.engine.cards import Card, Face
+from unokit.engine.narration import seat_label
+from unokit.engine.observation import Observation
 from unokit.tui.cardart import (
     CARD_W,
     CHIP_W,
@@ -26,7 +27,6 @@ from unokit.tui.cardart import (
     color_badge,
     fan_strip,
 )
-from unokit.tui.text import seat_label
 
 __all__ = ["HandView", "TableView", "PlayersView", "SeatInfo"]
 

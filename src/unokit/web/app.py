@@ -34,12 +34,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from unokit.bots import bot_names, make_bot
-from unokit.errors import RecordError, UnoError
-from unokit.game import Game, Phase
-from unokit.options import _BOOLS, _INTS, HOUSE_RULES, OPTION_CHOICES, Options
-from unokit.record import Record, record_of
-from unokit.record import loads as record_loads
-from unokit.variants import VARIANTS
+from unokit.engine.errors import RecordError, UnoError
+from unokit.engine.game import Game, Phase
+from unokit.engine.options import _BOOLS, _INTS, HOUSE_RULES, OPTION_CHOICES, Options
+from unokit.engine.variants import VARIANTS
+from unokit.records.record import Record, record_of
+from unokit.records.record import loads as record_loads
 from unokit.web.cluster import ClusterHub, Elsewhere
 from unokit.web.config import Settings
 from unokit.web.direct import RAW_SEND, direct_socket

@@ -45,7 +45,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from unokit.options import Options
+from unokit.engine.options import Options
 from unokit.web.room import ROOM_CODE_RE, Conn, Hub, Room
 from unokit.web.store import StorageError, Store
 

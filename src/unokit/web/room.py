@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import orjson
 from sqlalchemy import Connection
 
-from unokit.actions import (
+from unokit.bots import Bot, make_bot
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,
@@ -48,11 +49,10 @@ from unokit.actions import (
     Play,
     parse_action,
 )
-from unokit.bots import Bot, make_bot
-from unokit.errors import IllegalActionError, ParseError, UnoError
-from unokit.events import Event, redact
-from unokit.game import Game, Phase
-from unokit.observation import (
+from unokit.engine.errors import IllegalActionError, ParseError, UnoError
+from unokit.engine.events import Event, redact
+from unokit.engine.game import Game, Phase
+from unokit.engine.observation import (
     JSON_KEYS,
     JSON_SOURCES,
     SEAT_KEYS,
@@ -66,7 +66,7 @@ from unokit.observation import (
     public_view,
     seat_raw,
 )
-from unokit.options import Options
+from unokit.engine.options import Options
 from unokit.web.store import Append, LoadedRoom, RoomRow, SeatRow, StorageError, Store
 
 if TYPE_CHECKING:
@@ -384,7 +384,7 @@ class _Cache:
 class _View:
     """What one seat (None: spectators) sees at one version: the public view
     and the seat's own part of its observation as card ids and move codes
-    (:func:`~unokit.observation.seat_raw`; None in the lobby) with the game
+    (:func:`~unokit.engine.observation.seat_raw`; None in the lobby) with the game
     it was seen in, the history's length and first event, and the room info
     without its version. ``changed`` is the JSON object of the entries that
     differ from this seat's view at version ``base``."""

@@ -9,8 +9,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from test_determinism import CASES, GOLDEN, _match  # noqa: E402
 
-from unokit.notation import dumps as dump_position  # noqa: E402
-from unokit.record import dumps as dump_record  # noqa: E402
+from unokit.engine.notation import dumps as dump_position  # noqa: E402
+from unokit.records.record import dumps as dump_record  # noqa: E402
 
 for variant, players, seed, options in CASES:
     g = _match(variant, players, seed, options)

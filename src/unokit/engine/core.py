@@ -7,7 +7,7 @@ bit for bit), so that a ``CoreGame`` and a ``Game`` created with the same
 variant, players, options and seed are in the same state after every command
 (:meth:`CoreGame.state_tuple` equals :meth:`Game.state_tuple`; the fuzzer checks
 this command by command, docs/core.md). Card data is not written in C: the
-tables of :mod:`unokit.variants` are handed to the core at construction.
+tables of :mod:`unokit.engine.variants` are handed to the core at construction.
 
 >>> g = CoreGame.new("classic", 3, seed=7)
 >>> from unokit import Game
@@ -20,7 +20,7 @@ True
 
 Events are kept on request (:meth:`CoreGame.record_events`): the core writes
 integer records and :meth:`CoreGame.take_events` turns them into the
-:mod:`unokit.events` objects ``Game.apply`` returns (the fuzzer compares them).
+:mod:`unokit.engine.events` objects ``Game.apply`` returns (the fuzzer compares them).
 :class:`unokit.Game` keeps notation, records and ``Game.setup``.
 """
 
@@ -31,13 +31,13 @@ from collections.abc import Callable
 from typing import Any
 
 from unokit import _core
-from unokit import events as ev
-from unokit.actions import Action, NextRound, Play, parse_action
-from unokit.cards import Color
-from unokit.errors import IllegalActionError
-from unokit.game import Game, check_config
-from unokit.options import Options
-from unokit.variants import Variant
+from unokit.engine import events as ev
+from unokit.engine.actions import Action, NextRound, Play, parse_action
+from unokit.engine.cards import Color
+from unokit.engine.errors import IllegalActionError
+from unokit.engine.game import Game, check_config
+from unokit.engine.options import Options
+from unokit.engine.variants import Variant
 
 #: the C core's API version this Python code expects (``UK_ABI`` in
 #: ``_core/core.h``): a checkout updated without rebuilding its core gets a
@@ -312,7 +312,7 @@ class CoreGame:
 
     def take_events(self) -> list[ev.Event]:
         """The events since the last call (a new round starts the list again,
-        as ``Game``'s log does), as :mod:`unokit.events` objects."""
+        as ``Game``'s log does), as :mod:`unokit.engine.events` objects."""
         return decode_events(self.variant, self._g.take_events())
 
     def copy(self) -> CoreGame:
@@ -334,7 +334,7 @@ class CoreGame:
 
     def apply_move(self, move: int, seat: int | None = None, uno: bool = False) -> None:
         """:meth:`unokit.Game.apply_move`: a refused move raises
-        :class:`~unokit.errors.IllegalActionError` and changes nothing."""
+        :class:`~unokit.engine.errors.IllegalActionError` and changes nothing."""
         if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.n):
             raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
         err = self._g.apply_move(move, -1 if seat is None else seat, uno)
@@ -413,7 +413,7 @@ class CoreGame:
         return str(action)
 
     def playout(self, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
-        """:func:`unokit.playout.playout` on the core: the random policy, calling
+        """:func:`unokit.engine.playout.playout` on the core: the random policy, calling
         ``rnd`` exactly as the Python playout does (a round needs a few dozen
         calls: cheaper than moving a ``random.Random``'s state in and out)."""
         return int(self._g.playout(rnd, max_turns))
@@ -586,7 +586,7 @@ def error_text(code: int) -> str:
 def simulate_random(
     variant: Variant, players: int, options: Options, seed: int, games: int, match: bool
 ) -> tuple[int, int, int, list[int], list[int]] | None:
-    """Games ``seed`` .. ``seed + games - 1`` of :func:`unokit.sim.simulate` with
+    """Games ``seed`` .. ``seed + games - 1`` of :func:`unokit.bots.sim.simulate` with
     every seat the ``random`` bot, played in C: ``(rounds, turns, blocked,
     wins, points)``, the same tally as the Python path; None when the seeds do
     not fit the core's 64-bit loop (the caller plays them one by one)."""

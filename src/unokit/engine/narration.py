@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from unokit import events as ev
-from unokit.actions import (
+from unokit.engine import events as ev
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,
@@ -32,10 +32,10 @@ from unokit.actions import (
     Play,
     parse_action,
 )
-from unokit.cards import FLIP, Card, Color, Face, Kind, parse_color
-from unokit.errors import ParseError, UnoError
-from unokit.observation import Observation
-from unokit.variants import get_variant
+from unokit.engine.cards import FLIP, Card, Color, Face, Kind, parse_color
+from unokit.engine.errors import ParseError, UnoError
+from unokit.engine.observation import Observation
+from unokit.engine.variants import get_variant
 
 __all__ = [
     "COLOR_SYMBOL",

@@ -14,13 +14,13 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
-from unokit.actions import Catch
 from unokit.bots import Bot, make_bot
-from unokit.distributed import SerialRunner, make_runner
-from unokit.errors import OptionError
-from unokit.game import _MO, _RO, Game
-from unokit.options import Options
-from unokit.playout import playout
+from unokit.bots.distributed import SerialRunner, make_runner
+from unokit.engine.actions import Catch
+from unokit.engine.errors import OptionError
+from unokit.engine.game import _MO, _RO, Game
+from unokit.engine.options import Options
+from unokit.engine.playout import playout
 
 __all__ = ["SimResult", "simulate", "play_round", "play_match"]
 
@@ -131,7 +131,7 @@ def simulate(
     ``bots`` names one bot per seat, or one name for every seat. Game ``i``
     uses seed ``seed + i``, so a run is reproducible, and the same on any
     number of ``workers`` processes or on Ray (``ray="local"`` or a cluster
-    address, :func:`unokit.distributed.make_runner`). When every seat is the
+    address, :func:`unokit.bots.distributed.make_runner`). When every seat is the
     ``random`` bot the fast playout is used (same policy, proven equal).
     ``records``: a list that receives the record of every game, one JSON
     line each, in game order (docs/record-format.md); ``event`` is written in
@@ -249,12 +249,12 @@ def _sim_job(
 def _sim_on_core(
     job: _SimJob, result: SimResult, progress: Callable[[int], None] | None
 ) -> int:
-    """Play the job's all-random games on the C core (:func:`unokit.core.simulate_random`:
+    """Play the job's all-random games on the C core (:func:`unokit.engine.core.simulate_random`:
     the same games, the same tally as the loop below), in chunks so that
     ``progress`` moves. Returns the first game left to the caller's loop
     (``job.stop`` when the core played them all)."""
-    from unokit.core import simulate_random
-    from unokit.variants import get_variant
+    from unokit.engine.core import simulate_random
+    from unokit.engine.variants import get_variant
 
     v = get_variant(job.variant)
     i = job.start
@@ -277,7 +277,7 @@ def _sim_on_core(
 
 def _record_line(game: Game, bots: Sequence[str], seed: int, event: str | None) -> str:
     from unokit import __version__
-    from unokit.record import record_of
+    from unokit.records.record import record_of
 
     names = [f"P{s} ({b})" for s, b in enumerate(bots)]
     extra = {"event": event or f"unokit sim, game seed {seed}"}

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from unokit.cli import Variant, app, check_output, console, fail, write_atomic
-from unokit.errors import RecordError, UnoError
+from unokit.engine.errors import RecordError, UnoError
 
 record_app = typer.Typer(
     help="Game records: validate them, convert a record to a seat's view, write a sample dataset.",
@@ -28,7 +28,7 @@ def validate_command(
 ) -> None:
     """Check records against the schema and replay them through the engine
     (every command, every deal commitment, the result); exit 1 if any fails."""
-    from unokit.record import Problem, loads, validate
+    from unokit.records.record import Problem, loads, validate
 
     for f in files:
         if not f.is_file():
@@ -80,7 +80,7 @@ def convert_command(
     force: Annotated[bool, typer.Option("--force", help="Overwrite TARGET if it exists.")] = False,
 ) -> None:
     """Convert a record: to the current version (full view), or to one seat's view."""
-    from unokit.record import load, record_for_seat
+    from unokit.records.record import load, record_for_seat
 
     check_output(target, "TARGET", force)
     try:
@@ -115,7 +115,7 @@ def sample_command(
     force: Annotated[bool, typer.Option("--force", help="Overwrite existing files.")] = False,
 ) -> None:
     """Write a sample dataset: GAMES bot matches per variant, one record per line."""
-    from unokit.sim import simulate
+    from unokit.bots.sim import simulate
 
     chosen = variant or list(Variant)
     if out.exists() and not out.is_dir():

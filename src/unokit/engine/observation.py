@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from unokit.actions import Action
-from unokit.cards import Card, Color, Face
-from unokit.events import Event, redact
-from unokit.options import Options
+from unokit.engine.actions import Action
+from unokit.engine.cards import Card, Color, Face
+from unokit.engine.events import Event, redact
+from unokit.engine.options import Options
 
 if TYPE_CHECKING:
-    from unokit.game import Game
+    from unokit.engine.game import Game
 
 __all__ = [
     "Observation",
@@ -275,9 +275,9 @@ _OVER: tuple[int, ...] = ()
 
 def _names() -> None:
     """The phase names by value, and the value of the phase after a draw
-    (:mod:`unokit.game`, which imports this module, defines them)."""
+    (:mod:`unokit.engine.game`, which imports this module, defines them)."""
     global _PHASE_NAMES, _AWAIT_DRAWN, _CHALLENGE, _OVER
-    from unokit.game import _CH, _D, _MO, _RO, Phase
+    from unokit.engine.game import _CH, _D, _MO, _RO, Phase
 
     names = [""] * (max(int(p) for p in Phase) + 1)
     for p in Phase:
@@ -428,7 +428,7 @@ def observe(game: Game, seat: int | None, public: PublicView | None = None) -> O
     legal actions; and the redacted history) is computed per call."""
     n = game.n
     if seat is not None and not 0 <= seat < n:
-        from unokit.errors import IllegalActionError
+        from unokit.engine.errors import IllegalActionError
 
         raise IllegalActionError(f"P{seat} is not a seat of this {n}-player game")
     if public is None:

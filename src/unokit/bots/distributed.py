@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol, TypeVar
 
-from unokit.errors import OptionError
+from unokit.engine.errors import OptionError
 
 __all__ = ["Runner", "SerialRunner", "ProcessRunner", "RayRunner", "make_runner", "RAY_HINT"]
 

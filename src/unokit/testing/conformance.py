@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from unokit.cards import Color
-from unokit.errors import UnoError
-from unokit.game import Game, Phase, UnoState
+from unokit.engine.cards import Color
+from unokit.engine.errors import UnoError
+from unokit.engine.game import Game, Phase, UnoState
 
 __all__ = [
     "ScenarioResult",
@@ -363,12 +363,12 @@ def run_paths(paths: Iterable[str | Path], *, core: bool = False) -> list[Scenar
 
 
 def run_on_core(doc: Any, name: str = "?") -> ScenarioResult:
-    """Replay a scenario's commands on the C core (:class:`unokit.core.CoreGame`)
+    """Replay a scenario's commands on the C core (:class:`unokit.engine.core.CoreGame`)
     beside :class:`Game`: after every step both must accept or both reject,
     their states must be equal (so every expectation that holds for ``Game``
     holds for the core) and so must the events of the step. A scenario that ``Game`` fails or cannot
     build is reported as it is by :func:`run_scenario`."""
-    from unokit.core import CoreGame
+    from unokit.engine.core import CoreGame
 
     plain = run_scenario(doc, name)
     if not plain.passed:

@@ -11,7 +11,7 @@ given is at its default, and the defaults reproduce the official rules.
 >>> Options.from_dict({"stacking": "always"})
 Traceback (most recent call last):
 ...
-unokit.errors.OptionError: option stacking: 'always' is not one of off, same_symbol, escalate
+unokit.engine.errors.OptionError: option stacking: 'always' is not one of off, same_symbol, escalate
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from unokit.errors import OptionError
+from unokit.engine.errors import OptionError
 
 __all__ = ["Options", "OPTION_CHOICES", "HOUSE_RULES"]
 
@@ -190,7 +190,7 @@ def _check(name: str, value: Any) -> None:
             raise OptionError(f"option {name}: {value!r} is not an integer")
         low = {"targetScore": 1, "handSize": 1, "unoPenalty": 0, "falseCatchPenalty": 0}[name]
         # handSize: its upper limit depends on the players and the deck (D59),
-        # checked when a game is created (unokit.game.check_deal)
+        # checked when a game is created (unokit.engine.game.check_deal)
         high = {"targetScore": 10**9, "handSize": 10**9, "unoPenalty": 20, "falseCatchPenalty": 20}
         if not low <= value <= high[name]:
             raise OptionError(f"option {name}: {value} is outside {low}..{high[name]}")

@@ -2,9 +2,9 @@
 holds one seat, our bots the others; the agent reads its observation in words
 or JSON, lists its legal moves in the project's notation and plays one.
 
-This module has no MCP in it (:mod:`unokit.mcp_server` exposes it as tools);
+This module has no MCP in it (:mod:`unokit.agents.mcp_server` exposes it as tools);
 every rule is the engine's (:class:`unokit.Game`), every check of a move is
-:func:`unokit.bots.engine.match_legal`.
+:func:`unokit.agents.engine_protocol.match_legal`.
 
 >>> t = AgentTable("classic", 2, opponents="heuristic", seed=3)
 >>> t.seat, t.waiting_for_agent
@@ -21,7 +21,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from unokit.actions import (
+from unokit.bots import Bot, make_bot
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,
@@ -33,11 +34,10 @@ from unokit.actions import (
     Pass,
     Play,
 )
-from unokit.bots import Bot, make_bot
-from unokit.errors import IllegalActionError, OptionError, UnoError
-from unokit.game import Game
-from unokit.observation import Observation
-from unokit.options import Options
+from unokit.engine.errors import IllegalActionError, OptionError, UnoError
+from unokit.engine.game import Game
+from unokit.engine.observation import Observation
+from unokit.engine.options import Options
 
 __all__ = ["AgentTable", "move_meaning", "WAIT", "ask_level"]
 
@@ -190,7 +190,7 @@ class AgentTable:
 
     def text(self) -> str:
         """The agent's observation in words (the terminal's plain mode text)."""
-        from unokit.tui.text import describe
+        from unokit.engine.narration import describe
 
         obs = self.observe()
         lines = describe(obs, self.names, [b is not None for b in self.bots])
@@ -211,7 +211,7 @@ class AgentTable:
                 "Play NEXT to deal the next round."
             )
         if self.waiting_for_agent:
-            from unokit.tui.text import status_line
+            from unokit.engine.narration import status_line
 
             if g.to_act != self.seat:
                 return "You may catch a player who did not call UNO now, or WAIT."
@@ -231,8 +231,8 @@ class AgentTable:
         """Play the agent's ``move`` (one of :meth:`legal_moves`; a ``PLAY`` may
         add ``uno=true``; the seat prefix may be left out), then let the bots
         play until the agent has a decision again. Raises
-        :class:`~unokit.errors.IllegalActionError` saying why and what is legal."""
-        from unokit.bots.engine import match_legal
+        :class:`~unokit.engine.errors.IllegalActionError` saying why and what is legal."""
+        from unokit.agents.engine_protocol import match_legal
 
         text = " ".join(move.split())
         if not text:
@@ -269,7 +269,7 @@ class AgentTable:
 
     def _why(self, text: str) -> str:
         """Why ``text`` is refused (the rules' own reason when there is one), and what is legal."""
-        from unokit.actions import parse_action
+        from unokit.engine.actions import parse_action
 
         try:
             action = parse_action(text, self.game.variant.cards)
@@ -300,8 +300,8 @@ class AgentTable:
 
         After every move that leaves a seat vulnerable and about to act again
         (:meth:`unokit.Game.catch_window`), the bots are offered the catch
-        first (as :func:`unokit.sim.offer_catch` does), then the agent."""
-        from unokit.game import _RO
+        first (as :func:`unokit.bots.sim.offer_catch` does), then the agent."""
+        from unokit.engine.game import _RO
 
         g = self.game
         for _ in range(100_000):
@@ -332,7 +332,7 @@ class AgentTable:
 
     def news(self) -> list[str]:
         """What happened since the last call, in words, from the agent's point of view."""
-        from unokit.tui.text import Narrator
+        from unokit.engine.narration import Narrator
 
         history = self.observe().history
         if self.game.round_no != self._round:

@@ -2,7 +2,7 @@
 option of docs/rules.md Appendix C and valid ``handSize``, played through the public
 API and checked after every command.
 
-Each match is reproducible from one integer seed (``python -m unokit.fuzz
+Each match is reproducible from one integer seed (``python -m unokit.testing.fuzz
 --replay SEED``): the seed chooses the configuration (variant, players, a
 random combination of options, a random valid ``handSize``), the game's own
 seed and every random choice of the players.
@@ -23,12 +23,12 @@ Checked (a failed check is a :class:`Failure` naming the seed):
 * rounds end (§8.10, D60): a round longer than ``round_limit`` commands fails;
 * a watchdog: a command, a deal or ``Game.new`` that takes longer than
   ``command_seconds`` is a hang and fails (``SIGALRM`` interrupts it);
-* the C core (``--core``, :func:`core_match`): :class:`unokit.core.CoreGame`
+* the C core (``--core``, :func:`core_match`): :class:`unokit.engine.core.CoreGame`
   and ``Game`` (the reference) play the same commands, legal or not, over
   whole matches; after every command both have the same ``state_tuple``, list
   the same legal moves in the same order and refuse the same commands;
 * differential checks: the fast paths that re-implement rules agree with
-  ``Game`` command by command -- the random playout (:mod:`unokit.playout`),
+  ``Game`` command by command -- the random playout (:mod:`unokit.engine.playout`),
   the sensible rollout (:mod:`unokit.bots.rollout`; the greedy one draws its
   random numbers in its own order, so it is only checked for legality) and the
   batched environment of every variant under the match's options
@@ -54,8 +54,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from unokit import events as ev
-from unokit.actions import (
+from unokit.engine import events as ev
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,
@@ -67,12 +67,12 @@ from unokit.actions import (
     Pass,
     Play,
 )
-from unokit.cards import Color
-from unokit.errors import UnoError
-from unokit.game import Game, Phase, max_hand_size
-from unokit.options import OPTION_CHOICES, Options
-from unokit.reference import ReferenceGame
-from unokit.variants import get_variant
+from unokit.engine.cards import Color
+from unokit.engine.errors import UnoError
+from unokit.engine.game import Game, Phase, max_hand_size
+from unokit.engine.options import OPTION_CHOICES, Options
+from unokit.engine.variants import get_variant
+from unokit.testing.reference import ReferenceGame
 
 __all__ = [
     "FuzzConfig",
@@ -128,7 +128,7 @@ class Failure:
         return (
             f"FAIL seed={self.seed} round={self.round} command={self.command}: {self.message}\n"
             f"     config: {self.config}\n"
-            f"     replay: python -m unokit.fuzz --replay {self.seed}"
+            f"     replay: python -m unokit.testing.fuzz --replay {self.seed}"
         )
 
 
@@ -462,7 +462,7 @@ def _lockstep(
 def _differential(g: Game, seed: int) -> int:
     """Compare the fast paths with ``Game`` on the round of ``g`` (a round start)."""
     from unokit.bots.rollout import sensible_move, sensible_rollout
-    from unokit.playout import playout, random_move
+    from unokit.engine.playout import playout, random_move
 
     start = g.copy()
     ra, rb = random.Random(seed).random, random.Random(seed).random
@@ -613,7 +613,7 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
     ``max_commands``): equal states, equal legal move lists (the seat to act
     and a random seat), the same refusals and (``events``) the same events.
     ``stats.differential`` counts the commands compared."""
-    from unokit.core import CoreGame
+    from unokit.engine.core import CoreGame
 
     stats = FuzzStats(matches=1, compared_with="the C core")
     cfg = random_config(seed)
@@ -788,9 +788,9 @@ def _run_seeds(
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m unokit.fuzz --seconds 600``: fuzz, print every failure with
+    """``python -m unokit.testing.fuzz --seconds 600``: fuzz, print every failure with
     its seed and the totals; exit status 1 if anything failed."""
-    p = argparse.ArgumentParser(prog="python -m unokit.fuzz", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m unokit.testing.fuzz", description=__doc__.split("\n")[0])
     p.add_argument("--seconds", type=float, default=None, help="fuzz for this long")
     p.add_argument("--matches", type=int, default=None, help="fuzz this many matches")
     p.add_argument("--commands", type=int, default=None, help="stop after this many commands")

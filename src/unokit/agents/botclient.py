@@ -3,7 +3,7 @@
 The client speaks the page's WebSocket protocol (docs/protocol.md): it says
 ``hello`` with the seat token, reads each ``state``, and when its seat has a
 decision it answers one ``command`` chosen by one of our levels (from the
-seat's observation, read back into an :class:`~unokit.observation.Observation`
+seat's observation, read back into an :class:`~unokit.engine.observation.Observation`
 by :func:`observation_from_dict`) or by an engine program (docs/engine-protocol.md).
 It deals the next round and starts the next match like a person would, and
 stops when the match is over (or after ``matches`` matches).
@@ -18,14 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from unokit import events as ev
-from unokit.actions import Action, parse_action
 from unokit.bots import Bot
-from unokit.cards import Card, CardSet, Color, Face, parse_color
-from unokit.errors import OptionError, ParseError
-from unokit.observation import Observation
-from unokit.options import Options
-from unokit.variants import get_variant
+from unokit.engine import events as ev
+from unokit.engine.actions import Action, parse_action
+from unokit.engine.cards import Card, CardSet, Color, Face, parse_color
+from unokit.engine.errors import OptionError, ParseError
+from unokit.engine.observation import Observation
+from unokit.engine.options import Options
+from unokit.engine.variants import get_variant
 
 __all__ = ["observation_from_dict", "ws_url", "BotClient", "ClientResult"]
 

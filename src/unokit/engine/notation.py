@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import json
 
-from unokit.cards import Color
-from unokit.errors import InvalidPositionError, OptionError, ParseError, UnoError
-from unokit.game import Game, Phase
-from unokit.options import Options
+from unokit.engine.cards import Color
+from unokit.engine.errors import InvalidPositionError, OptionError, ParseError, UnoError
+from unokit.engine.game import Game, Phase
+from unokit.engine.options import Options
 
 __all__ = ["dumps", "loads", "FORMAT"]
 

@@ -2,7 +2,7 @@
 
 Everything a rule needs to know about a card (colour, kind, number, what it
 matches, points, draw amount) is precomputed here as flat lists indexed by card
-id and side, so that the engine never inspects :class:`~unokit.cards.Face`
+id and side, so that the engine never inspects :class:`~unokit.engine.cards.Face`
 objects while playing.
 
 >>> v = VARIANTS["classic"]
@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from unokit.cards import CLASSIC, FLEX, FLIP, CardSet, Color, Kind
-from unokit.decks import classic_deck, flex_deck, flip_deck
-from unokit.options import Options
+from unokit.engine.cards import CLASSIC, FLEX, FLIP, CardSet, Color, Kind
+from unokit.engine.decks import classic_deck, flex_deck, flip_deck
+from unokit.engine.options import Options
 
 __all__ = ["Variant", "VARIANTS", "get_variant", "WILD_BIT"]
 
@@ -196,7 +196,7 @@ def get_variant(name: str | Variant) -> Variant:
     """Look a variant up by name (``classic``, ``flip``, ``flex``)."""
     if isinstance(name, Variant):
         return name
-    from unokit.errors import OptionError
+    from unokit.engine.errors import OptionError
 
     try:
         return VARIANTS[name.strip().lower()]

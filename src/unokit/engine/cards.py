@@ -5,7 +5,7 @@ variant's :class:`CardSet` and has a small integer id; the engine works on ids
 and the public API on :class:`Card` objects. ``str(card)`` is the notation and
 :meth:`CardSet.parse` reads it back:
 
->>> from unokit.cards import CLASSIC, FLIP, FLEX
+>>> from unokit.engine.cards import CLASSIC, FLIP, FLEX
 >>> str(CLASSIC.parse("rd2"))
 'RD2'
 >>> card = FLIP.parse("R3|WDC")
@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from unokit.errors import ParseError
+from unokit.engine.errors import ParseError
 
 __all__ = [
     "Color",

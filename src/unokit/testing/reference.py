@@ -2,8 +2,8 @@
 
 :class:`ReferenceGame` is a :class:`unokit.Game` whose commands run the Python
 implementation of the rules below, where ``Game`` runs them in the C core
-(:mod:`unokit.core`). It exists only as the oracle of the differential fuzzer
-(``python -m unokit.fuzz --core``) and of the tests: both engines play the same
+(:mod:`unokit.engine.core`). It exists only as the oracle of the differential fuzzer
+(``python -m unokit.testing.fuzz --core``) and of the tests: both engines play the same
 commands and must agree on the state, the legal moves, the refusals and the
 events after every command (docs/core.md). No production module imports it.
 
@@ -21,16 +21,16 @@ import random
 import threading
 from collections.abc import Callable
 
-from unokit import events as ev
-from unokit.cards import Color
-from unokit.errors import IllegalActionError
-from unokit.game import Game, check_deal
-from unokit.playout import random_move
-from unokit.variants import WILD_BIT
+from unokit.engine import events as ev
+from unokit.engine.cards import Color
+from unokit.engine.errors import IllegalActionError
+from unokit.engine.game import Game, check_deal
+from unokit.engine.playout import random_move
+from unokit.engine.variants import WILD_BIT
 
 __all__ = ["ReferenceGame", "playout_python"]
 
-# the same constants as unokit.game (phases, UNO states, kinds, move codes)
+# the same constants as unokit.engine.game (phases, UNO states, kinds, move codes)
 _T, _D, _C, _CH, _RO, _MO, _DEAL = range(7)
 _NONE, _SAFE, _VULN = 0, 1, 2
 _NUMBER = 0
@@ -451,7 +451,7 @@ class ReferenceGame(Game):
         uno: bool = False,
         flip_color: int = -1,
     ) -> None:
-        """PLAY / PLAY_DRAWN with card id ``cid`` (see :class:`~unokit.actions.Play`)."""
+        """PLAY / PLAY_DRAWN with card id ``cid`` (see :class:`~unokit.engine.actions.Play`)."""
         self._seat_ok(seat)
         err, misplay = self._play_error(seat, cid, color, flex, target, swap, flip_color)
         if err:

@@ -33,9 +33,9 @@ import weakref
 from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any
 
-from unokit.actions import Action, Play, parse_action
-from unokit.errors import BotFailure, OptionError, UnoError
-from unokit.observation import Observation
+from unokit.engine.actions import Action, Play, parse_action
+from unokit.engine.errors import BotFailure, OptionError, UnoError
+from unokit.engine.observation import Observation
 
 if TYPE_CHECKING:
     from unokit.bots import Bot
@@ -115,7 +115,7 @@ class EngineBot:
     ``command`` is split like a shell would (no shell runs it). The program
     starts at the first decision; ``timeout_ms`` bounds each move (and
     ``startup_ms`` the handshake). Raises :class:`EngineError` on any failure
-    and :class:`~unokit.errors.OptionError` at once if the program does not
+    and :class:`~unokit.engine.errors.OptionError` at once if the program does not
     exist. Call :meth:`close` when the game is over (a finaliser kills the
     program otherwise).
 
@@ -335,7 +335,7 @@ class EngineBot:
 
 def match_legal(text: str, obs: Observation) -> Action:
     """The legal move of ``obs`` that ``text`` names (a ``PLAY`` may add
-    ``uno=true``); :class:`~unokit.errors.IllegalActionError` saying why not,
+    ``uno=true``); :class:`~unokit.engine.errors.IllegalActionError` saying why not,
     with the legal moves, otherwise.
 
     >>> from unokit import Game
@@ -345,10 +345,10 @@ def match_legal(text: str, obs: Observation) -> Action:
     >>> match_legal("P1 PLAY R9", g.observe(1))
     Traceback (most recent call last):
     ...
-    unokit.errors.IllegalActionError: the illegal move 'P1 PLAY R9'; legal: P1 PLAY BR; P1 PLAY W4 color=R; P1 PLAY W4 color=Y; P1 PLAY W4 color=G; P1 PLAY W4 color=B; P1 DRAW
+    unokit.engine.errors.IllegalActionError: the illegal move 'P1 PLAY R9'; legal: P1 PLAY BR; P1 PLAY W4 color=R; P1 PLAY W4 color=Y; P1 PLAY W4 color=G; P1 PLAY W4 color=B; P1 DRAW
     """
-    from unokit.errors import IllegalActionError
-    from unokit.variants import get_variant
+    from unokit.engine.errors import IllegalActionError
+    from unokit.engine.variants import get_variant
 
     legal = "; ".join(str(a) for a in obs.legal) or "none"
     try:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from unokit.game import _RO, _T, OP_DRAW, OP_PLAY, Game
+from unokit.engine.game import _RO, _T, OP_DRAW, OP_PLAY, Game
 
 __all__ = ["random_move", "playout"]
 
@@ -54,13 +54,13 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
     with :func:`random_move`; returns the number of decisions made.
     ``rnd`` returns floats in [0, 1).
 
-    The round is played on the C core (:mod:`unokit.core`): the same policy,
+    The round is played on the C core (:mod:`unokit.engine.core`): the same policy,
     the same calls of ``rnd``, the same final state as stepping
     :func:`random_move` through :meth:`Game.apply_move`; a game that keeps
     an event log gets the playout's events appended to it."""
     if game.phase >= _RO:
         return 0
-    from unokit.core import CoreGame
+    from unokit.engine.core import CoreGame
 
     core = CoreGame.from_game(game)
     if game.log is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from unokit.cards import Card, Color, Face
+from unokit.engine.cards import Card, Color, Face
 
 __all__ = [
     "Event",

@@ -36,10 +36,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from unokit import notation
-from unokit.errors import OptionError, RecordError, UnoError
-from unokit.game import Game
-from unokit.options import Options
+from unokit.engine import notation
+from unokit.engine.errors import OptionError, RecordError, UnoError
+from unokit.engine.game import Game
+from unokit.engine.options import Options
 
 __all__ = [
     "Record",
@@ -173,7 +173,7 @@ def _now() -> str:
 
 def result_of(game: Game) -> dict[str, Any]:
     """The ``meta.result`` of a game: rounds dealt, scores, winners, whether it is over."""
-    from unokit.game import Phase
+    from unokit.engine.game import Phase
 
     over = game.phase == Phase.MATCH_OVER
     out: dict[str, Any] = {
@@ -203,7 +203,7 @@ def record_of(
     """The full record of a match created by :meth:`Game.new` with events on.
 
     ``bots``: the bot of each seat (None for a person); ``deals``: the
-    :class:`~unokit.commitment.DealCommitments` shown to the players during
+    :class:`~unokit.records.commitment.DealCommitments` shown to the players during
     play; ``commit``: without them, commit to every deal now with fresh salts
     (bot games nobody watched: the record carries commitments all the same);
     ``producer`` (the program, e.g. ``"unokit 0.1.0 sim"``), ``started``,
@@ -230,7 +230,7 @@ def record_of(
         meta=meta,
     )
     if deals is None and commit:
-        from unokit.commitment import DealCommitments
+        from unokit.records.commitment import DealCommitments
 
         deals = DealCommitments()
         for g in _deal_states(rec):
@@ -454,7 +454,7 @@ def record_for_seat(record: Record, seat: int, game: Game | None = None) -> Reco
     and the salt and deal text of every round that is over. No seed: it
     would show every hidden card. ``game``: the current game, when the record
     is of a match in progress (its last round is not revealed)."""
-    from unokit.commitment import deal_text, round_is_over
+    from unokit.records.commitment import deal_text, round_is_over
 
     if record.view is not None:
         if record.view == seat:
@@ -565,7 +565,7 @@ def validate(record: Record, text: str | None = None) -> list[Problem]:
     and the result in ``meta`` must be the one reached. A per-seat view is
     checked as far as it can be without the hidden cards. ``text``: the JSON
     text it was read from, to name the line of a failing command."""
-    from unokit.commitment import deal_text, matches
+    from unokit.records.commitment import deal_text, matches
 
     lines = command_lines(text) if text is not None else []
 
@@ -623,7 +623,7 @@ def validate(record: Record, text: str | None = None) -> list[Problem]:
             check_deal(k)
     for r in sorted(set(rounds) - checked):
         problems.append(Problem(f"a commitment for round {r}, which the record never deals"))
-    from unokit.commitment import round_is_over
+    from unokit.records.commitment import round_is_over
 
     for r in sorted(rounds):
         if r in checked and round_is_over(g, r) and "salt" not in rounds[r]:
@@ -648,9 +648,9 @@ def validate(record: Record, text: str | None = None) -> list[Problem]:
 def _validate_view(
     record: Record, rounds: dict[int, dict[str, Any]], line_of: Any
 ) -> list[Problem]:
-    from unokit.actions import parse_action
-    from unokit.commitment import matches
-    from unokit.variants import get_variant
+    from unokit.engine.actions import parse_action
+    from unokit.engine.variants import get_variant
+    from unokit.records.commitment import matches
 
     problems: list[Problem] = []
     seat = record.view

@@ -5,7 +5,7 @@ The text form is the command notation of docs/scenario-format.md::
     P1 PLAY W4 color=G        P2 DRAW      P2 PASS      P1 COLOR B
     P2 ACCEPT   P2 CHALLENGE  P0 UNO       P3 CATCH P1  NEXT
 
->>> from unokit.cards import CLASSIC
+>>> from unokit.engine.cards import CLASSIC
 >>> a = parse_action("p1 play w4 color=g uno=true", CLASSIC)
 >>> a
 Play(seat=1, card=Card('W4'), color=<Color.G: 2>, flex=False, target=None, swap=None, uno=True, flip_color=None)
@@ -14,15 +14,15 @@ Play(seat=1, card=Card('W4'), color=<Color.G: 2>, flex=False, target=None, swap=
 >>> parse_action("P1 PLAY W4 colour=G", CLASSIC)
 Traceback (most recent call last):
 ...
-unokit.errors.ParseError: unknown keyword 'colour' in 'P1 PLAY W4 colour=G': expected color, side, target, swap, uno, flipcolor
+unokit.engine.errors.ParseError: unknown keyword 'colour' in 'P1 PLAY W4 colour=G': expected color, side, target, swap, uno, flipcolor
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from unokit.cards import Card, CardSet, Color, parse_color
-from unokit.errors import ParseError
+from unokit.engine.cards import Card, CardSet, Color, parse_color
+from unokit.engine.errors import ParseError
 
 __all__ = [
     "Action",

@@ -1,9 +1,9 @@
 """The rules engine's typed face: one mutable :class:`Game` holding a whole match.
 
-The rules run in the C core (:mod:`unokit.core`): every command loads the
+The rules run in the C core (:mod:`unokit.engine.core`): every command loads the
 position into it, is applied there and the result is stored back into the
 game's attributes; legal moves come from the core too (docs/core.md, "Game on
-the core"). The readable Python rules live in :mod:`unokit.reference`, the
+the core"). The readable Python rules live in :mod:`unokit.testing.reference`, the
 differential fuzzer's oracle.
 
 The engine is pure and synchronous: no I/O, no clock, no global randomness.
@@ -19,10 +19,10 @@ down completely (seed and shuffle counter included).
 >>> g.apply("P0 PLAY R99")
 Traceback (most recent call last):
 ...
-unokit.errors.ParseError: unknown classic card 'R99': expected R0-R9, RS, RR, RD2, W, W4 (colours R Y G B)
+unokit.engine.errors.ParseError: unknown classic card 'R99': expected R0-R9, RS, RR, RD2, W, W4 (colours R Y G B)
 
-Commands are typed objects (:mod:`unokit.actions`) or their text; an illegal
-command raises :class:`~unokit.errors.IllegalActionError` and changes nothing.
+Commands are typed objects (:mod:`unokit.engine.actions`) or their text; an illegal
+command raises :class:`~unokit.engine.errors.IllegalActionError` and changes nothing.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from enum import IntEnum
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from unokit import events as ev
-from unokit.actions import (
+from unokit.engine import events as ev
+from unokit.engine.actions import (
     Accept,
     Action,
     CallUno,
@@ -49,14 +49,14 @@ from unokit.actions import (
     Play,
     parse_action,
 )
-from unokit.cards import Card, Color, Kind
-from unokit.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
-from unokit.options import Options
-from unokit.variants import WILD_BIT, Variant, get_variant
+from unokit.engine.cards import Card, Color, Kind
+from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
+from unokit.engine.options import Options
+from unokit.engine.variants import WILD_BIT, Variant, get_variant
 
 if TYPE_CHECKING:
-    from unokit.core import CoreConfig, CoreGame
-    from unokit.observation import Observation
+    from unokit.engine.core import CoreConfig, CoreGame
+    from unokit.engine.observation import Observation
 
 __all__ = [
     "Game",
@@ -136,7 +136,7 @@ def max_hand_size(
 
 def check_deal(variant: Variant, players: int, options: Options, seed: int = 0) -> None:
     """Refuse a configuration whose deal is impossible (docs/rules.md D59) with an
-    :class:`~unokit.errors.OptionError` that names the largest valid ``handSize``."""
+    :class:`~unokit.engine.errors.OptionError` that names the largest valid ``handSize``."""
     size = options.handSize
     deck = len(variant.deck_ids(options, seed))
     if not 1 <= size <= MAX_HAND_SIZE or players * size > deck - 1:
@@ -153,7 +153,7 @@ def check_config(
 ) -> tuple[Variant, Options]:
     """The variant and options of a new match, or the error that refuses it
     (players, dealer seat, seed, deal: docs/rules.md D59). Shared by
-    :class:`Game` and :class:`unokit.core.CoreGame`."""
+    :class:`Game` and :class:`unokit.engine.core.CoreGame`."""
     v = get_variant(variant)
     opts = options if isinstance(options, Options) else Options.from_dict(options)
     if not isinstance(players, int) or isinstance(players, bool):
@@ -1001,7 +1001,7 @@ class Game:
             self.log.extend(c.take_events())
 
     def _refuse(self, err: int, why: str | None) -> IllegalActionError:
-        from unokit.core import error_text
+        from unokit.engine.core import error_text
 
         return IllegalActionError(why or error_text(err))
 
@@ -1056,8 +1056,8 @@ class Game:
     def apply(self, action: Action | str) -> list[ev.Event]:
         """Carry out one command (a typed action or its text) and return the
         events it caused. An illegal command raises
-        :class:`~unokit.errors.IllegalActionError` (or
-        :class:`~unokit.errors.ParseError` for bad text) and changes nothing."""
+        :class:`~unokit.engine.errors.IllegalActionError` (or
+        :class:`~unokit.engine.errors.ParseError` for bad text) and changes nothing."""
         if isinstance(action, str):
             action = parse_action(action, self.variant.cards)
         start = len(self.log) if self.log is not None else 0
@@ -1101,7 +1101,7 @@ class Game:
         uno: bool = False,
         flip_color: int = -1,
     ) -> None:
-        """PLAY / PLAY_DRAWN with card id ``cid`` (see :class:`~unokit.actions.Play`)."""
+        """PLAY / PLAY_DRAWN with card id ``cid`` (see :class:`~unokit.engine.actions.Play`)."""
         self._seat_ok(seat)
         if not (isinstance(cid, int) and 0 <= cid < len(self.variant.cards)):
             raise IllegalActionError(f"card id {cid!r} is not a {self.variant.name} card")
@@ -1352,8 +1352,8 @@ class Game:
         return simple[type(action)]
 
     def observe(self, seat: int | None) -> Observation:
-        """What ``seat`` may know (``None``: a spectator); see :mod:`unokit.observation`."""
-        from unokit.observation import observe
+        """What ``seat`` may know (``None``: a spectator); see :mod:`unokit.engine.observation`."""
+        from unokit.engine.observation import observe
 
         return observe(self, seat)
 
@@ -1425,7 +1425,7 @@ class Game:
         )
 
     def __str__(self) -> str:
-        from unokit.render import render
+        from unokit.engine.render import render
 
         return render(self)
 
@@ -1470,11 +1470,11 @@ _copy_slots = _slot_copier()
 
 
 def _core_mod() -> ModuleType:
-    """:mod:`unokit.core` (imported on first use: it imports this module)."""
+    """:mod:`unokit.engine.core` (imported on first use: it imports this module)."""
     if not _CORE:
-        import unokit.core
+        import unokit.engine.core
 
-        _CORE.append(unokit.core)
+        _CORE.append(unokit.engine.core)
     return _CORE[0]
 
 

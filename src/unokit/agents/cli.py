@@ -39,7 +39,7 @@ def mcp_command(
     if not 1 <= port <= 65535:
         raise typer.BadParameter("must be 1 to 65535", param_hint="--port")
     need("mcp", "mcp")
-    from unokit.mcp_server import run
+    from unokit.agents.mcp_server import run
 
     run(transport, host, port)
 
@@ -75,7 +75,7 @@ def bot_connect(
 ) -> None:
     """Play a seat of a web room with one of our levels or an engine program."""
     from unokit.bots import make_bot
-    from unokit.errors import BotFailure, UnoError
+    from unokit.engine.errors import BotFailure, UnoError
 
     if not token.strip():
         raise typer.BadParameter("the seat token of the bot's seat is needed", param_hint="--token")
@@ -86,7 +86,7 @@ def bot_connect(
     if engine_timeout_ms < 1:
         raise typer.BadParameter("must be at least 1", param_hint="--engine-timeout-ms")
     need("websockets", "web")
-    from unokit.botclient import BotClient, ws_url
+    from unokit.agents.botclient import BotClient, ws_url
 
     try:
         ws_url(url)

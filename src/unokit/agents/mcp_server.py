@@ -1,7 +1,7 @@
 """``unokit mcp``: UNO, UNO Flip and UNO Flex for language-model agents, as an
 MCP server (the official ``mcp`` Python SDK; stdio or streamable HTTP).
 
-The tools wrap :class:`unokit.agent_table.AgentTable`: the agent holds one
+The tools wrap :class:`unokit.agents.table.AgentTable`: the agent holds one
 seat, our bots the others. Every tool answers in plain JSON; a refused call is
 an MCP tool error whose text says what was wrong and what is legal. See
 docs/mcp.md.
@@ -14,8 +14,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
-from unokit.agent_table import AgentTable, ask_level
-from unokit.errors import OptionError, UnoError
+from unokit.agents.table import AgentTable, ask_level
+from unokit.engine.errors import OptionError, UnoError
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -221,7 +221,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         With no arguments: the rules of the latest game. With variant (and options):
         those rules, without a game.
         game_id: a game's id (omit it for the latest game)."""
-        from unokit.options import Options
+        from unokit.engine.options import Options
         from unokit.tui.rules_text import rules_text
 
         if variant:
@@ -255,9 +255,9 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         Returns the move in notation and its meaning."""
         from dataclasses import replace
 
-        from unokit.actions import Play
-        from unokit.agent_table import move_meaning
-        from unokit.record import loads
+        from unokit.agents.table import move_meaning
+        from unokit.engine.actions import Play
+        from unokit.records.record import loads
 
         if record.strip():
             rec = loads(record)

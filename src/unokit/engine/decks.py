@@ -2,7 +2,7 @@
 
 >>> len(classic_deck()), len(flip_deck()), len(flex_deck())
 (108, 112, 104)
->>> from unokit.cards import FLIP
+>>> from unokit.engine.cards import FLIP
 >>> sorted(str(FLIP.cards[i]) for i in flip_deck() if str(FLIP.cards[i]).endswith("|WDC"))
 ['G6|WDC', 'GF|WDC', 'R3|WDC', 'Y6|WDC']
 """
@@ -16,8 +16,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from unokit.cards import CLASSIC, FLEX, FLIP, Card, Kind
-from unokit.errors import OptionError, ParseError
+from unokit.engine.cards import CLASSIC, FLEX, FLIP, Card, Kind
+from unokit.engine.errors import OptionError, ParseError
 
 __all__ = [
     "classic_deck",

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from unokit.game import Game
+    from unokit.engine.game import Game
 
 __all__ = ["render"]
 
@@ -30,7 +30,7 @@ _UNO = ("", " UNO", " UNO!?")  # none, safe (called), vulnerable (not called)
 
 def render(game: Game) -> str:
     """The whole position in a few lines: piles, every hand, scores, who acts."""
-    from unokit.game import Phase
+    from unokit.engine.game import Phase
 
     cs = game.variant.cards.cards
     phase = Phase(game.phase)

@@ -11,7 +11,7 @@ hidden card), so each deal is *committed*:
   pile in order and the discard pile, in the position notation;
 * once the round is over the record reveals ``salt`` (and, in a per-seat view,
   the deal text itself). Anyone can recompute the hash; with the seed (full
-  view) :func:`unokit.record.validate` also replays the match and checks that
+  view) :func:`unokit.records.record.validate` also replays the match and checks that
   the engine's shuffle of that seed produced exactly the committed deal.
 
 A player who kept the commitment shown at the deal can so prove that the deck
@@ -40,7 +40,7 @@ import hmac
 import secrets
 from typing import Any
 
-from unokit.game import Game, Phase
+from unokit.engine.game import Game, Phase
 
 __all__ = ["DOMAIN", "DealCommitments", "commitment", "deal_text", "new_salt", "round_is_over"]
 
@@ -53,7 +53,7 @@ def deal_text(game: Game) -> str:
     """The deal of the round in progress as text: the lines of the position
     notation (docs/notation.md) that say where every card lies, without the
     seed or the shuffle counter. Taken when the round has just been dealt."""
-    from unokit import notation
+    from unokit.engine import notation
 
     keep = [
         line
