@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from unokit import Game, record
+from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.analysis import LABELS, analyse, evaluate, position_value
 from unokit.cli import app
+from unokit.records import record
 
 runner = CliRunner()
 

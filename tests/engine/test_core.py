@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from unokit import Game, _core, fuzz
+from unokit import Game, _core
 from unokit.bots.sim import SimResult, _tally, simulate
 from unokit.engine.core import CoreGame, core_options, simulate_random
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError
 from unokit.engine.options import Options
 from unokit.engine.playout import playout
 from unokit.engine.variants import get_variant
+from unokit.testing import fuzz
 from unokit.testing.conformance import run_on_core, run_scenario
 from unokit.testing.reference import ReferenceGame, playout_python
 

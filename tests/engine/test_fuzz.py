@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 
-from unokit import Game, fuzz
+from unokit import Game
 from unokit.engine import events as ev
 from unokit.engine.core import CoreGame
 from unokit.engine.game import max_hand_size
 from unokit.engine.options import Options
+from unokit.testing import fuzz
 
 MATCHES = 150  # about 35,000 commands, every variant and option value (< 1 min)
 

@@ -11,7 +11,8 @@ scored on the same samples. ``before`` is the chance with the best move,
 lost. Moves that lost at least 5, 10, 20 points are flagged as an inaccuracy,
 a mistake, a blunder, with the better move named.
 
->>> from unokit import Game, record
+>>> from unokit import Game
+>>> from unokit.records import record
 >>> from unokit.bots import make_bot
 >>> g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=5, events=True)
 >>> bots = [make_bot("heuristic", seed=s) for s in range(2)]
