@@ -59,6 +59,7 @@ from unokit.web.messages import (
     protocol_schema,
 )
 from unokit.web.room import Conn, Hub, ProtocolError, Room
+from unokit.web.security import SecurityHeaders
 from unokit.web.store import StorageError, Store
 from unokit.web.table_api import (
     HistoryBody,
@@ -407,6 +408,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.router.route_class = StrictJSONRoute
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    # outermost: headers on every response, Origin check before any WebSocket accept
+    app.add_middleware(SecurityHeaders, allowed_origins=settings.allowed_origins)
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -656,29 +659,31 @@ def create_app(settings: Settings) -> FastAPI:
                     await conn.writer
 
     async def on_frame(conn: Conn, message: Message) -> None:
-        """One frame of a client (text or bytes), here or relayed by another process."""
+        """One frame of a client (text or bytes), here or relayed by another process.
+
+        Messages are text frames (protocol.md). A binary frame is refused:
+        ``bad_json`` if it is not UTF-8 (also a text frame that is not UTF-8,
+        which the server's protocol hands on as bytes: web/serving.py), else
+        ``bad_message``; ``too_large`` past the size limit."""
         text = message.get("text")
         if text is None:
+            if not _admit(conn):
+                return
             data = message.get("bytes") or b""
             if len(data) > settings.max_message:
-                text = None
-            else:
-                try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError as e:
-                    if _admit(conn):
-                        conn.send(_err(None, "bad_json", f"not UTF-8: {e.reason}"))
-                    return
-            if text is None:
-                if _admit(conn):
-                    conn.send(
-                        _err(
-                            None,
-                            "too_large",
-                            f"messages are limited to {settings.max_message} bytes",
-                        )
-                    )
+                conn.send(
+                    _err(None, "too_large", f"messages are limited to {settings.max_message} bytes")
+                )
                 return
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                conn.send(_err(None, "bad_json", f"not UTF-8: {e.reason} at byte {e.start}"))
+                return
+            conn.send(
+                _err(None, "bad_message", "binary frames are not accepted: send JSON text frames")
+            )
+            return
         await handle(conn, text)
 
     def _admit(conn: Conn) -> bool:
