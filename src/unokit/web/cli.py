@@ -167,7 +167,7 @@ def serve(
         typer.Option(
             "--max-connections-per-address",
             help="Open connections (HTTP and WebSocket) one client address may hold; "
-            "more are refused with 503. It counts TCP peers: behind a reverse proxy "
+            "more are refused with 429. It counts TCP peers: behind a reverse proxy "
             "every connection comes from the proxy, so raise it there and cap per "
             "client in the proxy (docs/deployment.md).",
             min=1,

@@ -12,7 +12,7 @@ WebSocket protocol classes extended with:
   response; otherwise the connection is closed;
 * a **per-address connection cap**: at most ``per_address`` open connections
   (HTTP and WebSocket together) from one client address; the next one gets
-  a 503 and is closed before anything is parsed;
+  a 429 and is closed before anything is parsed;
 * (websockets-sansio, the default) a text frame that is not UTF-8 reaches the
   app as a binary frame, which the app answers with ``bad_json`` (protocol.md)
   instead of uvicorn logging a traceback and closing with 1007.
@@ -33,7 +33,7 @@ __all__ = ["ConnectionGuard", "protocols"]
 log = logging.getLogger("unokit.web")
 
 _REFUSED = (
-    b"HTTP/1.1 503 Service Unavailable\r\n"
+    b"HTTP/1.1 429 Too Many Requests\r\n"
     b"content-type: text/plain; charset=utf-8\r\n"
     b"connection: close\r\n"
     b"content-length: 39\r\n\r\n"
