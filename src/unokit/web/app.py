@@ -4,6 +4,8 @@ The protocol is documented in docs/protocol.md; the message models are in
 :mod:`unokit.web.messages`; rooms and their games in :mod:`unokit.web.room`.
 
 >>> from unokit.web.config import Settings
+from unokit.web.deals import current_deal
+from unokit.web.deals import match_record as web_record
 >>> app = create_app(Settings(db_url="sqlite:///:memory:"))
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api/rooms"))[:3]
 ['/api/rooms', '/api/rooms/{code}', '/api/rooms/{code}/back']
@@ -38,10 +40,12 @@ from unokit.engine.errors import RecordError, UnoError
 from unokit.engine.game import Game, Phase
 from unokit.engine.options import _BOOLS, _INTS, HOUSE_RULES, OPTION_CHOICES, Options
 from unokit.engine.variants import VARIANTS
-from unokit.records.record import Record, record_of
+from unokit.records.record import Record
 from unokit.records.record import loads as record_loads
 from unokit.web.cluster import ClusterHub, Elsewhere
 from unokit.web.config import Settings
+from unokit.web.deals import current_deal
+from unokit.web.deals import match_record as web_record
 from unokit.web.direct import RAW_SEND, direct_socket
 from unokit.web.messages import (
     CLIENT_MESSAGE,
@@ -876,6 +880,16 @@ def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: 
                 )
         return {"games": games}
 
+    @app.get("/api/rooms/{code}/deal")
+    async def deal_commitment(code: str, request: Request) -> dict[str, Any]:
+        """The commitment to the round in play (docs/record-format.md): keep it,
+        and check it against the salt the match's record reveals."""
+        room = await room_or_404(code, request)
+        deal = await asyncio.to_thread(current_deal, room)
+        if deal is None:
+            raise HTTPException(409, "no round has been dealt in this room yet")
+        return deal
+
     @app.post("/api/rooms/{code}/record")
     async def match_record(code: str, body: RecordBody, request: Request) -> Response:
         """A finished match of the room as a game record (docs/record-format.md).
@@ -889,10 +903,7 @@ def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: 
             raise HTTPException(403, "this token is not a seat token of this room")
         for number, game in _finished(room):
             if number == body.match:
-                text = record_of(
-                    game, room.seat_names(), producer="unokit web", ended="now",
-                    extra={"event": f"unokit room {room.code}, match {number}"},
-                ).dumps()  # fmt: skip
+                text = (await web_record(room, number, game)).dumps()
                 name = f"unokit-{room.code}-{number}.json"
                 return Response(
                     text,
