@@ -42,6 +42,7 @@ from unokit.engine.options import _BOOLS, _INTS, HOUSE_RULES, OPTION_CHOICES, Op
 from unokit.engine.variants import VARIANTS
 from unokit.records.record import Record
 from unokit.records.record import loads as record_loads
+from unokit.web import chat
 from unokit.web.cluster import ClusterHub, Elsewhere
 from unokit.web.config import Settings
 from unokit.web.deals import current_deal
@@ -736,19 +737,7 @@ def create_app(settings: Settings) -> FastAPI:
             elif isinstance(msg, StartMsg):
                 await room.start(conn, msg_id, msg.level, msg.version)
             elif isinstance(msg, ChatMsg):
-                if not conn.bound:
-                    raise ProtocolError("not_joined", "say hello first")
-                seat = conn.seat
-                name = "spectator" if seat is None else (room.seats[seat].name or f"P{seat}")
-                room.broadcast(
-                    {
-                        "type": "chat",
-                        "seat": seat,
-                        "name": name,
-                        "text": msg.text,
-                        "time": round(time.time(), 3),
-                    }
-                )
+                chat.say(room, conn, msg.text)  # the room's chat mode, the sender's rate
             elif isinstance(msg, PingMsg):
                 conn.send({"type": "pong", "id": msg_id})
             elif isinstance(msg, ResyncMsg):
@@ -790,6 +779,16 @@ def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: 
         except ProtocolError as e:
             raise _http(e) from None
         return Response(status_code=204)
+
+    @app.post("/api/rooms/{code}/chat")
+    async def set_chat(code: str, body: chat.ChatModeBody, request: Request) -> dict[str, Any]:
+        """The host sets who may chat: players (default), all, or off."""
+        room = await room_or_404(code, request)
+        try:
+            chat.set_mode(room, body.token, body.chat)
+        except ProtocolError as e:
+            raise _http(e) from None
+        return {"chat": chat.gate(room).mode}
 
     @app.post("/api/rooms/{code}/public")
     async def set_public(code: str, body: PublicBody, request: Request) -> dict[str, Any]:
