@@ -357,8 +357,10 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
         view only (it never sees other hands).
 
         level: easy, normal, hard, heuristic or random.
-        record: optional text of a game record (the 'unokit-record 1' format written by
-          'unokit play --save'); without it, your current position in game_id is used.
+        record: optional text of a game record: the JSON record of docs/record-format.md
+          (written by 'unokit play --save' or downloaded from a web match; the old
+          'unokit-record 1' lines are read too); without it, your current position in
+          game_id is used.
         step: with a record, the position after this many commands (-1: the end).
         seat: the seat to ask for (-1: the seat whose decision it is).
         think_ms: thinking time for 'hard'.
