@@ -65,3 +65,13 @@ def test_pages_work_under_the_csp(new_player: Any, server: Server) -> None:
     assert hue.strip() != ""
     assert violations(p) == []
     assert not [e for e in p.errors if "Content Security Policy" in e], p.errors
+
+
+def test_card_gallery_works_under_the_csp(new_player: Any) -> None:
+    p = new_player("gallery")
+    p.page.add_init_script(WATCH)
+    response = p.page.goto("/static/gallery.html")
+    assert response is not None and "content-security-policy" in response.headers
+    p.page.wait_for_selector("body[data-ready='1']")
+    assert int(p.page.evaluate("() => document.body.dataset.cardCount")) > 50
+    assert violations(p) == []
