@@ -5,11 +5,23 @@ is rate-limited, and no two seats show the same name."""
 from __future__ import annotations
 
 import json
+import logging
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from .conftest import WS, create_room
+
+
+@pytest.fixture(autouse=True)
+def no_tracebacks(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Whatever the clients sent, the server logged no error and no traceback."""
+    caplog.set_level(logging.INFO)
+    yield
+    bad = [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+    assert not bad, [r.getMessage() for r in bad]
 
 
 def chat_errors(ws: WS, texts: list[str]) -> list[dict[str, Any]]:
