@@ -4,8 +4,6 @@ The protocol is documented in docs/protocol.md; the message models are in
 :mod:`unokit.web.messages`; rooms and their games in :mod:`unokit.web.room`.
 
 >>> from unokit.web.config import Settings
-from unokit.web.deals import current_deal
-from unokit.web.deals import match_record as web_record
 >>> app = create_app(Settings(db_url="sqlite:///:memory:"))
 >>> sorted(r.path for r in app.routes if r.path.startswith("/api/rooms"))[:3]
 ['/api/rooms', '/api/rooms/{code}', '/api/rooms/{code}/back']
