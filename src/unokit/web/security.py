@@ -146,9 +146,7 @@ class SecurityHeaders:
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = [
-                    (k, v) for k, v in message.get("headers", ()) if k.lower() not in _NAMES
-                ]
+                headers = [(k, v) for k, v in message.get("headers", ()) if k.lower() not in _NAMES]
                 headers.extend(SECURITY_HEADERS)
                 message["headers"] = headers
             await send(message)
