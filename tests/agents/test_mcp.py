@@ -141,7 +141,8 @@ async def test_streamable_http() -> None:
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
             start = ok(await client.call_tool("new_game", {"variant": "flex", "seed": 4}))
             move = start["legal_moves"][0]["move"]
-            assert ok(await client.call_tool("play_move", {"move": move}))["accepted"] == move
+            played = await client.call_tool("play_move", {"move": move, "game_id": start["game_id"]})
+            assert ok(played)["accepted"] == move
     finally:
         proc.terminate()
         proc.wait(timeout=10)

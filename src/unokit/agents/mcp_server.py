@@ -10,17 +10,21 @@ docs/mcp.md.
 from __future__ import annotations
 
 import functools
+import inspect
+import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from unokit.agents.table import AgentTable, ask_level
 from unokit.engine.errors import OptionError, UnoError
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver.tools import Tool
 
-__all__ = ["build_server", "Tables", "INSTRUCTIONS"]
+__all__ = ["build_server", "Sessions", "Tables", "INSTRUCTIONS"]
 
 INSTRUCTIONS = """\
 You are playing UNO (variants: classic, flip, flex) against bots, by the exact
@@ -41,30 +45,98 @@ _MOVE_HELP = (
 
 
 class Tables:
-    """The games of one server, by id (the last one started is the default)."""
+    """The games of one owner (docs/mcp.md, "Sessions"), by id; the last one
+    started is the default unless ``require_id``.
 
-    def __init__(self, limit: int = 64) -> None:
+    Ids are unguessable (``g`` and 96 random bits); at most ``limit`` games are
+    kept, the owner's oldest one making way for its newest."""
+
+    def __init__(self, limit: int = 16, require_id: bool = False) -> None:
         self.limit = limit
+        self.require_id = require_id
         self._games: OrderedDict[str, AgentTable] = OrderedDict()
-        self._next = 1
 
     def add(self, table: AgentTable) -> str:
-        gid = f"g{self._next}"
-        self._next += 1
+        gid = "g" + secrets.token_urlsafe(12)
         self._games[gid] = table
         while len(self._games) > self.limit:
             self._games.popitem(last=False)
         return gid
 
     def get(self, game_id: str = "") -> tuple[str, AgentTable]:
+        gid = game_id.strip()
+        if not gid and self.require_id:
+            raise OptionError(
+                "pass game_id (the one new_game returned): without an MCP session, "
+                "a game is reached by its id only"
+            )
         if not self._games:
             raise OptionError("no game yet: start one with new_game")
-        gid = game_id.strip() or next(reversed(self._games))
+        gid = gid or next(reversed(self._games))
         if gid not in self._games:
-            raise OptionError(
-                f"no game {gid!r}; games: {', '.join(self._games)} (omit game_id for the latest)"
-            )
+            shown = "" if self.require_id else f"; your games: {', '.join(self._games)}"
+            raise OptionError(f"no game {gid[:40]!r} of yours{shown} (omit game_id for the latest)")
         return gid, self._games[gid]
+
+
+class Sessions:
+    """Each client's own :class:`Tables`: one client can neither read, play nor
+    evict another's games (docs/mcp.md, "Sessions").
+
+    The owner of a call is: over stdio, the one client (single-user mode);
+    over HTTP, the MCP session (``Mcp-Session-Id``, checked by the SDK) when
+    the client opened one, else the client's address, and then every call
+    must name its ``game_id`` (an unguessable id: a capability). Owners idle
+    for ``idle`` seconds are forgotten; past ``max_owners`` at once, a new
+    owner's first game is refused (never someone else's evicted)."""
+
+    def __init__(
+        self,
+        per_owner: int = 16,
+        max_owners: int = 256,
+        idle: float = 3600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.per_owner = per_owner
+        self.max_owners = max_owners
+        self.idle = idle
+        self.clock = clock
+        self._owners: OrderedDict[str, tuple[float, Tables]] = OrderedDict()
+
+    @staticmethod
+    def owner(ctx: Any) -> tuple[str, bool]:
+        """(owner key, whether calls must name their game) of a tool call."""
+        headers = ctx.headers
+        if headers is None:
+            return "stdio", False
+        session = headers.get("mcp-session-id")
+        if session:
+            return f"session {session}", False
+        client = getattr(ctx.request_context.request, "client", None)
+        return f"address {client.host if client else '?'}", True
+
+    def of(self, ctx: Any) -> Tables:
+        key, require_id = self.owner(ctx)
+        now = self.clock()
+        while self._owners:  # forget the idle ones, oldest first
+            first = next(iter(self._owners))
+            if now - self._owners[first][0] < self.idle or first == key:
+                break
+            del self._owners[first]
+        if key in self._owners:
+            tables = self._owners.pop(key)[1]
+        else:
+            if len(self._owners) >= self.max_owners:
+                raise OptionError(
+                    f"this server holds the games of {self.max_owners} clients already; "
+                    "try again later"
+                )
+            tables = Tables(self.per_owner, require_id)
+        self._owners[key] = (now, tables)
+        return tables
+
+    def __len__(self) -> int:
+        return len(self._owners)
 
 
 def _check(cond: bool, message: str) -> None:
@@ -75,35 +147,70 @@ def _check(cond: bool, message: str) -> None:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _clear_errors(fn: F) -> F:
-    """A refused call (bad input, illegal move) reaches the model as a tool error
+def _tool(fn: Callable[..., Any], sessions: Sessions) -> Tool:
+    """The MCP tool of ``fn``, whose first parameter ``tables`` receives the
+    calling session's games; its other parameters are the tool's arguments,
+    and any other argument is refused with the accepted ones named (the input
+    schema says ``additionalProperties: false``).
+
+    A refused call (bad input, illegal move) reaches the model as a tool error
     with its message; anything else stays a crash (logged by the SDK)."""
+    from mcp.server.mcpserver import Context
     from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.mcpserver.tools import Tool
+    from pydantic import model_validator
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: Any, ctx: Context, **kwargs: Any) -> Any:
         try:
-            return fn(*args, **kwargs)
+            return fn(sessions.of(ctx), *args, **kwargs)
         except UnoError as e:
             raise ToolError(str(e)) from None
 
-    return cast(F, wrapper)
+    sig = inspect.signature(fn, eval_str=True)
+    params = list(sig.parameters.values())
+    assert params[0].name == "tables", fn.__name__
+    ctx = inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)
+    wrapper.__signature__ = sig.replace(parameters=[*params[1:], ctx])  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params[1:]} | {"ctx": Context}
+    del wrapper.__wrapped__
+    tool = Tool.from_function(wrapper)
+    accepted = [p.name for p in params[1:]]
+    base = tool.fn_metadata.arg_model
+
+    def only_known(data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(str(k) for k in data if k not in accepted)
+            if unknown:
+                raise ValueError(
+                    f"unknown argument{'s' if len(unknown) > 1 else ''} "
+                    f"{', '.join(map(repr, unknown))}; {fn.__name__} accepts: "
+                    + (", ".join(accepted) or "no arguments")
+                )
+        return data
+
+    checked = type(
+        base.__name__,
+        (base,),
+        {"__module__": base.__module__, "_only_known": model_validator(mode="before")(only_known)},
+    )
+    tool.fn_metadata.arg_model = checked
+    tool.parameters["additionalProperties"] = False
+    return tool
 
 
-def build_server(tables: Tables | None = None) -> MCPServer:
+def build_server(sessions: Sessions | None = None) -> MCPServer:
     """The MCP server with its tools (``unokit mcp`` runs it)."""
     from mcp.server.mcpserver import MCPServer
 
     from unokit import __version__ as version
 
-    tables = tables if tables is not None else Tables()
-    server: MCPServer = MCPServer(
-        "unokit", instructions=INSTRUCTIONS, version=version, log_level="WARNING"
-    )
+    sessions = sessions if sessions is not None else Sessions()
+    tools: list[Tool] = []
 
     def tool() -> Callable[[F], F]:
         def register(fn: F) -> F:
-            server.add_tool(_clear_errors(fn))
+            tools.append(_tool(fn, sessions))
             return fn
 
         return register
@@ -121,6 +228,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
 
     @tool()
     def new_game(
+        tables: Tables,
         variant: Literal["classic", "flip", "flex"] = "classic",
         players: int = 2,
         opponents: str = "normal",
@@ -151,7 +259,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
 
     @tool()
     def get_observation(
-        format: Literal["text", "json"] = "text", game_id: str = ""
+        tables: Tables, format: Literal["text", "json"] = "text", game_id: str = ""
     ) -> dict[str, Any]:
         """Read what you may know of the game: your hand, the top card and colour in
         force, direction, every player's card count, UNO calls, scores (Flip: the back
@@ -167,7 +275,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         return state(gid, t)
 
     @tool()
-    def legal_moves(game_id: str = "") -> dict[str, Any]:
+    def legal_moves(tables: Tables, game_id: str = "") -> dict[str, Any]:
         """List your legal moves now, each as a command to pass verbatim to play_move,
         with what it does in words. Empty when the game is over.
 
@@ -177,7 +285,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
                 "notation": _MOVE_HELP}  # fmt: skip
 
     @tool()
-    def play_move(move: str, game_id: str = "") -> dict[str, Any]:
+    def play_move(tables: Tables, move: str, game_id: str = "") -> dict[str, Any]:
         """Play one of your legal moves, then the bots play until it is your decision again.
 
         move: one command copied exactly from legal_moves, e.g. "P0 PLAY R5" or
@@ -192,7 +300,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         return t.play(move)
 
     @tool()
-    def call_uno(game_id: str = "") -> dict[str, Any]:
+    def call_uno(tables: Tables, game_id: str = "") -> dict[str, Any]:
         """Call UNO now (when you hold one or two cards and UNO is among your legal moves).
         Usually simpler: add " uno=true" to the PLAY that leaves you one card.
 
@@ -201,7 +309,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         return t.play(f"P{t.seat} UNO")
 
     @tool()
-    def catch_uno(target: int, game_id: str = "") -> dict[str, Any]:
+    def catch_uno(tables: Tables, target: int, game_id: str = "") -> dict[str, Any]:
         """Catch player P<target>, who has one card and did not call UNO: they draw a
         penalty. Only when "P<you> CATCH P<target>" is among your legal moves.
 
@@ -212,6 +320,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
 
     @tool()
     def get_rules(
+        tables: Tables,
         game_id: str = "",
         variant: Literal["", "classic", "flip", "flex"] = "",
         options: dict[str, str | int | bool] | None = None,
@@ -236,6 +345,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
 
     @tool()
     def ask_bot(
+        tables: Tables,
         level: str = "hard",
         game_id: str = "",
         record: str = "",
@@ -247,8 +357,10 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         view only (it never sees other hands).
 
         level: easy, normal, hard, heuristic or random.
-        record: optional text of a game record (the 'unokit-record 1' format written by
-          'unokit play --save'); without it, your current position in game_id is used.
+        record: optional text of a game record: the JSON record of docs/record-format.md
+          (written by 'unokit play --save' or downloaded from a web match; the old
+          'unokit-record 1' lines are read too); without it, your current position in
+          game_id is used.
         step: with a record, the position after this many commands (-1: the end).
         seat: the seat to ask for (-1: the seat whose decision it is).
         think_ms: thinking time for 'hard'.
@@ -285,6 +397,9 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         return {"position": where, "seat": obs.seat, "level": level, "move": str(action),
                 "meaning": move_meaning(action, obs)}  # fmt: skip
 
+    server: MCPServer = MCPServer(
+        "unokit", instructions=INSTRUCTIONS, version=version, log_level="WARNING", tools=tools
+    )
     return server
 
 

@@ -71,30 +71,58 @@ def validate_command(
 
 @record_app.command("convert")
 def convert_command(
-    source: Annotated[Path, typer.Argument(help="A full record (version 1 or 2).")],
-    target: Annotated[Path, typer.Argument(help="The file to write (*.json).")],
+    source: Annotated[
+        Path,
+        typer.Argument(help="A full record (version 1 or 2), or a dataset: *.jsonl."),
+    ],
+    target: Annotated[
+        Path, typer.Argument(help="The file to write (*.json; *.jsonl for a dataset).")
+    ],
     seat: Annotated[
         int | None,
         typer.Option(help="Write this seat's view (hidden cards removed); default: the full record."),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite TARGET if it exists.")] = False,
 ) -> None:
-    """Convert a record: to the current version (full view), or to one seat's view."""
-    from unokit.records.record import load, record_for_seat
+    """Convert a record: to the current version (full view), or to one seat's view.
+    A *.jsonl dataset is converted record by record, one per line."""
+    from unokit.records.record import Record, load, loads, record_for_seat
 
-    check_output(target, "TARGET", force)
-    try:
-        rec = load(source)
+    def convert(rec: Record, where: str) -> Record:
         if seat is None:
             if rec.view is not None:
                 fail(
-                    f"{source} is seat P{rec.view}'s view: its hidden cards are unknown, "
+                    f"{where} is seat P{rec.view}'s view: its hidden cards are unknown, "
                     "so it cannot become a full record"
                 )
             rec.replay()  # a record that does not replay is not converted
-            out = rec
-        else:
-            out = record_for_seat(rec, seat)
+            return rec
+        return record_for_seat(rec, seat)
+
+    check_output(target, "TARGET", force)
+    if source.suffix == ".jsonl":
+        if target.suffix != ".jsonl":
+            fail(f"a dataset (*.jsonl) converts to a dataset: {target} should end in .jsonl")
+        try:
+            text = source.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            fail(f"cannot read {source}: {e}")
+        lines: list[str] = []
+        for n, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                lines.append(convert(loads(line), f"{source}:{n}").dumps_line())
+            except UnoError as e:
+                fail(f"{source}:{n}: {e} (nothing written)")
+        if not lines:
+            fail(f"{source} holds no record")
+        write_atomic(target, "".join(line + "\n" for line in lines))
+        view = "full records" if seat is None else f"views of seat P{seat}"
+        console.print(f"{len(lines)} {view} written to {target}")
+        return
+    try:
+        out = convert(load(source), str(source))
     except UnoError as e:
         fail(str(e))
     write_atomic(target, out.dumps())

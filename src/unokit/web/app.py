@@ -38,10 +38,13 @@ from unokit.engine.errors import RecordError, UnoError
 from unokit.engine.game import Game, Phase
 from unokit.engine.options import _BOOLS, _INTS, HOUSE_RULES, OPTION_CHOICES, Options
 from unokit.engine.variants import VARIANTS
-from unokit.records.record import Record, record_of
+from unokit.records.record import Record
 from unokit.records.record import loads as record_loads
+from unokit.web import chat
 from unokit.web.cluster import ClusterHub, Elsewhere
 from unokit.web.config import Settings
+from unokit.web.deals import current_deal
+from unokit.web.deals import match_record as web_record
 from unokit.web.direct import RAW_SEND, direct_socket
 from unokit.web.messages import (
     CLIENT_MESSAGE,
@@ -59,6 +62,7 @@ from unokit.web.messages import (
     protocol_schema,
 )
 from unokit.web.room import Conn, Hub, ProtocolError, Room
+from unokit.web.security import SecurityHeaders
 from unokit.web.store import StorageError, Store
 from unokit.web.table_api import (
     HistoryBody,
@@ -407,6 +411,8 @@ def create_app(settings: Settings) -> FastAPI:
     app.state.settings = settings
     app.router.route_class = StrictJSONRoute
     app.add_middleware(BodyLimit, limit=settings.max_body)
+    # outermost: headers on every response, Origin check before any WebSocket accept
+    app.add_middleware(SecurityHeaders, allowed_origins=settings.allowed_origins)
 
     @app.exception_handler(RequestValidationError)
     async def on_invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -656,29 +662,31 @@ def create_app(settings: Settings) -> FastAPI:
                     await conn.writer
 
     async def on_frame(conn: Conn, message: Message) -> None:
-        """One frame of a client (text or bytes), here or relayed by another process."""
+        """One frame of a client (text or bytes), here or relayed by another process.
+
+        Messages are text frames (protocol.md). A binary frame is refused:
+        ``bad_json`` if it is not UTF-8 (also a text frame that is not UTF-8,
+        which the server's protocol hands on as bytes: web/serving.py), else
+        ``bad_message``; ``too_large`` past the size limit."""
         text = message.get("text")
         if text is None:
+            if not _admit(conn):
+                return
             data = message.get("bytes") or b""
             if len(data) > settings.max_message:
-                text = None
-            else:
-                try:
-                    text = data.decode("utf-8")
-                except UnicodeDecodeError as e:
-                    if _admit(conn):
-                        conn.send(_err(None, "bad_json", f"not UTF-8: {e.reason}"))
-                    return
-            if text is None:
-                if _admit(conn):
-                    conn.send(
-                        _err(
-                            None,
-                            "too_large",
-                            f"messages are limited to {settings.max_message} bytes",
-                        )
-                    )
+                conn.send(
+                    _err(None, "too_large", f"messages are limited to {settings.max_message} bytes")
+                )
                 return
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError as e:
+                conn.send(_err(None, "bad_json", f"not UTF-8: {e.reason} at byte {e.start}"))
+                return
+            conn.send(
+                _err(None, "bad_message", "binary frames are not accepted: send JSON text frames")
+            )
+            return
         await handle(conn, text)
 
     def _admit(conn: Conn) -> bool:
@@ -727,19 +735,7 @@ def create_app(settings: Settings) -> FastAPI:
             elif isinstance(msg, StartMsg):
                 await room.start(conn, msg_id, msg.level, msg.version)
             elif isinstance(msg, ChatMsg):
-                if not conn.bound:
-                    raise ProtocolError("not_joined", "say hello first")
-                seat = conn.seat
-                name = "spectator" if seat is None else (room.seats[seat].name or f"P{seat}")
-                room.broadcast(
-                    {
-                        "type": "chat",
-                        "seat": seat,
-                        "name": name,
-                        "text": msg.text,
-                        "time": round(time.time(), 3),
-                    }
-                )
+                chat.say(room, conn, msg.text)  # the room's chat mode, the sender's rate
             elif isinstance(msg, PingMsg):
                 conn.send({"type": "pong", "id": msg_id})
             elif isinstance(msg, ResyncMsg):
@@ -781,6 +777,16 @@ def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: 
         except ProtocolError as e:
             raise _http(e) from None
         return Response(status_code=204)
+
+    @app.post("/api/rooms/{code}/chat")
+    async def set_chat(code: str, body: chat.ChatModeBody, request: Request) -> dict[str, Any]:
+        """The host sets who may chat: players (default), all, or off."""
+        room = await room_or_404(code, request)
+        try:
+            chat.set_mode(room, body.token, body.chat)
+        except ProtocolError as e:
+            raise _http(e) from None
+        return {"chat": chat.gate(room).mode}
 
     @app.post("/api/rooms/{code}/public")
     async def set_public(code: str, body: PublicBody, request: Request) -> dict[str, Any]:
@@ -871,6 +877,16 @@ def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: 
                 )
         return {"games": games}
 
+    @app.get("/api/rooms/{code}/deal")
+    async def deal_commitment(code: str, request: Request) -> dict[str, Any]:
+        """The commitment to the round in play (docs/record-format.md): keep it,
+        and check it against the salt the match's record reveals."""
+        room = await room_or_404(code, request)
+        deal = await asyncio.to_thread(current_deal, room)
+        if deal is None:
+            raise HTTPException(409, "no round has been dealt in this room yet")
+        return deal
+
     @app.post("/api/rooms/{code}/record")
     async def match_record(code: str, body: RecordBody, request: Request) -> Response:
         """A finished match of the room as a game record (docs/record-format.md).
@@ -884,10 +900,7 @@ def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: 
             raise HTTPException(403, "this token is not a seat token of this room")
         for number, game in _finished(room):
             if number == body.match:
-                text = record_of(
-                    game, room.seat_names(), producer="unokit web", ended="now",
-                    extra={"event": f"unokit room {room.code}, match {number}"},
-                ).dumps()  # fmt: skip
+                text = (await web_record(room, number, game)).dumps()
                 name = f"unokit-{room.code}-{number}.json"
                 return Response(
                     text,

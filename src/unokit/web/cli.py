@@ -128,6 +128,51 @@ def serve(
     log_level: Annotated[
         LogLevel, typer.Option("--log-level", help="uvicorn log level.", case_sensitive=False)
     ] = LogLevel.info,
+    allowed_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allowed-origin",
+            help="A browser origin (https://host[:port]) besides the page's own that may "
+            "open a WebSocket: the public address when a proxy forwards to this server "
+            "under another Host. Repeatable (docs/deployment.md).",
+        ),
+    ] = None,
+    forwarded_allow_ips: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-allow-ips",
+            help="Comma-separated addresses of reverse proxies whose X-Forwarded-For and "
+            "X-Forwarded-Proto are trusted for the client's address and scheme. Default: "
+            "none (every per-address limit uses the TCP peer). Set it to the proxy's "
+            "address, never to '*' on a reachable port (docs/deployment.md).",
+        ),
+    ] = None,
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            "--header-timeout",
+            help="Seconds a connection has to send a request's complete headers (after "
+            "opening, or after the previous response); then it is closed.",
+            min=0.5,
+        ),
+    ] = 10.0,
+    keep_alive: Annotated[
+        int,
+        typer.Option(
+            "--keep-alive", help="Seconds an idle kept-alive HTTP connection stays open.", min=1
+        ),
+    ] = 5,
+    max_conns_per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            help="Open connections (HTTP and WebSocket) one client address may hold; "
+            "more are refused with 429. It counts TCP peers: behind a reverse proxy "
+            "every connection comes from the proxy, so raise it there and cap per "
+            "client in the proxy (docs/deployment.md).",
+            min=1,
+        ),
+    ] = 50,
 ) -> None:
     """Play in the browser: rooms, friends and bots (http://HOST:PORT)."""
     try:
@@ -167,8 +212,25 @@ def serve(
                 "processes of a cluster share a database; :memory: is private",
                 param_hint="--db",
             )
+    from unokit.web.security import normalize_origin
+    from unokit.web.serving import protocols
+
+    origins: list[str] = []
+    for o in allowed_origin or []:
+        try:
+            origins.append(normalize_origin(o))
+        except ValueError as e:
+            raise typer.BadParameter(str(e), param_hint="--allowed-origin") from None
+    proxies = [ip.strip() for ip in (forwarded_allow_ips or "").split(",") if ip.strip()]
+    http_class, ws_class, _guard = protocols(
+        http_protocol.value,
+        ws_protocol.value,
+        per_address=max_conns_per_address,
+        header_timeout=header_timeout,
+    )
     settings = Settings(
         db_url=url,
+        allowed_origins=tuple(origins),
         broker_url=broker,
         bot_delay=bot_delay,
         rate=ws_rate,
@@ -201,8 +263,14 @@ def serve(
         host=host,
         port=port,
         log_level=log_level.value,
-        ws=ws_protocol.value,
-        http=http_protocol.value,
+        ws=ws_class,
+        http=http_class,
+        # uvicorn trusts X-Forwarded-For from 127.0.0.1 unless told otherwise:
+        # only from the proxies named with --forwarded-allow-ips here
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies or None,
+        timeout_keep_alive=keep_alive,
+        h11_max_incomplete_event_size=16 * 1024,
         ws_max_size=1 << 20,
         ws_per_message_deflate=ws_deflate,
         ws_ping_interval=20.0,

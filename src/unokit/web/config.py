@@ -62,3 +62,6 @@ class Settings:
     broker_url: str | None = None
     #: seconds a room's lease lasts without renewal (cluster only)
     lease: float = 3.0
+    #: browser origins (scheme://host[:port]) besides the page's own that may
+    #: open a WebSocket (``unokit serve --allowed-origin``; web/security.py)
+    allowed_origins: tuple[str, ...] = ()

@@ -67,6 +67,7 @@ from unokit.engine.observation import (
     seat_raw,
 )
 from unokit.engine.options import Options
+from unokit.web.chat import distinct_name
 from unokit.web.store import Append, LoadedRoom, RoomRow, SeatRow, StorageError, Store
 
 if TYPE_CHECKING:
@@ -1290,6 +1291,8 @@ class Room:
             if self.status == "playing":
                 target.until_next = self._mid_round()  # a bot finishes this round
             token = secrets.token_urlsafe(32)
+            shown = [n for s, n in zip(self.seats, self.seat_names(), strict=True) if s.claimed]
+            name = distinct_name(name, shown)  # never two seats of one name (web/chat.py)
             row = SeatRow(target.seat, "human", None, name, hash_token(token))
             last_one = len([s for s in self.seats if not s.claimed]) == 1
             if last_one and self.status == "lobby":
