@@ -187,9 +187,9 @@ export function createTable(root, handlers) {
       <div class="middle">
         <div class="center" id="center"></div>
         <div class="status" id="status" role="status" aria-live="polite"></div>
-        <div class="next-step" id="next-step" hidden></div>
         <div class="reveal" id="reveal" hidden></div>
       </div>
+      <div class="next-step" id="next-step" hidden></div>
       <div class="me-bar" id="me-bar"></div>
       <div class="hand-area">
         <div id="hint-slot"></div>
@@ -228,6 +228,14 @@ export function createTable(root, handlers) {
     hintSlot: $("hint-slot"),
   };
   const feed = createFeed(els.table);
+  // what a toast must never cover: one's own seat and hand, every control,
+  // every seat, the piles and any dialog or panel
+  feed.avoid(() => [
+    ...document.querySelectorAll(
+      ".topbar, #me-bar .me-info, #me-bar button, #me-bar .confirm-play, #hand, #hint-slot, .opp, #center .pile, #status, #next-step, #reveal, #decision .decision-card, #log, #round-end, #scores, #overlay, #help, #conn, #toast, #view-table button, #view-table input",
+    ),
+  ]);
+  window.addEventListener("resize", () => feed.place());
   // the phone layout puts the toasts just under the opponents' row (app.css),
   // which grows and shrinks with the seats and their cards
   new ResizeObserver(() => {
@@ -300,6 +308,7 @@ export function createTable(root, handlers) {
     document.body.dataset.side = o.side;
     document.body.dataset.variant = o.variant;
     els.table.classList.toggle("log-open", ui.logOpen);
+    els.table.classList.toggle("over", ["ROUND_OVER", "MATCH_OVER"].includes(o.phase));
     els.table.classList.toggle("spectator", me() === null);
     // drop a picker whose commands are no longer legal
     if (ui.picker) {
@@ -321,10 +330,13 @@ export function createTable(root, handlers) {
     renderScores(o);
     renderTimer();
     renderHint();
+    feed.place();
   }
 
   function renderHint() {
-    const want = me() !== null && !handlers.readonly && !hintDismissed();
+    // how to play a turn: not while the round is over (room for the next step)
+    const over = ["ROUND_OVER", "MATCH_OVER"].includes(obs()?.phase);
+    const want = me() !== null && !handlers.readonly && !hintDismissed() && !over;
     if (!want) {
       if (els.hintSlot.innerHTML) els.hintSlot.innerHTML = "";
       return;
@@ -354,10 +366,11 @@ export function createTable(root, handlers) {
       const seat = ev.seat ?? null;
       const mine = seat !== null && seat === me();
       let show = !mine;
+      let kind = "event";
       switch (ev.type) {
         case "Played": {
           feed.sound("play");
-          if (!mine) {
+          if (!mine && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) {
             const from = els.opponents.querySelector(`.opp[data-seat="${seat}"]`);
             feed.fly(from, root.querySelector("#discard"), renderCard(ev.card, { size: "md", side, label: "" }));
           }
@@ -369,7 +382,12 @@ export function createTable(root, handlers) {
           if (!mine) feed.pulse(els.opponents.querySelector(`.opp[data-seat="${seat}"] .count`));
           break;
         case "UnoCalled":
+          // every call is a loud moment, one's own too: a burst over the seat,
+          // a toast, the live region and a sound (unless muted)
           feed.sound("uno");
+          feed.burst(mine ? els.me.querySelector(".me-info") : els.opponents.querySelector(`.opp[data-seat="${seat}"] .opp-head`), t("act.uno"));
+          show = true;
+          kind = "uno";
           break;
         case "Caught":
           if (ev.success) feed.sound("catch");
@@ -397,7 +415,7 @@ export function createTable(root, handlers) {
           break;
         default:
       }
-      if (show && text) feed.say(text, { seat });
+      if (show && text) feed.say(text, { kind, seat });
     }
     if (o.current === me() && prev.current !== me() && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) feed.sound("turn");
   }

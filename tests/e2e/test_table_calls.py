@@ -1,0 +1,222 @@
+"""Issue 30 in real Chromium: every UNO call is a loud moment (burst, toast, log
+line, live-region line, a sound unless muted); toasts never cover one's own
+seat, the hand, a control or a dialog; after the round-over panel is closed
+"Next round" is clickable and no two controls overlap.
+
+Exact positions go through the table module (``Table`` of test_table_states).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from unokit import Game
+
+from .conftest import PHONE, Player
+from .test_player_ux import JS_MOUNT_SEATS
+from .test_table_states import Table, _classic, _state
+
+VIEWPORTS = [
+    {"width": 1366, "height": 800},
+    {"width": 1280, "height": 800},
+    {"width": 1280, "height": 720},
+    PHONE,
+]
+
+JS_COUNT_TONES = """() => {
+  window.tones = 0;
+  const C = window.AudioContext || window.webkitAudioContext;
+  const orig = C.prototype.createOscillator;
+  C.prototype.createOscillator = function () { window.tones += 1; return orig.call(this); };
+}"""
+
+
+def test_a_bots_uno_call_is_a_burst_a_toast_a_log_line_and_a_live_line(new_player: Any) -> None:
+    table = Table(new_player("table"))
+    page = table.page
+    page.evaluate(JS_COUNT_TONES)
+    # Cid (a bot, seat 2) goes down to one card and calls UNO with the play,
+    # as the bots and the web table do
+    g = _classic(hands=[["R5", "G2", "G3"], ["B1", "B2", "W4"], ["R7", "Y2"]], current=2)
+    table.show(g, 1)
+    g.apply("P2 PLAY R7 uno=true")
+    table.show(g, 1, version=2)
+    page.wait_for_selector("#feed .feed-toast.feed-uno:has-text('Cid called UNO!')", timeout=3000)
+    page.wait_for_selector('#log-list li[data-type="UnoCalled"]:has-text("Cid called UNO!")')
+    assert "Cid called UNO!" in page.inner_text("#feed-live")
+    # the burst sits over Cid's seat
+    burst = page.locator(".uno-burst").first.bounding_box()
+    seat = page.locator('.opp[data-seat="2"]').bounding_box()
+    assert burst is not None and seat is not None
+    cx, cy = burst["x"] + burst["width"] / 2, burst["y"] + burst["height"] / 2
+    assert (
+        seat["x"] <= cx <= seat["x"] + seat["width"]
+        and seat["y"] <= cy <= seat["y"] + seat["height"]
+    )
+    assert page.evaluate("() => window.tones") >= 3  # play + the three-note UNO call
+    # muted: the call is still seen, not heard
+    page.click("#act-mute")
+    page.evaluate("() => { window.tones = 0; }")
+    g2 = _classic(hands=[["R5", "G2", "G3"], ["B1", "B2", "W4"], ["R7", "Y2"]], current=2)
+    table.show(g2, 1, version=3)
+    g2.apply("P2 PLAY R7 uno=true")
+    table.show(g2, 1, version=4)
+    page.wait_for_function(
+        "() => document.querySelectorAll('#log-list li[data-type=\"UnoCalled\"]').length === 1"
+        " && document.querySelector('#feed-live').textContent.split('Cid called UNO!').length === 3"
+    )
+    assert page.evaluate("() => window.tones") == 0
+    # one's own call is announced too
+    g3 = _classic(hands=[["R5", "G2", "G3"], ["R7", "B2"], ["Y1", "Y2"]], current=1)
+    table.show(g3, 1, version=5)
+    g3.apply("P1 PLAY R7 uno=true")
+    table.show(g3, 1, version=6)
+    page.wait_for_selector("#feed .feed-toast.feed-uno:has-text('You called UNO!')", timeout=3000)
+
+
+JS_BLOCKERS = """() => {
+  const vis = (el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden';
+  const box = (el, what) => { const r = el.getBoundingClientRect();
+    return {what, left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
+  const out = {toasts: [], blocks: []};
+  for (const el of document.querySelectorAll('#feed .feed-toast')) if (vis(el)) out.toasts.push(box(el, el.textContent));
+  const sel = '#me-bar .me-info, #hand, #hand .hc, #view-table button, #view-table input, '
+    + '#decision .decision-card, #round-end, #scores, .opp';
+  for (const el of document.querySelectorAll(sel)) if (vis(el)) {
+    const b = box(el, el.id || el.className);
+    if (b.right > b.left && b.bottom > b.top) out.blocks.push(b);
+  }
+  return out;
+}"""
+
+
+NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo"]
+
+
+def _show(table: Table, g: Game, seat: int, version: int) -> None:
+    """``Table.show`` for up to ten players (the first two seats people, the rest bots)."""
+    state = _state(Game.new(g.variant.name, 2, seed=0), seat, version)
+    state["info"]["players"] = g.n
+    state["info"]["options"] = g.options.to_dict()
+    state["info"]["seats"] = [
+        {
+            "seat": s,
+            "kind": "human" if s < 2 else "bot",
+            "level": None if s < 2 else "normal",
+            "name": NAMES[s],
+            "claimed": True,
+            "connected": True,
+        }
+        for s in range(g.n)
+    ]
+    state["observation"] = g.observe(seat).to_dict()
+    table.page.evaluate("(s) => { window.sent = []; window.T.update(s); }", state)
+
+
+def _overlaps(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return (
+        a["left"] < b["right"]
+        and b["left"] < a["right"]
+        and a["top"] < b["bottom"]
+        and b["top"] < a["bottom"]
+    )
+
+
+def _check_toasts(page: Any, where: str) -> int:
+    seen = page.evaluate(JS_BLOCKERS)
+    for t in seen["toasts"]:
+        for b in seen["blocks"]:
+            assert not _overlaps(t, b), f"{where}: the toast {t} covers {b}"
+    return len(seen["toasts"])
+
+
+def _others_act(g: Game, me: int, events: int) -> None:
+    """Moves by the first legal action until ``events`` events by other seats
+    (or the round's end)."""
+    seen = 0
+    while seen < events and not g.state.name.endswith("OVER"):
+        s = g.current
+        a = g.legal_actions(s)[0]
+        seen += sum(1 for e in g.apply(a) if getattr(e, "seat", None) not in (None, me))
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v['width']}x{v['height']}")
+def test_toasts_never_cover_the_seat_the_hand_a_control_or_a_dialog(
+    new_player: Any, viewport: dict[str, int]
+) -> None:
+    player: Player = new_player("toasts", viewport=viewport)
+    table = Table(player)
+    page = table.page
+    version = 1
+    for n in (2, 3, 4, 6, 8, 10):
+        for seed in (1, 2):
+            g = Game.new("classic", n, {"targetScore": 10_000}, seed=seed)
+            _show(table, g, 0, version)
+            version += 1
+            # others' turns, then one's own turn: three toasts on screen
+            _others_act(g, 0, 3)
+            _show(table, g, 0, version)
+            version += 1
+            shown = _check_toasts(page, f"{n} players, seed {seed}, {g.state.name}")
+            if not g.state.name.endswith("OVER"):
+                assert shown >= 1, f"{n} players at {viewport}: no toast anywhere"
+            # on to the round's end: the panel open, then closed
+            while not g.state.name.endswith("OVER"):
+                g.apply(g.legal_actions(g.current)[0])
+            _show(table, g, 0, version)
+            version += 1
+            page.wait_for_selector("#round-end:not([hidden])")
+            _check_toasts(page, f"{n} players, round over, panel open")
+            page.click("#round-hide")
+            _check_toasts(page, f"{n} players, round over, panel closed")
+    player.screenshot(f"toasts-{viewport['width']}x{viewport['height']}")
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS, ids=lambda v: f"{v['width']}x{v['height']}")
+def test_after_the_round_panel_is_closed_next_round_is_clickable_and_no_controls_overlap(
+    new_player: Any, viewport: dict[str, int]
+) -> None:
+    player: Player = new_player("host", viewport=viewport)
+    page = player.page
+    page.goto("/")
+    page.wait_for_selector("#create-form")
+    assert page.evaluate(JS_MOUNT_SEATS)
+    hand = ["R1", "R2", "R3", "Y4", "Y5", "G6", "G7", "B8", "B9", "W", "W4", "RS"]
+    g = Game.setup(
+        "classic",
+        4,
+        {"targetScore": 500},
+        hands=[hand, ["Y1"], ["B1", "B2", "G3", "G4"], ["G1", "G2", "Y2", "Y3"]],
+        draw=["R4", "R5", "R6", "R7", "R8", "G8", "G9"],
+        discard=["Y9"],
+        color="Y",
+        current=1,
+    )
+    g.apply("P1 PLAY Y1")
+    assert g.state.name == "ROUND_OVER"
+    page.evaluate("(s) => window.T.update(s)", _state(g, 0))  # the host, with bots in seats 2, 3
+    page.wait_for_selector("#round-end:not([hidden])")
+    page.click("#round-hide")
+    # Playwright's own actionability check: visible, stable, enabled and the
+    # element that receives the click (no forced click)
+    page.locator("#act-next-bar").click(trial=True, timeout=3000)
+    page.click("#act-next-bar")
+    assert page.evaluate("() => window.sent") == ["next_round"]
+    boxes = page.evaluate(
+        """() => [...document.querySelectorAll('#view-table button, #view-table input, #center .pile, #hand')]
+          // the hand's cards fan over each other by design: the hand is one box
+          .filter((el) => el.getClientRects().length && !el.closest('#hand .hc'))
+          .map((el) => { const r = el.getBoundingClientRect();
+            // what the middle area scrolls out of sight is not on screen
+            const m = el.closest('.middle')?.getBoundingClientRect();
+            const top = m ? Math.max(r.top, m.top) : r.top;
+            const bottom = m ? Math.min(r.bottom, m.bottom) : r.bottom;
+            return {what: el.id || el.className || el.textContent, left: r.left, right: r.right, top, bottom}; })
+          .filter((b) => b.right > b.left && b.bottom > b.top)"""
+    )
+    player.screenshot(f"next-round-{viewport['width']}x{viewport['height']}")
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:
+            assert not _overlaps(a, b), f"{a} overlaps {b}"
