@@ -14,7 +14,7 @@ import pytest
 
 from unokit import Game
 
-from .conftest import PHONE, Player
+from .conftest import PHONE, Player, Server, first_legal_step
 from .test_player_ux import JS_MOUNT_SEATS
 from .test_table_states import Table, _classic, _state
 
@@ -220,3 +220,50 @@ def test_after_the_round_panel_is_closed_next_round_is_clickable_and_no_controls
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             assert not _overlaps(a, b), f"{a} overlaps {b}"
+
+
+def test_chat_with_the_log_closed_is_a_toast_and_an_unread_mark_in_time_order(
+    new_player: Any, server: Server
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "normal"}]
+    res = server.post("/api/rooms", {"variant": "classic", "seats": seats, "name": "Ann"})
+    code = res["room"]
+    res2 = server.post(f"/api/rooms/{code}/join", {"name": "Bob"})
+    ann = new_player("Ann")
+    ann.enter(code, res["token"], res["seat"])
+    bob = new_player("Bob")
+    bob.enter(code, res2["token"], res2["seat"])
+    # the chat box says what it is for
+    assert ann.page.get_attribute("#chat-input", "placeholder")
+    assert ann.page.locator("#chat-input").evaluate("el => el.labels[0].textContent") == (
+        "Chat with the table"
+    )
+    # Ann closes the log; Bob writes: a toast and an unread mark for Ann
+    ann.page.click("#log-close")
+    assert ann.page.locator("#log").is_hidden()
+    bob.page.fill("#chat-input", "good luck")
+    bob.page.press("#chat-input", "Enter")
+    ann.page.wait_for_selector(
+        "#feed .feed-toast.feed-chat:has-text('Bob: good luck')", timeout=3000
+    )
+    assert ann.page.inner_text("#btn-log .unread") == "1"
+    assert "Bob: good luck" in ann.page.inner_text("#feed-live")
+    # opening the log reads it: the mark goes, the line is after the moves made
+    # before it and before the moves made after it
+    ann.page.click("#btn-log")
+    assert ann.page.locator("#btn-log .unread").count() == 0
+    types = ann.log_types()
+    assert "chat" in types
+    before = len(ann.obs()["history"])
+    seen = ann.version()
+    for p in (ann, bob):
+        if first_legal_step(p):
+            break
+    ann.wait_version_above(seen)
+    ann.page.wait_for_function(
+        "(n) => document.querySelectorAll('#log-list li[data-type]').length > n",
+        arg=len(types),
+    )
+    types = ann.log_types()
+    assert types.index("chat") < len(types) - 1, types  # a later move comes after it
+    assert before >= 1

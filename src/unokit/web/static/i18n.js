@@ -215,6 +215,10 @@ const EN = {
   "match.waitNext": "Waiting for the next round…",
   "log.title": "Game log",
   "log.empty": "Nothing yet.",
+  "chat.label": "Chat with the table",
+  "chat.placeholder": "Say something to the table…",
+  "chat.from": "💬 {who}: {text}",
+  "chat.unread": "{n} unread chat messages",
 
   // help
   "help.title": "Keyboard",
@@ -538,6 +542,10 @@ const FR = {
   "match.waitNext": "En attente de la manche suivante…",
   "log.title": "Journal",
   "log.empty": "Rien pour l'instant.",
+  "chat.label": "Discuter avec la table",
+  "chat.placeholder": "Écrivez à la table…",
+  "chat.from": "💬 {who} : {text}",
+  "chat.unread": "{n} messages non lus",
 
   "help.title": "Clavier",
   "help.arrows": "Passer d'une carte à l'autre",

@@ -176,6 +176,7 @@ export function createTable(root, handlers) {
     lastTop: null,
     lastHand: [],
     chats: [],
+    unread: 0, // chat lines that came with the log closed
     timer: null,
     armed: null, // a card selected by a first tap (touch screens)
   };
@@ -199,7 +200,8 @@ export function createTable(root, handlers) {
         <div class="log-head"><h2 id="log-title"></h2><button type="button" class="icon-btn" id="log-close" aria-label="close">✕</button></div>
         <ol class="log-list" id="log-list"></ol>
         <form class="chat-form" id="chat-form" autocomplete="off">
-          <input id="chat-input" maxlength="200" aria-label="chat" />
+          <label class="sr-only" for="chat-input" id="chat-label"></label>
+          <input id="chat-input" maxlength="200" />
           <button type="submit" class="btn small" aria-label="send">➤</button>
         </form>
       </aside></div>
@@ -875,7 +877,7 @@ export function createTable(root, handlers) {
       scoringMode: o.options?.scoringMode ?? "highest",
       variant: o.variant,
     };
-    for (const ev of o.history ?? []) {
+    for (const [i, ev] of (o.history ?? []).entries()) {
       ctx.side = s;
       if (ev.type === "RoundStarted") powers = null;
       if (ev.type === "PowersChanged") {
@@ -888,17 +890,48 @@ export function createTable(root, handlers) {
       if (ev.type === "Flipped") s = ev.side === 1 ? "dark" : "light";
       if (text) {
         const seat = ev.seat ?? null;
-        lines.push({ text, type: ev.type, seat, success: ev.success });
+        lines.push({ text, type: ev.type, seat, success: ev.success, at: i + 1 });
       }
     }
     return lines;
   }
 
+  /** The number of unread chat lines on the top bar's Log button. */
+  function renderUnread() {
+    const btn = document.getElementById("btn-log");
+    if (!btn) return;
+    let mark = btn.querySelector(".unread");
+    if (!ui.unread) {
+      mark?.remove();
+      return;
+    }
+    if (!mark) {
+      mark = document.createElement("span");
+      mark.className = "unread";
+      btn.append(mark);
+    }
+    mark.textContent = String(ui.unread);
+    mark.setAttribute("aria-label", t("chat.unread", { n: ui.unread }));
+  }
+
   function renderLog(o) {
     els.log.querySelector("#log-title").textContent = t("log.title");
+    root.querySelector("#chat-label").textContent = t("chat.label");
+    els.chatInput.placeholder = t("chat.placeholder");
     const lines = logLines(o);
-    const chats = ui.chats.map((c) => ({ text: `${c.name}: ${c.text}`, type: "chat", seat: c.seat }));
-    const all = [...lines, ...chats];
+    // chat in time order with the moves: each line sits after the events
+    // that had happened when it came (this round's lines only)
+    const key = `${state.info?.match ?? 1}:${o.round}`;
+    const chats = ui.chats
+      .filter((c) => c.key === key)
+      .map((c) => ({ text: `${c.name}: ${c.text}`, type: "chat", seat: c.seat, at: c.at }));
+    const all = [];
+    let k = 0;
+    for (const l of lines) {
+      while (k < chats.length && chats[k].at < l.at) all.push(chats[k++]);
+      all.push(l);
+    }
+    all.push(...chats.slice(k));
     const html = all.length
       ? all
           .map(
@@ -1278,6 +1311,8 @@ export function createTable(root, handlers) {
         return true;
       case "l":
         ui.logOpen = !ui.logOpen;
+        if (ui.logOpen) ui.unread = 0;
+        renderUnread();
         render();
         return true;
       case "n":
@@ -1328,13 +1363,25 @@ export function createTable(root, handlers) {
     },
     key,
     chat(msg) {
-      ui.chats.push(msg);
+      const o = obs();
+      const at = o?.history?.length ?? 0;
+      ui.chats.push({ ...msg, at, key: `${state?.info?.match ?? 1}:${o?.round ?? 0}` });
       if (ui.chats.length > 50) ui.chats.shift();
-      if (state) renderLog(obs());
+      if (state) renderLog(o);
+      // with the log closed (or on a phone, where it covers the table) a line
+      // from someone else is a toast and an unread mark on the Log button
+      const open = ui.logOpen && els.log.getClientRects().length > 0;
+      if (msg.seat !== me() && !open) {
+        feed.say(t("chat.from", { who: msg.name, text: msg.text }), { kind: "chat", seat: msg.seat });
+        ui.unread += 1;
+        renderUnread();
+      }
     },
     toggleLog() {
       ui.logOpen = !ui.logOpen;
+      if (ui.logOpen) ui.unread = 0;
       render();
+      renderUnread();
     },
     openScores() {
       ui.scoresOpen = true;
