@@ -1330,15 +1330,29 @@ class Room:
             self.deadline = time.time() + self.turn_timer
             self.timer_task = asyncio.create_task(self._timeout(self.version, self.turn_timer))
 
+    def jump_in_beat(self, g: Game, seat: int) -> float:
+        """Seconds a bot at ``seat`` waits, on top of its thinking, because a
+        person at the table holds a card that could jump in now (docs/web.md,
+        ``--jump-in-beat``): long enough to see the prompt and click."""
+        beat = self.hub.settings.jump_in_beat
+        if beat <= 0 or not g.options.jumpIn:
+            return 0.0
+        for s, acts in enumerate(g.legal_actions_by_seat()):
+            person = self.seats[s].kind == "human" and not self.auto(self.seats[s])
+            if s != seat and s != g.to_act and person and any(isinstance(a, Play) for a in acts):
+                return beat
+        return 0.0
+
     async def _bot_turn(self, version: int, seat: int) -> None:
         delay = self.hub.settings.bot_delay
         g = self.game
+        beat = self.jump_in_beat(g, seat) if g is not None else 0.0
         if delay > 0 and g is not None:
             if g.state == Phase.AWAIT_CHALLENGE:
                 delay *= 1.5
-            await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4))
+            await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4) + beat)
         else:
-            await asyncio.sleep(0)
+            await asyncio.sleep(beat)
         for attempt in range(5):
             async with self.lock:
                 g = self.game
