@@ -267,3 +267,48 @@ def test_chat_with_the_log_closed_is_a_toast_and_an_unread_mark_in_time_order(
     types = ann.log_types()
     assert types.index("chat") < len(types) - 1, types  # a later move comes after it
     assert before >= 1
+
+
+def test_the_replay_has_an_exit_no_table_controls_and_plain_words(
+    new_player: Any, tmp_path: Any
+) -> None:
+    from unokit.bots import make_bot
+    from unokit.records.record import dumps
+
+    g = Game.new("classic", 2, {"matchMode": "single_round"}, seed=5)
+    bots = [make_bot("heuristic", seed=s) for s in range(2)]
+    while not g.state.name.endswith("OVER"):
+        s = g.to_act
+        assert s is not None
+        g.apply(bots[s].act(g.observe(s)))
+    path = tmp_path / "game.json"
+    path.write_text(dumps(g, ["Ann", "Ben"]))
+    p = new_player("Ann")
+    page = p.page
+    page.goto("/")
+    page.wait_for_selector("#replay-file")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_selector("body[data-view='replay'] #replay-step")
+    # no Draw / UNO! / Sort, no chat box, no next-round bar in a replay
+    for sel in ("#act-draw", "#act-uno", "#act-sort", "#chat-input"):
+        assert page.locator(f"#view-replay {sel}").is_hidden(), sel
+    page.click("#replay-next")
+    page.wait_for_selector("body[data-replay-step='1']")
+    words = page.inner_text("#replay-command")
+    assert words and " PLAY " not in words and not words.startswith("P0"), words
+    page.click("#replay-last")
+    page.wait_for_selector("#view-replay #round-end:not([hidden])")
+    # a jump leaves no toasts or bursts of the steps skipped over
+    assert page.locator("#feed .feed-toast, .uno-burst").count() == 0
+    assert page.locator("#view-replay #act-newmatch").is_hidden()
+    page.keyboard.press("Escape")
+    assert page.locator("#view-replay #next-step").is_hidden()
+    # the replay bar sits under the top bar, not over it
+    bar = page.locator(".replay-bar").bounding_box()
+    top = page.locator(".topbar").bounding_box()
+    assert bar is not None and top is not None and bar["y"] >= top["y"] + top["height"] - 1
+    p.screenshot("replay-end")
+    # Exit: back to the lobby, no toasts left over
+    page.click("#replay-exit")
+    page.wait_for_selector("body[data-view='lobby'] #create-form")
+    assert page.locator("#feed .feed-toast").count() == 0

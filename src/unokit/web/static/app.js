@@ -278,7 +278,7 @@ async function startReplay(text, seat) {
   app.code = null;
   table = null;
   show("replay");
-  openReplay(views.replay, data, seat);
+  openReplay(views.replay, data, seat, { exit: () => navigate("/") });
 }
 
 async function openRoom(code) {

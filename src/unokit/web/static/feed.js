@@ -203,6 +203,7 @@ export function createFeed(host) {
     },
     clear() {
       toasts.replaceChildren();
+      for (const b of host.querySelectorAll(".uno-burst")) b.remove();
     },
     sound,
     fly,

@@ -230,6 +230,8 @@ export function createTable(root, handlers) {
     hintSlot: $("hint-slot"),
   };
   const feed = createFeed(els.table);
+  // a replay: no Draw/UNO/Sort, chat or next-round controls (app.css)
+  els.table.classList.toggle("readonly", Boolean(handlers.readonly));
   // what a toast must never cover: one's own seat and hand, every control,
   // every seat, the piles and any dialog or panel
   feed.avoid(() => [
@@ -1387,6 +1389,9 @@ export function createTable(root, handlers) {
       ui.scoresOpen = true;
       render();
       els.scores.querySelector("button")?.focus();
+    },
+    clearFeed() {
+      feed.clear();
     },
     focusHand() {
       moveFocus(0);
