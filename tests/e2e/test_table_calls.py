@@ -312,3 +312,47 @@ def test_the_replay_has_an_exit_no_table_controls_and_plain_words(
     page.click("#replay-exit")
     page.wait_for_selector("body[data-view='lobby'] #create-form")
     assert page.locator("#feed .feed-toast").count() == 0
+
+
+def test_an_unplayable_card_says_why_and_a_revealed_hand_goes_after_the_next_play(
+    new_player: Any,
+) -> None:
+    table = Table(new_player("table"))
+    page = table.page
+    # Bob (seat 1) to play on R9: Blue 1 does not match
+    g = _classic(current=1)
+    table.show(g, 1)
+    # (aria-disabled: Playwright would not click it, a person can)
+    page.locator('#hand .hc[data-card="B1"]').dispatch_event("click")
+    page.wait_for_selector("#feed .feed-warn:has-text('Blue 1 does not match Red 9')")
+    assert "Blue 1 does not match" in page.inner_text("#feed-live")
+    assert table.sent() == []
+    # a challenge shows Ann's hand to Bob, until the next card is played
+    g = _classic()
+    g.apply("P0 PLAY W4 color=G")
+    g.apply("P1 CHALLENGE")
+    table.show(g, 1, version=2)
+    page.wait_for_selector("#reveal:not([hidden])")
+    g.apply(next(a for a in g.legal_actions(g.current) if type(a).__name__ in ("Play", "Draw")))
+    if type(g.log[-1]).__name__ != "Played":
+        g.apply(g.legal_actions(g.current)[0])
+    table.show(g, 1, version=3)
+    page.wait_for_selector("#reveal", state="hidden")
+
+
+def test_on_a_phone_the_log_opens_at_the_newest_line(new_player: Any) -> None:
+    table = Table(new_player("phone", viewport=PHONE))
+    page = table.page
+    g = Game.new("classic", 4, seed=3)
+    table.show(g, 0)
+    for v in range(2, 12):
+        _others_act(g, 0, 2)
+        if g.state.name.endswith("OVER"):
+            break
+        table.show(g, 0, version=v)
+    page.keyboard.press("l")
+    page.wait_for_selector("#log:visible")
+    last = page.locator("#log-list li").last.bounding_box()
+    box = page.locator("#log-list").bounding_box()
+    assert last is not None and box is not None
+    assert last["y"] + last["height"] <= box["y"] + box["height"] + 1, (last, box)

@@ -177,6 +177,7 @@ export function createTable(root, handlers) {
     lastHand: [],
     chats: [],
     unread: 0, // chat lines that came with the log closed
+    logShown: false, // the log was on screen at the last render
     timer: null,
     armed: null, // a card selected by a first tap (touch screens)
   };
@@ -274,13 +275,31 @@ export function createTable(root, handlers) {
     const o = obs();
     if (!o) return;
     const options = playsFor(cmds(), card);
-    if (!options.length) return;
+    if (!options.length) {
+      refuse(els.hand.querySelector(`.hc[data-card="${CSS.escape(card)}"]`));
+      return;
+    }
     if (!nextChoice(options)) {
       send(options[0]);
       return;
     }
     ui.picker = { card, cmds: options };
     render();
+  }
+
+  /** A card that cannot be played now: a shake and the reason, in words. */
+  function refuse(el) {
+    const o = obs();
+    if (!o || !el || me() === null || handlers.readonly) return;
+    const card = cardName(el.dataset.card, o.side);
+    let text;
+    if (["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) text = t("refuse.over");
+    else if (o.current !== me()) text = t("refuse.notYourTurn", { card });
+    else if (o.phase !== "AWAIT_TURN" && o.phase !== "AWAIT_DRAWN") text = t("refuse.decide");
+    else if (o.phase === "AWAIT_DRAWN") text = t("refuse.drawn", { card });
+    else text = t("refuse.card", { card, top: o.top ? cardName(o.top, o.side) : "—", color: o.color ? colorName(o.color) : "—" });
+    feed.pulse(el, "shake");
+    feed.say(text, { kind: "warn" });
   }
 
   function choose(key, value) {
@@ -842,11 +861,14 @@ export function createTable(root, handlers) {
    */
   function revealedHand(o) {
     const h = o.history ?? [];
+    let played = false;
     for (let i = h.length - 1; i >= 0; i--) {
       const ev = h[i];
+      if (ev.type === "Played") played = true;
       if (ev.type !== "Challenged") continue;
-      // only the round's latest challenge, and only for its challenger
-      if (ev.seat === me() && ev.revealed) return { seat: ev.offender, hand: ev.revealed, key: `${o.round}:${i}` };
+      // only the round's latest challenge, only for its challenger, and only
+      // until the next card is played (the hand shown is then out of date)
+      if (ev.seat === me() && ev.revealed && !played) return { seat: ev.offender, hand: ev.revealed, key: `${o.round}:${i}` };
       break;
     }
     if (o.revealed) return { seat: o.revealed.seat, hand: o.revealed.hand, key: `${o.round}:r:${o.revealed.hand.join(",")}` };
@@ -942,10 +964,14 @@ export function createTable(root, handlers) {
           )
           .join("")
       : `<li class="ev empty">${esc(t("log.empty"))}</li>`;
-    if (els.logList.innerHTML !== html) {
+    const shown = els.log.getClientRects().length > 0;
+    if (els.logList.innerHTML !== html || (shown && !ui.logShown)) {
       els.logList.innerHTML = html;
+      // the newest line in view, also when the log opens (on a phone it is
+      // hidden while closed, where scrolling does nothing)
       els.logList.scrollTop = els.logList.scrollHeight;
     }
+    ui.logShown = shown;
   }
 
   function roundEndEvent(o) {
@@ -1080,7 +1106,10 @@ export function createTable(root, handlers) {
     const el = e.target.closest("button, [role=button]");
     if (!el || !root.contains(el)) return;
     if (el.classList.contains("hc")) {
-      if (el.getAttribute("aria-disabled") === "true") return;
+      if (el.getAttribute("aria-disabled") === "true") {
+        refuse(el);
+        return;
+      }
       if (coarsePointer()) {
         // touch: the first tap selects, a second tap (or Play) plays
         const occ = Number(el.dataset.occ);
