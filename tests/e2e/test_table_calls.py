@@ -356,3 +356,11 @@ def test_on_a_phone_the_log_opens_at_the_newest_line(new_player: Any) -> None:
     box = page.locator("#log-list").bounding_box()
     assert last is not None and box is not None
     assert last["y"] + last["height"] <= box["y"] + box["height"] + 1, (last, box)
+
+
+def test_a_link_to_no_room_says_so(new_player: Any) -> None:
+    p = new_player("lost")
+    page = p.page
+    page.goto("/r/NOPE!")
+    page.wait_for_selector("body[data-view='lobby']")
+    page.wait_for_selector("text=There is no room with the code NOPE!")

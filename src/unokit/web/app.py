@@ -414,6 +414,17 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        not_found = STATIC_DIR / "404.html"
+        path = request.url.path
+        if (
+            exc.status_code == 404
+            and request.method in ("GET", "HEAD")
+            and not path.startswith(("/api/", "/static/"))
+            and "text/html" in request.headers.get("accept", "")
+            and not_found.is_file()
+        ):
+            # a person's browser at a wrong address: a page, not JSON
+            return FileResponse(not_found, status_code=404, media_type="text/html")
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         response = json_error(exc.status_code, detail)
         if exc.headers:
@@ -599,6 +610,14 @@ def create_app(settings: Settings) -> FastAPI:
     @app.get("/", include_in_schema=False)
     async def index() -> Response:
         return page()
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return FileResponse(
+            STATIC_DIR / "favicon.svg",
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "max-age=86400"},
+        )
 
     @app.get("/r/{code}", include_in_schema=False)
     async def invite(code: str) -> Response:

@@ -163,7 +163,11 @@ async function route() {
   app.wantSpectate = false;
   app.pending.clear();
   app.resent.clear();
-  if (!app.code) return showLobby();
+  if (!app.code) {
+    // a link to a room whose code cannot be one (/r/NOPE!): say so
+    const bad = /^\/r\/(.+)$/.exec(location.pathname);
+    return showLobby(bad ? t("error.noRoom", { code: decodeURIComponent(bad[1]).slice(0, 40) }) : null);
+  }
   return openRoom(app.code);
 }
 
