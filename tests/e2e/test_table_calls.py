@@ -364,3 +364,30 @@ def test_a_link_to_no_room_says_so(new_player: Any) -> None:
     page.goto("/r/NOPE!")
     page.wait_for_selector("body[data-view='lobby']")
     page.wait_for_selector("text=There is no room with the code NOPE!")
+
+
+def test_the_lobby_shows_an_option_error_next_to_the_field_in_plain_words(
+    new_player: Any,
+) -> None:
+    p = new_player("lobby", viewport={"width": 1366, "height": 800})
+    page = p.page
+    page.goto("/")
+    page.wait_for_selector("#create-form")
+    page.fill("#create-name", "Ann")
+    # a target of 0 points, set while its section is closed
+    page.evaluate(
+        "() => { const i = document.querySelector('[name=\"opt-targetScore\"]'); i.value = '0'; }"
+    )
+    page.click("#create-submit")
+    note = page.locator("#create-form .field-error")
+    note.wait_for(state="visible")
+    assert note.inner_text() == "Target score: choose a whole number from 1 to 100000."
+    field = page.locator('[name="opt-targetScore"]')
+    assert field.is_visible() and field.get_attribute("aria-invalid") == "true"
+    assert page.evaluate("() => document.activeElement.name") == "opt-targetScore"
+    # right under the field, on screen
+    f, n = field.bounding_box(), note.bounding_box()
+    assert f is not None and n is not None
+    assert 0 <= n["y"] - (f["y"] + f["height"]) <= 40 and n["y"] + n["height"] <= 800
+    assert "outside" not in page.inner_text("#create-form")
+    assert page.evaluate("() => location.pathname") == "/"  # no room made
