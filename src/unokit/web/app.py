@@ -54,6 +54,7 @@ from unokit.web.messages import (
     NewMatchMsg,
     NextRoundMsg,
     PingMsg,
+    ReadyMsg,
     ResyncMsg,
     StartMsg,
     protocol_schema,
@@ -743,6 +744,8 @@ def create_app(settings: Settings) -> FastAPI:
                 await room.next_round(conn, msg_id, msg.version)
             elif isinstance(msg, NewMatchMsg):
                 await room.new_match(conn, msg_id, msg.version)
+            elif isinstance(msg, ReadyMsg):
+                await room.say_ready(conn, msg_id)
             elif isinstance(msg, StartMsg):
                 await room.start(conn, msg_id, msg.level, msg.version)
             elif isinstance(msg, ChatMsg):
@@ -1018,9 +1021,19 @@ def _validation_error(text: str, e: ValidationError) -> dict[str, Any]:
         problems.append(f"{where or 'message'}: {err.get('msg', 'invalid')}")
     if "type" not in data:
         problems = [
-            "type: missing (hello, command, next_round, new_match, start, chat, ping, resync)"
+            "type: missing (hello, command, next_round, new_match, ready, start, chat, ping, resync)"
         ]
     return _err(msg_id, "bad_message", "; ".join(problems))
 
 
-_UNION_TAGS = {"hello", "command", "next_round", "new_match", "start", "chat", "ping", "resync"}
+_UNION_TAGS = {
+    "hello",
+    "command",
+    "next_round",
+    "new_match",
+    "ready",
+    "start",
+    "chat",
+    "ping",
+    "resync",
+}

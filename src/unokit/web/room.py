@@ -489,6 +489,9 @@ class Room:
         self.last: dict[str, Any] | None = None
         self.deadline: float | None = None
         self.epoch = 0
+        #: the ready check between rounds and the rematch vote (docs/protocol.md
+        #: ``ready``): the seats whose people said Ready at this round's end
+        self.ready: set[int] = set()
         self.closed = False
         self.idle_since = time.monotonic()
         self.bot_task: asyncio.Task[None] | None = None
@@ -554,12 +557,12 @@ class Room:
             )
             spectators = sum(1 for c in self.conns if c.spectator)
             key = c.info_key = (self.status, self.host, self.match, spectators, self.public,
-                                self.turn_timer, seats)  # fmt: skip
+                                self.turn_timer, seats, tuple(sorted(self.ready)))  # fmt: skip
         cached = self._info_base
         if cached is not None and cached[0] == key:
             c.info = cached
             return cached
-        status, host, match, spectators, public, turn_timer, seats = key
+        status, host, match, spectators, public, turn_timer, seats, ready = key
         base: dict[str, Any] = {
             "room": self.code,
             "invite": f"/r/{self.code}",
@@ -573,6 +576,7 @@ class Room:
             "version": None,
             "spectators": spectators,
             "public": public,
+            "ready": list(ready),
             "seats": [
                 {
                     "seat": i,
@@ -1075,6 +1079,8 @@ class Room:
     ) -> None:
         """``texts`` are committed: make ``game`` the live game, ack and broadcast."""
         self.game = game
+        if game.state not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            self.ready.clear()  # a new round or match: a new ready check at its end
         self.log.extend(texts)
         self.version = len(self.log)
         self._boundary(texts)
@@ -1176,6 +1182,44 @@ class Room:
                 [line], g, last={"seat": seat, "text": line, "by": "human"}, ack=(conn, msg_id)
             )
             self._acted(seat)
+
+    def waiting_for(self) -> list[int]:
+        """The people the ready check waits for: seats a person plays, connected,
+        not yet Ready (bots, open seats and seats a bot plays for are ready at once)."""
+        return [
+            s.seat
+            for s in self.seats
+            if s.kind == "human"
+            and s.token_hash is not None
+            and not self.auto(s)
+            and s.conns > 0
+            and s.seat not in self.ready
+        ]
+
+    async def say_ready(self, conn: Conn, msg_id: int | None) -> None:
+        """``ready`` (docs/protocol.md): this seat's person is ready for the next
+        round (the round is over) or for a rematch (the match is over). When every
+        person is ready the server deals it (or starts the new match)."""
+        seat = self._actor(conn)
+        async with self.lock:
+            self._check_open()
+            g = self.game
+            if self.status != "playing" or g is None or g.state not in (
+                Phase.ROUND_OVER,
+                Phase.MATCH_OVER,
+            ):
+                raise ProtocolError("bad_state", "ready is for the end of a round or a match")
+            self.ready.add(seat)
+            if self.waiting_for():
+                self.changed(game_changed=False)
+                conn.send({"type": "ack", "id": msg_id, "version": self.version})
+                return
+            if g.state == Phase.MATCH_OVER:
+                await self._start_match(ack=(conn, msg_id))
+            else:
+                g2 = g.copy(events=True)
+                g2.apply(NextRound())
+                await self._commit(["NEXT"], g2, last=None, ack=(conn, msg_id))
 
     async def next_round(
         self, conn: Conn, msg_id: int | None, decided_on: int | None = None
