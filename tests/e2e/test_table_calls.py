@@ -391,3 +391,40 @@ def test_the_lobby_shows_an_option_error_next_to_the_field_in_plain_words(
     assert 0 <= n["y"] - (f["y"] + f["height"]) <= 40 and n["y"] + n["height"] <= 800
     assert "outside" not in page.inner_text("#create-form")
     assert page.evaluate("() => location.pathname") == "/"  # no room made
+
+
+def test_the_ready_check_holds_the_next_round_until_every_person_is_ready(
+    new_player: Any, server: Server
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "normal"}]
+    res = server.post(
+        "/api/rooms",
+        {"variant": "classic", "seats": seats, "name": "Ann", "options": {"handSize": 1}},
+    )
+    code = res["room"]
+    res2 = server.post(f"/api/rooms/{code}/join", {"name": "Bob"})
+    ann, bob = new_player("Ann"), new_player("Bob")
+    ann.enter(code, res["token"], res["seat"])
+    bob.enter(code, res2["token"], res2["seat"])
+    for _ in range(200):
+        if ann.obs()["phase"].endswith("OVER"):
+            break
+        seen = ann.version()
+        if not (first_legal_step(ann) or first_legal_step(bob)):
+            ann.wait_version_above(seen)
+    obs = ann.obs()
+    assert obs["phase"] == "ROUND_OVER", obs["phase"]
+    version = ann.version()
+    ann.page.wait_for_selector("#round-end:not([hidden]) #act-next")
+    assert "Ready" in ann.page.inner_text("#act-next")
+    ann.page.click("#act-next")
+    # Ann waits for Bob (the bot is ready at once); nothing is dealt
+    ann.page.wait_for_selector("#round-end [data-ready-note]:has-text('waiting for Bob')")
+    bob.page.wait_for_function("() => (window.unokit.state.info.ready || []).includes(0)")
+    assert bob.obs()["phase"] == "ROUND_OVER" and ann.version() == version
+    assert ann.page.locator("#round-end #act-next").count() == 0
+    # Bob is ready too: the next round is dealt for both
+    bob.click("#act-next")
+    ann.wait_version_above(version)
+    ann.page.wait_for_function("() => window.unokit.state.observation.phase !== 'ROUND_OVER'")
+    assert ann.obs()["round"] == obs["round"] + 1

@@ -568,6 +568,7 @@ function onState(msg) {
     table = createTable(views.table, {
       send: (text) => sendMessage({ type: "command", text }),
       nextRound: () => sendMessage({ type: "next_round" }),
+      ready: () => sendMessage({ type: "ready" }),
       newMatch: () => sendMessage({ type: "new_match" }),
       chat: (text) => sendMessage({ type: "chat", text }),
       react: (emoji) => tableCall("/react", { emoji }),

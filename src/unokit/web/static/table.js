@@ -637,6 +637,54 @@ export function createTable(root, handlers) {
     renderNextStep(o);
   }
 
+  /**
+   * The ready check (docs/protocol.md `ready`): this seat's Ready is noted in
+   * info.ready; the round waits for the people still listed here. The host
+   * may deal without them after READY_WAIT_MS.
+   */
+  const READY_WAIT_MS = 20_000;
+  function readyCheck(o) {
+    const info = state?.info;
+    if (!handlers.ready || !info || me() === null) return null;
+    const ready = new Set(info.ready ?? []);
+    const waiting = (info.seats ?? [])
+      .filter((x) => x.kind === "human" && x.claimed && x.connected && !x.auto && !ready.has(x.seat))
+      .map((x) => x.seat);
+    const key = `${info.match}:${o.round}:${o.phase}`;
+    if (ui.overKey !== key) {
+      ui.overKey = key;
+      ui.overSince = Date.now();
+      clearTimeout(ui.overTimer);
+      ui.overTimer = setTimeout(() => state && render(), READY_WAIT_MS + 50);
+    }
+    const host = info.host === me();
+    return { mine: ready.has(me()), waiting, canForce: host && Date.now() - ui.overSince >= READY_WAIT_MS };
+  }
+
+  /** The Next round / New match control, or "Ready ✓ · waiting for …" once said. */
+  function nextControl(o, bar) {
+    const matchOver = o.phase === "MATCH_OVER";
+    const rc = readyCheck(o);
+    const id = `${matchOver ? "act-newmatch" : "act-next"}${bar ? "-bar" : ""}`;
+    if (rc?.mine) {
+      const names = listText(rc.waiting.map((x) => nameOf(x)));
+      const note = `<span class="ready-note" data-ready-note>${esc(rc.waiting.length ? t("ready.waiting", { who: names }) : t("ready.done"))}</span>`;
+      const force = rc.canForce
+        ? ` <button type="button" class="btn ghost" id="act-deal-now${bar ? "-bar" : ""}" data-deal-now>${esc(t(matchOver ? "ready.forceMatch" : "ready.force"))}</button>`
+        : "";
+      return note + force;
+    }
+    const label = matchOver ? (rc ? t("ready.rematch") : t("act.newMatch")) : rc ? t("ready.next") : t("act.next");
+    return `<button type="button" class="btn primary" id="${id}">${esc(label)} <kbd>N</kbd></button>`;
+  }
+
+  /** The next step: Ready (the ready check) or, without it, the step itself. */
+  function goOn(o) {
+    if (handlers.ready) return void handlers.ready();
+    if (o.phase === "ROUND_OVER") handlers.nextRound();
+    else if (o.phase === "MATCH_OVER") handlers.newMatch();
+  }
+
   /** After a round or a match: the next step stays on the table when the panel is closed. */
   function renderNextStep(o) {
     const over = o.phase === "ROUND_OVER" || o.phase === "MATCH_OVER";
@@ -646,12 +694,7 @@ export function createTable(root, handlers) {
       return;
     }
     const matchOver = o.phase === "MATCH_OVER";
-    const action =
-      me() === null
-        ? `<span>${esc(t("match.waitNext"))}</span>`
-        : matchOver
-          ? `<button type="button" class="btn primary" id="act-newmatch-bar">${esc(t("act.newMatch"))} <kbd>N</kbd></button>`
-          : `<button type="button" class="btn primary" id="act-next-bar">${esc(t("act.next"))} <kbd>N</kbd></button>`;
+    const action = me() === null ? `<span>${esc(t("match.waitNext"))}</span>` : nextControl(o, true);
     const html = `<span>${esc(t(matchOver ? "table.nextStep.match" : "table.nextStep.round"))}</span> ${action}
       <button type="button" class="btn ghost" id="act-results">${esc(t("table.results"))}</button>
       ${matchOver && me() !== null && handlers.record ? `<button type="button" class="btn ghost" id="act-record-bar">${esc(t("round.download"))}</button>` : ""}`;
@@ -1024,9 +1067,7 @@ export function createTable(root, handlers) {
         <td class="num total">${o.scores[s]}</td></tr>`);
     }
     const seated = me() !== null;
-    const button = matchOver
-      ? `<button type="button" class="btn primary" id="act-newmatch">${esc(t("act.newMatch"))} <kbd>N</kbd></button>`
-      : `<button type="button" class="btn primary" id="act-next">${esc(t("act.next"))} <kbd>N</kbd></button>`;
+    const button = nextControl(o, false);
     const html = `<div class="panel round-panel" role="dialog" aria-modal="true" aria-labelledby="round-title">
       <h2 id="round-title">${esc(matchOver ? t("match.over") : t("round.over", { n: o.round }))}</h2>
       ${matchLine ? `<p class="match-line">${esc(matchLine)}</p>` : ""}
@@ -1041,7 +1082,8 @@ export function createTable(root, handlers) {
         ${seated ? button : `<span>${esc(t("match.waitNext"))}</span>`}
       </div></div>`;
     els.roundEnd.hidden = false;
-    const drawn = `${key}:${me()}:${o.scores.join(",")}`;
+    const rc = readyCheck(o);
+    const drawn = `${key}:${me()}:${o.scores.join(",")}:${(state.info?.ready ?? []).join(",")}:${rc?.waiting.join(",")}:${rc?.canForce}`;
     if (els.roundEnd.dataset.key !== drawn || els.roundEnd.dataset.lang !== document.documentElement.lang) {
       els.roundEnd.innerHTML = html;
       els.roundEnd.dataset.key = drawn;
@@ -1165,10 +1207,13 @@ export function createTable(root, handlers) {
         return void cycleSort();
       case "act-next":
       case "act-next-bar":
-        return void handlers.nextRound();
       case "act-newmatch":
       case "act-newmatch-bar":
-        return void handlers.newMatch();
+        return void goOn(obs());
+      case "act-deal-now":
+      case "act-deal-now-bar":
+        // the host goes on without the people not ready yet
+        return void (obs().phase === "MATCH_OVER" ? handlers.newMatch() : handlers.nextRound());
       case "act-results":
         ui.roundDismissed = null;
         els.roundEnd.dataset.key = "";
@@ -1347,10 +1392,8 @@ export function createTable(root, handlers) {
         render();
         return true;
       case "n":
-        if (me() === null) return false;
-        if (o.phase === "ROUND_OVER") handlers.nextRound();
-        else if (o.phase === "MATCH_OVER") handlers.newMatch();
-        else return false;
+        if (me() === null || !["ROUND_OVER", "MATCH_OVER"].includes(o.phase) || readyCheck(o)?.mine) return false;
+        goOn(o);
         return true;
       default:
         return false;
