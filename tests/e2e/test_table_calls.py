@@ -428,3 +428,18 @@ def test_the_ready_check_holds_the_next_round_until_every_person_is_ready(
     ann.wait_version_above(version)
     ann.page.wait_for_function("() => window.unokit.state.observation.phase !== 'ROUND_OVER'")
     assert ann.obs()["round"] == obs["round"] + 1
+
+
+def test_a_turn_timer_is_a_countdown_ring(new_player: Any) -> None:
+    table = Table(new_player("table"))
+    page = table.page
+    g = _classic()
+    state = _state(g, 1)
+    state["info"]["turn_timer"] = 30
+    state["remaining"] = 15
+    page.evaluate("(s) => window.T.update(s)", state)
+    ring = page.locator('.opp[data-seat="0"] .timer-slot svg.timer-ring .ring-fg')
+    ring.wait_for()
+    offset = float(ring.get_attribute("stroke-dashoffset") or "-1")
+    assert 45 <= offset <= 60, offset  # about half of the 30 s left
+    assert page.inner_text('.opp[data-seat="0"] .timer-slot').strip().endswith("s")

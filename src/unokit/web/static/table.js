@@ -34,9 +34,6 @@ const LIGHT = ["R", "Y", "G", "B"];
 const DARK = ["Pk", "Tl", "Or", "Pu"];
 const SORT_KEY = "unokit.sort";
 const SORTS = ["color", "number", "none"];
-const CLOCK_SVG =
-  '<svg class="ico-clock" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 5.5V9l2.4 1.6M6 1.5h4" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/></svg>';
-
 export function esc(s) {
   return String(s ?? "")
     .replace(/&/g, "&amp;")
@@ -1128,11 +1125,17 @@ export function createTable(root, handlers) {
     for (const el of root.querySelectorAll(".timer-slot")) el.textContent = "";
     if (!o || state.remaining === null || state.remaining === undefined) return;
     const endAt = performance.now() + state.remaining * 1000;
+    const total = Math.max(state.info?.turn_timer ?? state.remaining, state.remaining, 1);
     const slot = root.querySelector(`.timer-slot[data-timer="${o.current}"]`);
     if (!slot) return;
     const tick = () => {
-      const left = Math.max(0, Math.ceil((endAt - performance.now()) / 1000));
-      slot.innerHTML = `${CLOCK_SVG}${left}s`;
+      const ms = Math.max(0, endAt - performance.now());
+      const left = Math.ceil(ms / 1000);
+      // a countdown ring: the share of the turn's time still left
+      const pct = Math.round((100 * ms) / (total * 1000));
+      const ring = `<svg class="timer-ring" viewBox="0 0 20 20" aria-hidden="true"><circle class="ring-bg" cx="10" cy="10" r="8"/><circle class="ring-fg" cx="10" cy="10" r="8" pathLength="100" stroke-dasharray="100" stroke-dashoffset="${100 - pct}" transform="rotate(-90 10 10)"/></svg>`;
+      slot.innerHTML = `${ring}${left}s`;
+      slot.dataset.left = String(pct);
       slot.classList.toggle("low", left <= 5);
       if (left <= 0 && ui.timer) {
         clearInterval(ui.timer);
