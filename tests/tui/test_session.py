@@ -102,6 +102,22 @@ def test_a_replayed_terminal_game_says_you_in_good_english() -> None:
     assert n.line(MatchEnded((1,), (0, 1, 0))) == "Ada wins the match (1 point)!"
 
 
+def test_a_flex_wild_draw_on_its_regular_side_says_nobody_draws() -> None:
+    """issue 30 item 9: "Dev played Flex Wild Target Draw 2 and chose Blue." and
+    then nobody drew, with no word why."""
+    from unokit.engine.cards import Color
+    from unokit.engine.events import Played
+    from unokit.engine.narration import Narrator
+    from unokit.engine.variants import get_variant
+
+    wtd = get_variant("flex").cards.parse("WTD")
+    n = Narrator(["You", "Ada", "Dev"], viewer=0)
+    assert n.line(Played(2, wtd, Color.B)) == (
+        "Dev played Flex Wild Target Draw 2 on its regular side, as a plain Wild "
+        "(nobody draws) and chose Blue."
+    )
+
+
 def test_the_plain_mode_lists_typeable_commands() -> None:
     from unokit.engine.narration import legal_summary
 

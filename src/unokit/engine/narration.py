@@ -175,6 +175,9 @@ class Narrator:
                 text += " on its flex side"
                 if face.kind is not Kind.NUMBER:
                     text += f" ({FLEX_SIDE_EFFECT.get(face.kind, 'flex')})"
+            elif face.kind in (Kind.WILD_ALL_DRAW, Kind.WILD_TARGET_DRAW):
+                # its regular side is a plain Wild: say why nobody draws
+                text += " on its regular side, as a plain Wild (nobody draws)"
             if e.target is not None:
                 text += f", targeting {self._whom(e.target)}"
             if e.color is not None:

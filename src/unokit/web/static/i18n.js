@@ -308,6 +308,7 @@ const EN = {
   "ev.Played.you": "You played {card}",
   "ev.Played.color": " and chose {color}",
   "ev.Played.flex": " on its flex side",
+  "ev.Played.plainWild": " on its regular side, as a plain Wild (nobody draws)",
   "ev.Played.target": ", targeting {target}",
   "ev.Played.jumpIn": " (jump-in!)",
   "ev.Drew.one": "{who} drew a card",
@@ -644,6 +645,7 @@ const FR = {
   "ev.Played.you": "Vous avez joué {card}",
   "ev.Played.color": " et choisi {color}",
   "ev.Played.flex": " côté Flex",
+  "ev.Played.plainWild": " sur sa face normale, comme un simple Joker (personne ne pioche)",
   "ev.Played.target": ", en visant {target}",
   "ev.Played.jumpIn": " (interception !)",
   "ev.Drew.one": "{who} a pioché une carte",
@@ -832,6 +834,8 @@ export function describeEvent(ev, ctx) {
     case "Played": {
       let s = t(pick("ev.Played", ev.seat), { who: name(ev.seat), card: card(ev.card) });
       if (ev.flex) s += t("ev.Played.flex");
+      // a Flex wild draw card on its regular side is a plain Wild: say why nobody draws
+      else if (ev.card === "WTD" || ev.card === "WAD") s += t("ev.Played.plainWild");
       if (ev.color) s += t("ev.Played.color", { color: colorName(ev.color) });
       if (ev.target !== null && ev.target !== undefined) {
         s += t("ev.Played.target", { target: you(ev.target) ? t("word.you") : name(ev.target) });
