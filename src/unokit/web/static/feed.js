@@ -75,7 +75,9 @@ export function createFeed(host) {
     const blocks = avoidFn()
       .filter((el) => el && el.isConnected && !el.hidden && el.getClientRects().length)
       .map((el) => el.getBoundingClientRect())
-      .filter((r) => r.width > 0 && r.height > 0);
+      .filter((r) => r.width > 0 && r.height > 0)
+      // a little air around what the toasts avoid: no toast squeezed into a sliver
+      .map((r) => ({ left: r.left - 6, right: r.right + 6, top: r.top - 6, bottom: r.bottom + 6 }));
     const vw = document.documentElement.clientWidth;
     const vh = document.documentElement.clientHeight;
     const margin = 8;
