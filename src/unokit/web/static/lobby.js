@@ -396,7 +396,10 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
     const fieldLabel = (input) => input.closest("label")?.querySelector("span")?.textContent ?? input.name;
     const checkNumbers = () => {
       for (const input of f.querySelectorAll("input[type=number]")) {
-        if (input.checkValidity() && input.value !== "") continue;
+        // the range and a whole number (the step only drives the arrows)
+        const n = Number(input.value);
+        const inRange = (input.min === "" || n >= Number(input.min)) && (input.max === "" || n <= Number(input.max));
+        if (input.value !== "" && !input.validity.badInput && Number.isInteger(n) && inRange) continue;
         const min = input.min || "…";
         const max = input.max || "…";
         return fieldError(input, t("lobby.field.range", { label: fieldLabel(input), min, max }));
