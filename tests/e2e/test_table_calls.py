@@ -443,3 +443,21 @@ def test_a_turn_timer_is_a_countdown_ring(new_player: Any) -> None:
     offset = float(ring.get_attribute("stroke-dashoffset") or "-1")
     assert 45 <= offset <= 60, offset  # about half of the 30 s left
     assert page.inner_text('.opp[data-seat="0"] .timer-slot').strip().endswith("s")
+
+
+def test_open_seats_a_bot_plays_have_one_badge_and_their_own_avatar(new_player: Any) -> None:
+    table = Table(new_player("table"))
+    page = table.page
+    g = _classic()
+    state = _state(g, 0)
+    for s in (1, 2):
+        state["info"]["seats"][s].update(
+            {"kind": "human", "name": None, "claimed": False, "auto": True}
+        )
+    page.evaluate("(s) => window.T.update(s)", state)
+    for s in (1, 2):
+        opp = page.locator(f'.opp[data-seat="{s}"]')
+        opp.wait_for()
+        assert opp.locator(".badge").count() == 1
+        assert opp.locator(".badge").text_content() == "open seat · a bot plays"
+        assert opp.locator(".avatar").inner_text() == str(s + 1)

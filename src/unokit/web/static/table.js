@@ -493,8 +493,9 @@ export function createTable(root, handlers) {
       if (info && info.kind === "human" && !info.connected) classes.push("offline");
       const badges = [];
       if (info?.kind === "bot") badges.push(`<span class="badge bot">${esc(t("room.bot"))}</span>`);
-      if (info?.kind === "human" && !info.claimed) badges.push(`<span class="badge open">${esc(t("table.open"))}</span>`);
-      if (info?.kind === "human" && info.auto) badges.push(`<span class="badge bot auto" data-auto="1">${esc(t("table.botPlays"))}</span>`);
+      // an open seat a bot plays until someone takes it: one badge, not two
+      if (info?.kind === "human" && !info.claimed) badges.push(info.auto ? `<span class="badge open auto" data-auto="1">${esc(t("table.openBot"))}</span>` : `<span class="badge open">${esc(t("table.open"))}</span>`);
+      else if (info?.kind === "human" && info.auto) badges.push(`<span class="badge bot auto" data-auto="1">${esc(t("table.botPlays"))}</span>`);
       if (info && info.kind === "human" && !info.connected && info.claimed) {
         badges.push(`<span class="badge offline">${esc(t("room.offline"))}</span>`);
       }
@@ -517,7 +518,7 @@ export function createTable(root, handlers) {
       return `
         <div class="${classes.join(" ")}" data-seat="${s}" role="group" aria-label="${esc(label)}">
           <div class="opp-head">
-            <span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span>
+            <span class="avatar" style="--hue:${hue(s)}">${(seatInfo(s)?.name ? initialOf(nameOf(s)) : String(s + 1))}</span>
             <span class="opp-name">${esc(nameOf(s))}</span>
             <span class="timer-slot" data-timer="${s}"></span>
           </div>
@@ -850,7 +851,7 @@ export function createTable(root, handlers) {
         body = choice.values
           .map((v, i) => {
             const s = Number(String(v).replace(/^P/i, ""));
-            return `<button type="button" class="btn seat-btn" data-choose="${choice.key}" data-value="${esc(v)}"><span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span>${esc(nameOf(s))} <small>${esc(t("table.cards", { n: o.hand_sizes[s] }))}</small><kbd>${i + 1}</kbd></button>`;
+            return `<button type="button" class="btn seat-btn" data-choose="${choice.key}" data-value="${esc(v)}"><span class="avatar" style="--hue:${hue(s)}">${(seatInfo(s)?.name ? initialOf(nameOf(s)) : String(s + 1))}</span>${esc(nameOf(s))} <small>${esc(t("table.cards", { n: o.hand_sizes[s] }))}</small><kbd>${i + 1}</kbd></button>`;
           })
           .join("");
       }
@@ -1057,7 +1058,7 @@ export function createTable(root, handlers) {
       const win = o.winner === s;
       const mw = (o.match_winners ?? []).includes(s);
       rows.push(`<tr class="${win ? "winner" : ""} ${mw ? "match-winner" : ""} ${s === me() ? "me" : ""}" data-seat="${s}">
-        <th scope="row"><span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span> ${esc(whoText(s))}${win ? ' <span aria-hidden="true">★</span>' : ""}</th>
+        <th scope="row"><span class="avatar" style="--hue:${hue(s)}">${(seatInfo(s)?.name ? initialOf(nameOf(s)) : String(s + 1))}</span> ${esc(whoText(s))}${win ? ' <span aria-hidden="true">★</span>' : ""}</th>
         <td class="cards-cell"><div class="mini-hand">${cards || "—"}</div></td>
         <td class="num">${esc(value)}</td>
         <td class="num gain">${prevScores[s] ? `+${prevScores[s]}` : "0"}</td>
