@@ -220,6 +220,16 @@ def test_after_the_round_panel_is_closed_next_round_is_clickable_and_no_controls
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             assert not _overlaps(a, b), f"{a} overlaps {b}"
+    # no seat box (grown by its hand-over buttons) over the piles
+    measure = """(sel) => [...document.querySelectorAll(sel)].map((el) => {
+        const r = el.getBoundingClientRect();
+        return {what: el.className, left: r.left, right: r.right, top: r.top, bottom: r.bottom}; })"""
+    seats = page.evaluate(measure, ".opp")
+    piles = page.evaluate(measure, "#center .draw-pile, #discard")
+    assert len(seats) == 3 and len(piles) == 2
+    for seat in seats:
+        for pile in piles:
+            assert not _overlaps(seat, pile), f"seat {seat} overlaps {pile}"
 
 
 def test_chat_with_the_log_closed_is_a_toast_and_an_unread_mark_in_time_order(
