@@ -45,8 +45,10 @@ $(STAMP): pyproject.toml | cc $(VENV)/bin/python
 	$(BIN)/pip install -q -e ".[dev,rl-recipes]"
 	touch $@
 
+# the web app, plus what the README's next commands need: the terminal game
+# (unokit play: [tui]) and unokit analyse (the expert bot's value net: numpy)
 $(VENV)/.installed-web: pyproject.toml | cc $(VENV)/bin/python
-	$(BIN)/pip install -q -e ".[web]"
+	$(BIN)/pip install -q -e ".[web,tui]" "numpy>=1.26"
 	touch $@
 
 # The C rules core (src/unokit/_core, docs/core.md) is rebuilt with the

@@ -255,7 +255,7 @@ def sim(
         typer.Option(
             metavar="[ADDRESS]",
             help="Run the games on Ray: alone, a local Ray instance; with an address "
-            "(auto, HOST:6379, ray://HOST:10001), that cluster. Needs unokit[ray].",
+            "(auto, HOST:6379, ray://HOST:10001), that cluster. Needs unokit\\[ray].",
         ),
     ] = None,
     save: Annotated[

@@ -134,10 +134,13 @@ def test_flip_round_with_uno_catch_challenge_and_flip(new_player: Any) -> None:
             alice.screenshot(f"flip-round-{len(rounds)}-end")
             if seen >= FLIP_GOALS or len(rounds) >= MAX_ROUNDS:
                 break
-            if obs["phase"] == "MATCH_OVER":
-                alice.click("#act-newmatch")
-            else:
-                alice.click("#act-next")
+            # the ready check: the next round (or match) waits for both people
+            sel = "#act-newmatch" if obs["phase"] == "MATCH_OVER" else "#act-next"
+            alice.page.click(sel)
+            alice.page.wait_for_selector("#round-end [data-ready-note]")
+            for p in players.values():
+                if p is not alice:
+                    p.click(sel)
             continue
         acted = False
         for seat, p in players.items():

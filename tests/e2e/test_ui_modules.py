@@ -143,3 +143,16 @@ def test_browser_language_is_the_default(new_player: Any) -> None:
     fr.page.reload()
     fr.page.wait_for_selector("html[lang='en'] #create-form")
     assert "Create a room" in fr.page.inner_text("#create-form h2")
+
+
+def test_a_flex_wild_draw_on_its_regular_side_says_nobody_draws(page: Any) -> None:
+    """issue 30 item 9: the table's line for a Flex wild draw card played as a plain Wild."""
+    text = page.evaluate(
+        """() => window.i18n.describeEvent(
+          {type: 'Played', seat: 2, card: 'WTD', color: 'B', flex: false, target: null, jump_in: false},
+          {me: 0, name: (s) => ['Ann', 'Bob', 'Dev'][s], side: 'light'})"""
+    )
+    assert text == (
+        "Dev played Flex Wild Target Draw 2 on its regular side, as a plain Wild (nobody draws)"
+        " and chose Blue."
+    )

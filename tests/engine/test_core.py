@@ -318,3 +318,22 @@ def test_core_readers_agree_with_the_game(variant: str) -> None:
             c.hand_ids(bad)
         with pytest.raises(IndexError):
             c.power(bad)
+
+
+@pytest.mark.parametrize("engine", [Game, ReferenceGame])
+def test_a_call_made_with_the_play_is_an_event(engine: type[Game]) -> None:
+    """issue 30: "P1 PLAY R5 uno=true" is a call like "P1 UNO"; the event stream
+    (and so the table, the terminal and the records) announces it after the play.
+    A pre-announced call is announced once, when it is made."""
+    def game() -> Game:
+        return engine.setup("classic", 2, hands=[["R5", "R6"], ["Y2", "B3"]], draw=["Y9"],
+                            discard=["R1"], color="R", current=0)  # fmt: skip
+
+    g = game()
+    got = [(type(e).__name__, getattr(e, "seat", None)) for e in g.apply("P0 PLAY R5 uno=true")]
+    assert got == [("Played", 0), ("UnoCalled", 0)]
+    g = game()
+    assert [type(e).__name__ for e in g.apply("P0 PLAY R5")] == ["Played"]
+    g = game()
+    assert [type(e).__name__ for e in g.apply("P0 UNO")] == ["UnoCalled"]
+    assert [type(e).__name__ for e in g.apply("P0 PLAY R5 uno=true")] == ["Played"]

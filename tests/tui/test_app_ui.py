@@ -315,3 +315,15 @@ async def test_jump_in_out_of_turn() -> None:
         await wait_until(pilot, lambda: len(_commands(session)) >= 1, "the jump-in")
         assert _commands(session)[0] == "P0 PLAY R5"
         assert "You jumped in with Red 5." in app.log_lines
+
+
+async def test_a_bots_uno_call_is_a_red_log_line_and_a_toast() -> None:
+    """issue 30: Ada (a bot) goes down to one card calling UNO with the play."""
+    session = _position(
+        "classic", [["R3", "G4", "B9"], ["R1", "Y2"], ["B1", "B2", "B3"]], "R5", current=1
+    )
+    app = UnoApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _ready(pilot, app)
+        assert "Ada called UNO!" in app.log_lines
+        assert any(n.title == "UNO!" and n.message == "Ada called UNO!" for n in app._notifications)

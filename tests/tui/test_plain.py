@@ -198,3 +198,20 @@ def test_bad_options_are_refused_before_playing() -> None:
     args = [*UNOKIT, "play", "--plain", "--bots", "genius"]
     done = subprocess.run(args, input="", capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "unknown bot 'genius'" in done.stderr
+
+
+def test_a_bots_uno_call_is_told() -> None:
+    """issue 30: Ada (a bot) goes down to one card calling UNO with the play."""
+    from unokit import Game
+
+    game = Game.setup(
+        "classic",
+        3,
+        hands=[["R3", "G4", "B9"], ["R1", "Y2"], ["B1", "B2", "B3"]],
+        draw=["R6", "G2", "B7", "Y6", "R7", "G7"],
+        discard=["R5"],
+        current=1,
+    )
+    out = _run(Session("classic", 3, game=game, bots="heuristic"), "quit\n")
+    assert "Ada played Red 1.\nAda called UNO!\n" in out
+    assert "Ada (P1, bot): 1 card, 0 points, UNO called." in out

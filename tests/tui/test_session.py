@@ -86,6 +86,47 @@ def test_narration_speaks_to_the_viewer() -> None:
     assert n.line(UnoCalled(0)) == "You called UNO!"
 
 
+def test_a_replayed_terminal_game_says_you_in_good_english() -> None:
+    """issue 30 item 17: the terminal's own seat is named "You" in its record; a
+    replay (no viewer) says "You deal", "You were skipped", "1 point"."""
+    from unokit.engine.events import MatchEnded, RoundEnded, RoundStarted, Skipped
+    from unokit.engine.narration import Narrator
+
+    n = Narrator(["You", "Ada", "Bo"], viewer=None)
+    assert n.line(RoundStarted(1, 0, (7, 7, 7))) == "Round 1: You deal 7 cards to each player."
+    assert n.line(Skipped(0)) == "You were skipped."
+    assert n.line(Skipped(1)) == "Ada was skipped."
+    assert n.line(RoundEnded(0, 1, (0, 1, 0), (1, 0, 0))) == (
+        "You win the round and score 1 point."
+    )
+    assert n.line(MatchEnded((1,), (0, 1, 0))) == "Ada wins the match (1 point)!"
+
+
+def test_a_flex_wild_draw_on_its_regular_side_says_nobody_draws() -> None:
+    """issue 30 item 9: "Dev played Flex Wild Target Draw 2 and chose Blue." and
+    then nobody drew, with no word why."""
+    from unokit.engine.cards import Color
+    from unokit.engine.events import Played
+    from unokit.engine.narration import Narrator
+    from unokit.engine.variants import get_variant
+
+    wtd = get_variant("flex").cards.parse("WTD")
+    n = Narrator(["You", "Ada", "Dev"], viewer=0)
+    assert n.line(Played(2, wtd, Color.B)) == (
+        "Dev played Flex Wild Target Draw 2 on its regular side, as a plain Wild "
+        "(nobody draws) and chose Blue."
+    )
+
+
+def test_the_plain_mode_lists_typeable_commands() -> None:
+    from unokit.engine.narration import legal_summary
+
+    g = Game.setup("classic", 2, hands=[["W4", "R5"], ["B1", "B2"]], draw=["Y9", "G1"],
+                   discard=["R1"], color="R", current=0)  # fmt: skip
+    summary = legal_summary(g.observe(0))
+    assert "play W4 color=R (or color=Y, G, B)" in summary, summary
+
+
 def _forgot_uno_after_skip() -> Game:
     """P0 (a person) plays a Skip down to one card without calling UNO: at two
     players it acts again at once, so a bot may catch it only if offered."""

@@ -144,6 +144,9 @@ void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, 
     if (left == 1) {
         if (uno || g->uno_pre == seat) {
             g->uno[seat] = UK_UNO_SAFE;
+            /* a call made with the play is a call like any other (a pre-announced one was
+             * emitted when it was made) */
+            if (g->uno_pre != seat) uk_emit1(g, UK_EV_UNO_CALLED, seat);
         } else {
             g->uno[seat] = UK_UNO_VULNERABLE;
             g->vulnerable = seat;

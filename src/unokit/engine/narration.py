@@ -46,6 +46,7 @@ __all__ = [
     "face_text",
     "card_text",
     "describe",
+    "points",
     "legal_summary",
     "status_line",
     "seat_label",
@@ -131,8 +132,12 @@ class Narrator:
     def _whom(self, seat: int) -> str:
         return "you" if seat == self.viewer else seat_label(seat, self.names)
 
+    def _is_you(self, seat: int) -> bool:
+        """The viewer, or a seat named "You" (a terminal game's record, replayed)."""
+        return seat == self.viewer or seat_label(seat, self.names) == "You"
+
     def _was(self, seat: int) -> str:
-        return "were" if seat == self.viewer else "was"
+        return "were" if self._is_you(seat) else "was"
 
     def lines(self, events: Iterable[ev.Event]) -> list[str]:
         out = []
@@ -150,7 +155,7 @@ class Narrator:
             self._powers = ()
             size = e.hand_sizes[0] if e.hand_sizes else 0
             return (
-                f"Round {e.round}: {self.who(e.dealer)} {'deal' if e.dealer == self.viewer else 'deals'} "
+                f"Round {e.round}: {self.who(e.dealer)} {'deal' if self._is_you(e.dealer) else 'deals'} "
                 f"{size} cards to each player."
             )
         if isinstance(e, ev.CardTurned):
@@ -170,6 +175,9 @@ class Narrator:
                 text += " on its flex side"
                 if face.kind is not Kind.NUMBER:
                     text += f" ({FLEX_SIDE_EFFECT.get(face.kind, 'flex')})"
+            elif face.kind in (Kind.WILD_ALL_DRAW, Kind.WILD_TARGET_DRAW):
+                # its regular side is a plain Wild: say why nobody draws
+                text += " on its regular side, as a plain Wild (nobody draws)"
             if e.target is not None:
                 text += f", targeting {self._whom(e.target)}"
             if e.color is not None:
@@ -196,16 +204,16 @@ class Narrator:
         if isinstance(e, ev.Challenged):
             card = self._last_played.face(side).long_name if self._last_played else "card"
             off = self._whom(e.offender)
-            whose = "your" if e.offender == self.viewer else f"{off}'s"
+            whose = "your" if self._is_you(e.offender) else f"{off}'s"
             if e.success:
                 text = (
                     f"{self.who(e.seat)} challenged {whose} {card}: it was an illegal play, "
-                    f"{off} draw{'' if e.offender == self.viewer else 's'} instead."
+                    f"{off} draw{'' if self._is_you(e.offender) else 's'} instead."
                 )
             else:
                 text = (
                     f"{self.who(e.seat)} challenged {whose} {card}: it was legal, "
-                    f"{self._whom(e.seat)} draw{'' if e.seat == self.viewer else 's'} more."
+                    f"{self._whom(e.seat)} draw{'' if self._is_you(e.seat) else 's'} more."
                 )
             if e.revealed is not None:
                 shown = " ".join(c.face(side).__str__() for c in e.revealed) or "no cards"
@@ -255,15 +263,15 @@ class Narrator:
             if e.winner is None:
                 return "The round is blocked: nobody can draw or play. No points."
             w = self.who(e.winner)
-            verb = "win" if e.winner == self.viewer else "wins"
+            verb = "win" if self._is_you(e.winner) else "wins"
             if e.points:
-                return f"{w} {verb} the round and score{'' if e.winner == self.viewer else 's'} {e.points} points."
+                return f"{w} {verb} the round and score{'' if self._is_you(e.winner) else 's'} {points(e.points)}."
             return f"{w} {verb} the round."
         if isinstance(e, ev.MatchEnded):
             ws = [self.who(s) for s in e.winners]
-            verb = "win" if len(ws) > 1 or e.winners[0] == self.viewer else "wins"
+            verb = "win" if len(ws) > 1 or self._is_you(e.winners[0]) else "wins"
             best = max(e.scores) if e.scores else 0
-            return f"{' and '.join(ws)} {verb} the match ({best} points)!"
+            return f"{' and '.join(ws)} {verb} the match ({points(best)})!"
         return None
 
 
@@ -419,6 +427,11 @@ def previous_color(obs: Observation) -> Color | None:
     return colors[-2] if len(colors) >= 2 else None
 
 
+def points(n: int) -> str:
+    """``1 point``, ``0 points``, ``25 points``."""
+    return f"{n} point" if abs(n) == 1 else f"{n} points"
+
+
 def legal_summary(obs: Observation) -> list[str]:
     """The seat's possible commands, grouped, in plain-mode notation."""
     side = obs.side
@@ -447,12 +460,16 @@ def legal_summary(obs: Observation) -> list[str]:
         colors = sorted({a.color for a in group if a.color is not None})
         targets = sorted({a.target for a in group if a.target is not None})
         swaps = sorted({a.swap for a in group if a.swap is not None})
-        if colors:
-            text += " color=" + "/".join(c.name for c in colors)
-        if targets:
-            text += " target=" + "/".join(f"P{t}" for t in targets)
-        if swaps:
-            text += " swap=" + "/".join(f"P{t}" for t in swaps)
+        # one typeable command, then the other values it takes
+        for key, values in (
+            ("color", [c.name for c in colors]),
+            ("target", [f"P{t}" for t in targets]),
+            ("swap", [f"P{t}" for t in swaps]),
+        ):
+            if values:
+                text += f" {key}={values[0]}"
+                if len(values) > 1:
+                    text += f" (or {key}={', '.join(values[1:])})"
         out.append(text)
     return out + others
 

@@ -511,6 +511,10 @@ class ReferenceGame(Game):
         if left == 1:
             if uno or self.uno_pre == seat:
                 self.uno[seat] = _SAFE
+                # a call made with the play is announced like any other call
+                # (a pre-announced one was announced when it was made)
+                if log and self.uno_pre != seat:
+                    self._emit(ev.UnoCalled(seat))
             else:
                 self.uno[seat] = _VULN
                 self.vulnerable = seat

@@ -37,7 +37,7 @@ from unokit.engine.actions import (
 )
 from unokit.engine.cards import Card, Color
 from unokit.engine.errors import UnoError
-from unokit.engine.events import RoundEnded
+from unokit.engine.events import RoundEnded, UnoCalled
 from unokit.engine.narration import (
     FLEX_SIDE_EFFECT,
     VARIANT_TITLE,
@@ -312,9 +312,16 @@ class UnoApp(App[None]):
             self._log_shown = 0
             self._narrator = Narrator(self.session.names, self.viewer)
         history = obs.history
-        for line in self._narrator.lines(history[self._log_shown :]):
+        for e in history[self._log_shown :]:
+            line = self._narrator.line(e)
+            if not line:
+                continue
             style = Style()
-            if line.startswith("Round "):
+            if isinstance(e, UnoCalled):
+                # every call is a loud moment: white on red in the log, and a toast
+                style = Style(bold=True, color="white", bgcolor="red")
+                self.notify(line, title="UNO!", timeout=3)
+            elif line.startswith("Round "):
                 style = Style(bold=True, color="cyan")
             elif line.startswith("You"):
                 style = Style(bold=True)

@@ -20,6 +20,7 @@ from unokit.engine.narration import (
     Narrator,
     describe,
     legal_summary,
+    points,
     read_command,
     seat_label,
     status_line,
@@ -196,7 +197,7 @@ class _Plain:
         for seat, cards in enumerate(hands):
             pts = sum(c.face(side).points for c in cards)
             shown = " ".join(str(c.face(side)) for c in cards) or "none"
-            out.append(f"  {seat_label(seat, self.s.names)}: {shown} ({pts} points)")
+            out.append(f"  {seat_label(seat, self.s.names)}: {shown} ({points(pts)})")
         out += self.scoreboard()
         return out
 
@@ -206,9 +207,9 @@ class _Plain:
         out = [f"Scores (target {opts.targetScore}):"]
         for seat in range(s.players):
             out.append(f"  {s.names[seat]}: {s.game.scores[seat]}")
-        for rnd, winner, points, _ in s.round_history:
+        for rnd, winner, pts, _ in s.round_history:
             who = "nobody (blocked)" if winner is None else s.names[winner]
-            out.append(f"  round {rnd}: won by {who}, {points} points")
+            out.append(f"  round {rnd}: won by {who}, {points(pts)}")
         if s.match_over:
             winners = " and ".join(s.names[w] for w in s.game.match_winners)
             out.append(f"Winner: {winners}.")

@@ -57,6 +57,7 @@ from unokit.web.messages import (
     NewMatchMsg,
     NextRoundMsg,
     PingMsg,
+    ReadyMsg,
     ResyncMsg,
     StartMsg,
     protocol_schema,
@@ -420,6 +421,17 @@ def create_app(settings: Settings) -> FastAPI:
 
     @app.exception_handler(StarletteHTTPException)
     async def on_http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        not_found = STATIC_DIR / "404.html"
+        path = request.url.path
+        if (
+            exc.status_code == 404
+            and request.method in ("GET", "HEAD")
+            and not path.startswith(("/api/", "/static/"))
+            and "text/html" in request.headers.get("accept", "")
+            and not_found.is_file()
+        ):
+            # a person's browser at a wrong address: a page, not JSON
+            return FileResponse(not_found, status_code=404, media_type="text/html")
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
         response = json_error(exc.status_code, detail)
         if exc.headers:
@@ -606,6 +618,14 @@ def create_app(settings: Settings) -> FastAPI:
     async def index() -> Response:
         return page()
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return FileResponse(
+            STATIC_DIR / "favicon.svg",
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "max-age=86400"},
+        )
+
     @app.get("/r/{code}", include_in_schema=False)
     async def invite(code: str) -> Response:
         return page()
@@ -732,6 +752,8 @@ def create_app(settings: Settings) -> FastAPI:
                 await room.next_round(conn, msg_id, msg.version)
             elif isinstance(msg, NewMatchMsg):
                 await room.new_match(conn, msg_id, msg.version)
+            elif isinstance(msg, ReadyMsg):
+                await room.say_ready(conn, msg_id)
             elif isinstance(msg, StartMsg):
                 await room.start(conn, msg_id, msg.level, msg.version)
             elif isinstance(msg, ChatMsg):
@@ -1012,9 +1034,19 @@ def _validation_error(text: str, e: ValidationError) -> dict[str, Any]:
         problems.append(f"{where or 'message'}: {err.get('msg', 'invalid')}")
     if "type" not in data:
         problems = [
-            "type: missing (hello, command, next_round, new_match, start, chat, ping, resync)"
+            "type: missing (hello, command, next_round, new_match, ready, start, chat, ping, resync)"
         ]
     return _err(msg_id, "bad_message", "; ".join(problems))
 
 
-_UNION_TAGS = {"hello", "command", "next_round", "new_match", "start", "chat", "ping", "resync"}
+_UNION_TAGS = {
+    "hello",
+    "command",
+    "next_round",
+    "new_match",
+    "ready",
+    "start",
+    "chat",
+    "ping",
+    "resync",
+}

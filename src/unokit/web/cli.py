@@ -59,6 +59,15 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option("--bot-delay", help="Mean seconds a bot thinks before acting.", min=0)
     ] = 0.9,
+    jump_in_beat: Annotated[
+        float,
+        typer.Option(
+            "--jump-in-beat",
+            help="Seconds more a bot waits while a person at the table could jump in "
+            "(with the jumpIn rule; 0: never).",
+            min=0,
+        ),
+    ] = 2.5,
     ws_rate: Annotated[
         float, typer.Option("--ws-rate", help="Messages per second a connection may send.", min=0.1)
     ] = 15.0,
@@ -233,6 +242,7 @@ def serve(
         allowed_origins=tuple(origins),
         broker_url=broker,
         bot_delay=bot_delay,
+        jump_in_beat=jump_in_beat,
         rate=ws_rate,
         burst=ws_burst,
         addr_rate=ws_addr_rate,

@@ -32,6 +32,8 @@ class Settings:
     db_url: str
     #: mean seconds a bot waits before acting (0: at once; tests use 0)
     bot_delay: float = 0.9
+    #: seconds more a bot waits while a person at the table could jump in (0: never)
+    jump_in_beat: float = 2.5
     #: largest client message, in bytes of UTF-8
     max_message: int = 4096
     #: token bucket per connection: refill rate (messages/s) and size

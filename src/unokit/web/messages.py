@@ -33,6 +33,7 @@ __all__ = [
     "HelloMsg",
     "CommandMsg",
     "NextRoundMsg",
+    "ReadyMsg",
     "NewMatchMsg",
     "StartMsg",
     "ChatMsg",
@@ -122,6 +123,14 @@ class NewMatchMsg(_Msg):
     version: Version | None = None
 
 
+class ReadyMsg(_Msg):
+    """The person of this seat is ready for the next round or a rematch (the
+    ready check, docs/protocol.md)."""
+
+    type: Literal["ready"]
+    id: MsgId | None = None
+
+
 class StartMsg(_Msg):
     type: Literal["start"]
     id: MsgId | None = None
@@ -146,7 +155,15 @@ class ResyncMsg(_Msg):
 
 
 ClientMessage = Annotated[
-    HelloMsg | CommandMsg | NextRoundMsg | NewMatchMsg | StartMsg | ChatMsg | PingMsg | ResyncMsg,
+    HelloMsg
+    | CommandMsg
+    | NextRoundMsg
+    | NewMatchMsg
+    | ReadyMsg
+    | StartMsg
+    | ChatMsg
+    | PingMsg
+    | ResyncMsg,
     Field(discriminator="type"),
 ]
 CLIENT_MESSAGE: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -205,6 +222,8 @@ class RoomInfo(BaseModel):
     match: int
     version: int
     spectators: int
+    #: the seats whose people said Ready at this round's (or match's) end
+    ready: list[int] = []
     seats: list[SeatInfo]
 
 

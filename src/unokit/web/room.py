@@ -490,6 +490,9 @@ class Room:
         self.last: dict[str, Any] | None = None
         self.deadline: float | None = None
         self.epoch = 0
+        #: the ready check between rounds and the rematch vote (docs/protocol.md
+        #: ``ready``): the seats whose people said Ready at this round's end
+        self.ready: set[int] = set()
         self.closed = False
         self.idle_since = time.monotonic()
         self.bot_task: asyncio.Task[None] | None = None
@@ -555,12 +558,12 @@ class Room:
             )
             spectators = sum(1 for c in self.conns if c.spectator)
             key = c.info_key = (self.status, self.host, self.match, spectators, self.public,
-                                self.turn_timer, seats)  # fmt: skip
+                                self.turn_timer, seats, tuple(sorted(self.ready)))  # fmt: skip
         cached = self._info_base
         if cached is not None and cached[0] == key:
             c.info = cached
             return cached
-        status, host, match, spectators, public, turn_timer, seats = key
+        status, host, match, spectators, public, turn_timer, seats, ready = key
         base: dict[str, Any] = {
             "room": self.code,
             "invite": f"/r/{self.code}",
@@ -574,6 +577,7 @@ class Room:
             "version": None,
             "spectators": spectators,
             "public": public,
+            "ready": list(ready),
             "seats": [
                 {
                     "seat": i,
@@ -1076,6 +1080,8 @@ class Room:
     ) -> None:
         """``texts`` are committed: make ``game`` the live game, ack and broadcast."""
         self.game = game
+        if game.state not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            self.ready.clear()  # a new round or match: a new ready check at its end
         self.log.extend(texts)
         self.version = len(self.log)
         self._boundary(texts)
@@ -1177,6 +1183,44 @@ class Room:
                 [line], g, last={"seat": seat, "text": line, "by": "human"}, ack=(conn, msg_id)
             )
             self._acted(seat)
+
+    def waiting_for(self) -> list[int]:
+        """The people the ready check waits for: seats a person plays, connected,
+        not yet Ready (bots, open seats and seats a bot plays for are ready at once)."""
+        return [
+            s.seat
+            for s in self.seats
+            if s.kind == "human"
+            and s.token_hash is not None
+            and not self.auto(s)
+            and s.conns > 0
+            and s.seat not in self.ready
+        ]
+
+    async def say_ready(self, conn: Conn, msg_id: int | None) -> None:
+        """``ready`` (docs/protocol.md): this seat's person is ready for the next
+        round (the round is over) or for a rematch (the match is over). When every
+        person is ready the server deals it (or starts the new match)."""
+        seat = self._actor(conn)
+        async with self.lock:
+            self._check_open()
+            g = self.game
+            if self.status != "playing" or g is None or g.state not in (
+                Phase.ROUND_OVER,
+                Phase.MATCH_OVER,
+            ):
+                raise ProtocolError("bad_state", "ready is for the end of a round or a match")
+            self.ready.add(seat)
+            if self.waiting_for():
+                self.changed(game_changed=False)
+                conn.send({"type": "ack", "id": msg_id, "version": self.version})
+                return
+            if g.state == Phase.MATCH_OVER:
+                await self._start_match(ack=(conn, msg_id))
+            else:
+                g2 = g.copy(events=True)
+                g2.apply(NextRound())
+                await self._commit(["NEXT"], g2, last=None, ack=(conn, msg_id))
 
     async def next_round(
         self, conn: Conn, msg_id: int | None, decided_on: int | None = None
@@ -1333,15 +1377,29 @@ class Room:
             self.deadline = time.time() + self.turn_timer
             self.timer_task = asyncio.create_task(self._timeout(self.version, self.turn_timer))
 
+    def jump_in_beat(self, g: Game, seat: int) -> float:
+        """Seconds a bot at ``seat`` waits, on top of its thinking, because a
+        person at the table holds a card that could jump in now (docs/web.md,
+        ``--jump-in-beat``): long enough to see the prompt and click."""
+        beat = self.hub.settings.jump_in_beat
+        if beat <= 0 or not g.options.jumpIn:
+            return 0.0
+        for s, acts in enumerate(g.legal_actions_by_seat()):
+            person = self.seats[s].kind == "human" and not self.auto(self.seats[s])
+            if s != seat and s != g.to_act and person and any(isinstance(a, Play) for a in acts):
+                return beat
+        return 0.0
+
     async def _bot_turn(self, version: int, seat: int) -> None:
         delay = self.hub.settings.bot_delay
         g = self.game
+        beat = self.jump_in_beat(g, seat) if g is not None else 0.0
         if delay > 0 and g is not None:
             if g.state == Phase.AWAIT_CHALLENGE:
                 delay *= 1.5
-            await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4))
+            await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4) + beat)
         else:
-            await asyncio.sleep(0)
+            await asyncio.sleep(beat)
         for attempt in range(5):
             async with self.lock:
                 g = self.game

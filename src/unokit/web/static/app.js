@@ -163,7 +163,11 @@ async function route() {
   app.wantSpectate = false;
   app.pending.clear();
   app.resent.clear();
-  if (!app.code) return showLobby();
+  if (!app.code) {
+    // a link to a room whose code cannot be one (/r/NOPE!): say so
+    const bad = /^\/r\/(.+)$/.exec(location.pathname);
+    return showLobby(bad ? t("error.noRoom", { code: decodeURIComponent(bad[1]).slice(0, 40) }) : null);
+  }
   return openRoom(app.code);
 }
 
@@ -278,7 +282,7 @@ async function startReplay(text, seat) {
   app.code = null;
   table = null;
   show("replay");
-  openReplay(views.replay, data, seat);
+  openReplay(views.replay, data, seat, { exit: () => navigate("/") });
 }
 
 async function openRoom(code) {
@@ -564,6 +568,7 @@ function onState(msg) {
     table = createTable(views.table, {
       send: (text) => sendMessage({ type: "command", text }),
       nextRound: () => sendMessage({ type: "next_round" }),
+      ready: () => sendMessage({ type: "ready" }),
       newMatch: () => sendMessage({ type: "new_match" }),
       chat: (text) => sendMessage({ type: "chat", text }),
       react: (emoji) => tableCall("/react", { emoji }),

@@ -5,6 +5,9 @@
  *
  *   const feed = createFeed(tableEl)
  *   feed.say(text, {kind, seat})   a toast plus a line in the live region
+ *   feed.burst(el, text)           a big short-lived label over a seat ("UNO!")
+ *   feed.avoid(fn)                 fn() lists the elements toasts must never cover
+ *   feed.place()                   moves the toasts to a free spot (after a render)
  *   feed.sound(kind)               "play" | "draw" | "uno" | "turn" | "catch" | "react"
  *   feed.fly(fromEl, toEl, html)   a card moving from one place to another
  *   feed.muted / feed.setMuted(b)  persisted in localStorage ("unokit.muted")
@@ -13,6 +16,7 @@
 const MUTE_KEY = "unokit.muted";
 const MAX_TOASTS = 3;
 const TOAST_MS = 3500;
+const BURST_MS = 1800;
 
 export function reducedMotion() {
   return window.matchMedia?.("(prefers-reduced-motion: reduce)").matches ?? false;
@@ -50,6 +54,55 @@ export function createFeed(host) {
   let audio = null;
   let muted = loadMuted();
 
+  let avoidFn = () => [];
+
+  function rectsOverlap(a, b) {
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  }
+
+  /**
+   * Puts the toasts where they cover nothing that matters: the lowest spot
+   * (then the leftmost), over the table's felt, whose box meets none of
+   * avoidFn()'s elements. Where
+   * no spot is free, the older toasts go first; with none free at all the
+   * toasts hide (the log and the live region still have every line).
+   */
+  function place() {
+    const shown = [...toasts.children];
+    if (!shown.length) return;
+    toasts.hidden = false;
+    for (const el of shown) el.hidden = false;
+    const blocks = avoidFn()
+      .filter((el) => el && el.isConnected && !el.hidden && el.getClientRects().length)
+      .map((el) => el.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.height > 0)
+      // a little air around what the toasts avoid: no toast squeezed into a sliver
+      .map((r) => ({ left: r.left - 6, right: r.right + 6, top: r.top - 6, bottom: r.bottom + 6 }));
+    const vw = document.documentElement.clientWidth;
+    const vh = document.documentElement.clientHeight;
+    const margin = 8;
+    toasts.style.left = "0px";
+    toasts.style.top = "0px";
+    for (let keep = shown.length; keep >= 1; keep--) {
+      shown.forEach((el, i) => (el.hidden = i < shown.length - keep));
+      const box = toasts.getBoundingClientRect();
+      const w = box.width;
+      const h = box.height;
+      for (let y = vh - h - margin; y >= margin; y -= 8) {
+        for (let x = margin; x + w <= vw - margin || x === margin; x += 16) {
+          const r = { left: x, right: x + w, top: y, bottom: y + h };
+          if (!blocks.some((b) => rectsOverlap(r, b))) {
+            toasts.style.left = `${x}px`;
+            toasts.style.top = `${y}px`;
+            toasts.hidden = false;
+            return;
+          }
+        }
+      }
+    }
+    toasts.hidden = true;
+  }
+
   function say(text, { kind = "event", seat = null } = {}) {
     if (!text) return;
     const el = document.createElement("div");
@@ -58,7 +111,11 @@ export function createFeed(host) {
     el.textContent = text;
     toasts.append(el);
     while (toasts.children.length > MAX_TOASTS) toasts.firstElementChild.remove();
-    setTimeout(() => el.remove(), TOAST_MS);
+    setTimeout(() => {
+      el.remove();
+      place();
+    }, TOAST_MS);
+    place();
     const line = document.createElement("p");
     line.textContent = text;
     live.append(line);
@@ -116,6 +173,21 @@ export function createFeed(host) {
     anim.oncancel = () => el.remove();
   }
 
+  /** "UNO!" in big letters over a seat for a moment (still, with reduced motion). */
+  function burst(el, text) {
+    if (!el || !text) return;
+    const r = el.getBoundingClientRect();
+    if (!r.width) return;
+    const b = document.createElement("div");
+    b.className = "uno-burst";
+    b.setAttribute("aria-hidden", "true"); // the live region says it
+    b.textContent = text;
+    b.style.left = `${r.left + r.width / 2}px`;
+    b.style.top = `${r.top + r.height / 2}px`;
+    host.append(b);
+    setTimeout(() => b.remove(), BURST_MS);
+  }
+
   /** A short pulse on an element (a hand size that grew, a flipped table). */
   function pulse(el, name = "pulse") {
     if (reducedMotion() || !el) return;
@@ -126,6 +198,15 @@ export function createFeed(host) {
 
   return {
     say,
+    burst,
+    place,
+    avoid(fn) {
+      avoidFn = fn;
+    },
+    clear() {
+      toasts.replaceChildren();
+      for (const b of host.querySelectorAll(".uno-burst")) b.remove();
+    },
     sound,
     fly,
     pulse,

@@ -30,6 +30,8 @@ const EN = {
   "lobby.timer.none": "No limit",
   "lobby.timer.s": "{n} seconds",
   "lobby.name.required": "Please enter your name.",
+  "lobby.field.range": "{label}: choose a whole number from {min} to {max}.",
+  "lobby.field.bad": "{label}: this value is not allowed ({why}).",
   "btn.help": "Keys",
   "btn.help.title": "Keyboard shortcuts (?)",
   "btn.close": "Close",
@@ -215,6 +217,21 @@ const EN = {
   "match.waitNext": "Waiting for the next round…",
   "log.title": "Game log",
   "log.empty": "Nothing yet.",
+  "refuse.over": "The round is over.",
+  "refuse.notYourTurn": "It is not your turn: {card} waits.",
+  "refuse.decide": "Answer the question on the table first.",
+  "refuse.drawn": "You drew a card: play that card or pass. {card} waits.",
+  "refuse.card": "{card} does not match {top} (colour {color}): same colour, same number or symbol, or a wild.",
+  "ready.next": "Ready for the next round",
+  "ready.rematch": "Rematch",
+  "ready.waiting": "✓ Ready · waiting for {who}",
+  "ready.done": "✓ Ready",
+  "ready.force": "Deal now",
+  "ready.forceMatch": "Start now",
+  "chat.label": "Chat with the table",
+  "chat.placeholder": "Say something to the table…",
+  "chat.from": "💬 {who}: {text}",
+  "chat.unread": "{n} unread chat messages",
 
   // help
   "help.title": "Keyboard",
@@ -291,6 +308,7 @@ const EN = {
   "ev.Played.you": "You played {card}",
   "ev.Played.color": " and chose {color}",
   "ev.Played.flex": " on its flex side",
+  "ev.Played.plainWild": " on its regular side, as a plain Wild (nobody draws)",
   "ev.Played.target": ", targeting {target}",
   "ev.Played.jumpIn": " (jump-in!)",
   "ev.Drew.one": "{who} drew a card",
@@ -356,6 +374,8 @@ const FR = {
   "lobby.timer.none": "Illimité",
   "lobby.timer.s": "{n} secondes",
   "lobby.name.required": "Indiquez votre nom.",
+  "lobby.field.range": "{label} : choisissez un nombre entier de {min} à {max}.",
+  "lobby.field.bad": "{label} : cette valeur n'est pas permise ({why}).",
   "btn.help": "Touches",
   "btn.help.title": "Raccourcis clavier (?)",
   "btn.close": "Fermer",
@@ -538,6 +558,21 @@ const FR = {
   "match.waitNext": "En attente de la manche suivante…",
   "log.title": "Journal",
   "log.empty": "Rien pour l'instant.",
+  "refuse.over": "La manche est finie.",
+  "refuse.notYourTurn": "Ce n'est pas votre tour : {card} attend.",
+  "refuse.decide": "Répondez d'abord à la question sur la table.",
+  "refuse.drawn": "Vous avez pioché : jouez cette carte ou passez. {card} attend.",
+  "refuse.card": "{card} ne va pas sur {top} (couleur {color}) : même couleur, même chiffre ou symbole, ou une carte joker.",
+  "ready.next": "Prêt pour la manche suivante",
+  "ready.rematch": "Revanche",
+  "ready.waiting": "✓ Prêt · on attend {who}",
+  "ready.done": "✓ Prêt",
+  "ready.force": "Distribuer maintenant",
+  "ready.forceMatch": "Commencer maintenant",
+  "chat.label": "Discuter avec la table",
+  "chat.placeholder": "Écrivez à la table…",
+  "chat.from": "💬 {who} : {text}",
+  "chat.unread": "{n} messages non lus",
 
   "help.title": "Clavier",
   "help.arrows": "Passer d'une carte à l'autre",
@@ -610,6 +645,7 @@ const FR = {
   "ev.Played.you": "Vous avez joué {card}",
   "ev.Played.color": " et choisi {color}",
   "ev.Played.flex": " côté Flex",
+  "ev.Played.plainWild": " sur sa face normale, comme un simple Joker (personne ne pioche)",
   "ev.Played.target": ", en visant {target}",
   "ev.Played.jumpIn": " (interception !)",
   "ev.Drew.one": "{who} a pioché une carte",
@@ -798,6 +834,8 @@ export function describeEvent(ev, ctx) {
     case "Played": {
       let s = t(pick("ev.Played", ev.seat), { who: name(ev.seat), card: card(ev.card) });
       if (ev.flex) s += t("ev.Played.flex");
+      // a Flex wild draw card on its regular side is a plain Wild: say why nobody draws
+      else if (ev.card === "WTD" || ev.card === "WAD") s += t("ev.Played.plainWild");
       if (ev.color) s += t("ev.Played.color", { color: colorName(ev.color) });
       if (ev.target !== null && ev.target !== undefined) {
         s += t("ev.Played.target", { target: you(ev.target) ? t("word.you") : name(ev.target) });

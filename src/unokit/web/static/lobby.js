@@ -372,8 +372,43 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
         root.querySelector(`[name="${focusName}"]${focusName === "variant" ? ":checked" : ""}`)?.focus();
       }
     });
+    /** An option's problem, in plain words, right under its field (its section opened). */
+    const fieldError = (input, text) => {
+      for (const old of f.querySelectorAll(".field-error")) old.remove();
+      for (const bad of f.querySelectorAll("[aria-invalid]")) bad.removeAttribute("aria-invalid");
+      if (!input) return false;
+      const details = input.closest("details");
+      if (details) details.open = true;
+      const note = document.createElement("small");
+      note.className = "field-error";
+      note.id = `${input.name}-error`;
+      note.setAttribute("role", "alert");
+      note.textContent = text;
+      const label = input.closest("label");
+      if (label) label.append(note);
+      else input.after(note);
+      input.setAttribute("aria-invalid", "true");
+      input.setAttribute("aria-describedby", note.id);
+      input.focus();
+      input.scrollIntoView({ block: "center" });
+      return true;
+    };
+    const fieldLabel = (input) => input.closest("label")?.querySelector("span")?.textContent ?? input.name;
+    const checkNumbers = () => {
+      for (const input of f.querySelectorAll("input[type=number]")) {
+        // the range and a whole number (the step only drives the arrows)
+        const n = Number(input.value);
+        const inRange = (input.min === "" || n >= Number(input.min)) && (input.max === "" || n <= Number(input.max));
+        if (input.value !== "" && !input.validity.badInput && Number.isInteger(n) && inRange) continue;
+        const min = input.min || "…";
+        const max = input.max || "…";
+        return fieldError(input, t("lobby.field.range", { label: fieldLabel(input), min, max }));
+      }
+      return fieldError(null, "");
+    };
     f.addEventListener("submit", async (e) => {
       e.preventDefault();
+      if (checkNumbers()) return;
       const r = readForm();
       const err = root.querySelector("#create-error");
       if (!r.name) {
@@ -391,8 +426,14 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
       try {
         await onCreate({ variant: r.variant, seats: r.seats, options: r.options, turn_timer: r.turn_timer, name: r.name }, r.public);
       } catch (ex) {
-        err.hidden = false;
-        err.textContent = String(ex.message ?? ex);
+        const msg = String(ex.message ?? ex);
+        // the server names the option: the words go next to its field
+        const m = /option (\w+): (.*)$/.exec(msg);
+        const input = m ? f.querySelector(`[name="opt-${m[1]}"]`) : null;
+        if (!input || !fieldError(input, t("lobby.field.bad", { label: fieldLabel(input), why: m[2] }))) {
+          err.hidden = false;
+          err.textContent = msg;
+        }
         btn.disabled = false;
         root.querySelector("#create-submit-top").disabled = false;
         btn.textContent = t("lobby.submit");

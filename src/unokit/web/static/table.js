@@ -34,9 +34,6 @@ const LIGHT = ["R", "Y", "G", "B"];
 const DARK = ["Pk", "Tl", "Or", "Pu"];
 const SORT_KEY = "unokit.sort";
 const SORTS = ["color", "number", "none"];
-const CLOCK_SVG =
-  '<svg class="ico-clock" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="9" r="6" fill="none" stroke="currentColor" stroke-width="1.8"/><path d="M8 5.5V9l2.4 1.6M6 1.5h4" fill="none" stroke="currentColor" stroke-width="1.8" stroke-linecap="round"/></svg>';
-
 export function esc(s) {
   return String(s ?? "")
     .replace(/&/g, "&amp;")
@@ -176,6 +173,8 @@ export function createTable(root, handlers) {
     lastTop: null,
     lastHand: [],
     chats: [],
+    unread: 0, // chat lines that came with the log closed
+    logShown: false, // the log was on screen at the last render
     timer: null,
     armed: null, // a card selected by a first tap (touch screens)
   };
@@ -187,9 +186,9 @@ export function createTable(root, handlers) {
       <div class="middle">
         <div class="center" id="center"></div>
         <div class="status" id="status" role="status" aria-live="polite"></div>
-        <div class="next-step" id="next-step" hidden></div>
         <div class="reveal" id="reveal" hidden></div>
       </div>
+      <div class="next-step" id="next-step" hidden></div>
       <div class="me-bar" id="me-bar"></div>
       <div class="hand-area">
         <div id="hint-slot"></div>
@@ -199,7 +198,8 @@ export function createTable(root, handlers) {
         <div class="log-head"><h2 id="log-title"></h2><button type="button" class="icon-btn" id="log-close" aria-label="close">✕</button></div>
         <ol class="log-list" id="log-list"></ol>
         <form class="chat-form" id="chat-form" autocomplete="off">
-          <input id="chat-input" maxlength="200" aria-label="chat" />
+          <label class="sr-only" for="chat-input" id="chat-label"></label>
+          <input id="chat-input" maxlength="200" />
           <button type="submit" class="btn small" aria-label="send">➤</button>
         </form>
       </aside></div>
@@ -228,6 +228,16 @@ export function createTable(root, handlers) {
     hintSlot: $("hint-slot"),
   };
   const feed = createFeed(els.table);
+  // a replay: no Draw/UNO/Sort, chat or next-round controls (app.css)
+  els.table.classList.toggle("readonly", Boolean(handlers.readonly));
+  // what a toast must never cover: one's own seat and hand, every control,
+  // every seat, the piles and any dialog or panel
+  feed.avoid(() => [
+    ...document.querySelectorAll(
+      ".topbar, #me-bar .me-info, #me-bar button, #me-bar .confirm-play, #hand, #hint-slot, .opp, #center .pile, #status, #next-step, #reveal, #decision .decision-card, #log, #round-end, #scores, #overlay, #help, #conn, #toast, #view-table button, #view-table input",
+    ),
+  ]);
+  window.addEventListener("resize", () => feed.place());
   // the phone layout puts the toasts just under the opponents' row (app.css),
   // which grows and shrinks with the seats and their cards
   new ResizeObserver(() => {
@@ -262,13 +272,31 @@ export function createTable(root, handlers) {
     const o = obs();
     if (!o) return;
     const options = playsFor(cmds(), card);
-    if (!options.length) return;
+    if (!options.length) {
+      refuse(els.hand.querySelector(`.hc[data-card="${CSS.escape(card)}"]`));
+      return;
+    }
     if (!nextChoice(options)) {
       send(options[0]);
       return;
     }
     ui.picker = { card, cmds: options };
     render();
+  }
+
+  /** A card that cannot be played now: a shake and the reason, in words. */
+  function refuse(el) {
+    const o = obs();
+    if (!o || !el || me() === null || handlers.readonly) return;
+    const card = cardName(el.dataset.card, o.side);
+    let text;
+    if (["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) text = t("refuse.over");
+    else if (o.current !== me()) text = t("refuse.notYourTurn", { card });
+    else if (o.phase !== "AWAIT_TURN" && o.phase !== "AWAIT_DRAWN") text = t("refuse.decide");
+    else if (o.phase === "AWAIT_DRAWN") text = t("refuse.drawn", { card });
+    else text = t("refuse.card", { card, top: o.top ? cardName(o.top, o.side) : "—", color: o.color ? colorName(o.color) : "—" });
+    feed.pulse(el, "shake");
+    feed.say(text, { kind: "warn" });
   }
 
   function choose(key, value) {
@@ -300,6 +328,7 @@ export function createTable(root, handlers) {
     document.body.dataset.side = o.side;
     document.body.dataset.variant = o.variant;
     els.table.classList.toggle("log-open", ui.logOpen);
+    els.table.classList.toggle("over", ["ROUND_OVER", "MATCH_OVER"].includes(o.phase));
     els.table.classList.toggle("spectator", me() === null);
     // drop a picker whose commands are no longer legal
     if (ui.picker) {
@@ -321,10 +350,13 @@ export function createTable(root, handlers) {
     renderScores(o);
     renderTimer();
     renderHint();
+    feed.place();
   }
 
   function renderHint() {
-    const want = me() !== null && !handlers.readonly && !hintDismissed();
+    // how to play a turn: not while the round is over (room for the next step)
+    const over = ["ROUND_OVER", "MATCH_OVER"].includes(obs()?.phase);
+    const want = me() !== null && !handlers.readonly && !hintDismissed() && !over;
     if (!want) {
       if (els.hintSlot.innerHTML) els.hintSlot.innerHTML = "";
       return;
@@ -354,10 +386,11 @@ export function createTable(root, handlers) {
       const seat = ev.seat ?? null;
       const mine = seat !== null && seat === me();
       let show = !mine;
+      let kind = "event";
       switch (ev.type) {
         case "Played": {
           feed.sound("play");
-          if (!mine) {
+          if (!mine && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) {
             const from = els.opponents.querySelector(`.opp[data-seat="${seat}"]`);
             feed.fly(from, root.querySelector("#discard"), renderCard(ev.card, { size: "md", side, label: "" }));
           }
@@ -369,7 +402,12 @@ export function createTable(root, handlers) {
           if (!mine) feed.pulse(els.opponents.querySelector(`.opp[data-seat="${seat}"] .count`));
           break;
         case "UnoCalled":
+          // every call is a loud moment, one's own too: a burst over the seat,
+          // a toast, the live region and a sound (unless muted)
           feed.sound("uno");
+          feed.burst(mine ? els.me.querySelector(".me-info") : els.opponents.querySelector(`.opp[data-seat="${seat}"] .opp-head`), t("act.uno"));
+          show = true;
+          kind = "uno";
           break;
         case "Caught":
           if (ev.success) feed.sound("catch");
@@ -397,7 +435,7 @@ export function createTable(root, handlers) {
           break;
         default:
       }
-      if (show && text) feed.say(text, { seat });
+      if (show && text) feed.say(text, { kind, seat });
     }
     if (o.current === me() && prev.current !== me() && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) feed.sound("turn");
   }
@@ -455,8 +493,9 @@ export function createTable(root, handlers) {
       if (info && info.kind === "human" && !info.connected) classes.push("offline");
       const badges = [];
       if (info?.kind === "bot") badges.push(`<span class="badge bot">${esc(t("room.bot"))}</span>`);
-      if (info?.kind === "human" && !info.claimed) badges.push(`<span class="badge open">${esc(t("table.open"))}</span>`);
-      if (info?.kind === "human" && info.auto) badges.push(`<span class="badge bot auto" data-auto="1">${esc(t("table.botPlays"))}</span>`);
+      // an open seat a bot plays until someone takes it: one badge, not two
+      if (info?.kind === "human" && !info.claimed) badges.push(info.auto ? `<span class="badge open auto" data-auto="1">${esc(t("table.openBot"))}</span>` : `<span class="badge open">${esc(t("table.open"))}</span>`);
+      else if (info?.kind === "human" && info.auto) badges.push(`<span class="badge bot auto" data-auto="1">${esc(t("table.botPlays"))}</span>`);
       if (info && info.kind === "human" && !info.connected && info.claimed) {
         badges.push(`<span class="badge offline">${esc(t("room.offline"))}</span>`);
       }
@@ -479,7 +518,7 @@ export function createTable(root, handlers) {
       return `
         <div class="${classes.join(" ")}" data-seat="${s}" role="group" aria-label="${esc(label)}">
           <div class="opp-head">
-            <span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span>
+            <span class="avatar" style="--hue:${hue(s)}">${(seatInfo(s)?.name ? initialOf(nameOf(s)) : String(s + 1))}</span>
             <span class="opp-name">${esc(nameOf(s))}</span>
             <span class="timer-slot" data-timer="${s}"></span>
           </div>
@@ -596,6 +635,54 @@ export function createTable(root, handlers) {
     renderNextStep(o);
   }
 
+  /**
+   * The ready check (docs/protocol.md `ready`): this seat's Ready is noted in
+   * info.ready; the round waits for the people still listed here. The host
+   * may deal without them after READY_WAIT_MS.
+   */
+  const READY_WAIT_MS = 20_000;
+  function readyCheck(o) {
+    const info = state?.info;
+    if (!handlers.ready || !info || me() === null) return null;
+    const ready = new Set(info.ready ?? []);
+    const waiting = (info.seats ?? [])
+      .filter((x) => x.kind === "human" && x.claimed && x.connected && !x.auto && !ready.has(x.seat))
+      .map((x) => x.seat);
+    const key = `${info.match}:${o.round}:${o.phase}`;
+    if (ui.overKey !== key) {
+      ui.overKey = key;
+      ui.overSince = Date.now();
+      clearTimeout(ui.overTimer);
+      ui.overTimer = setTimeout(() => state && render(), READY_WAIT_MS + 50);
+    }
+    const host = info.host === me();
+    return { mine: ready.has(me()), waiting, canForce: host && Date.now() - ui.overSince >= READY_WAIT_MS };
+  }
+
+  /** The Next round / New match control, or "Ready ✓ · waiting for …" once said. */
+  function nextControl(o, bar) {
+    const matchOver = o.phase === "MATCH_OVER";
+    const rc = readyCheck(o);
+    const id = `${matchOver ? "act-newmatch" : "act-next"}${bar ? "-bar" : ""}`;
+    if (rc?.mine) {
+      const names = listText(rc.waiting.map((x) => nameOf(x)));
+      const note = `<span class="ready-note" data-ready-note>${esc(rc.waiting.length ? t("ready.waiting", { who: names }) : t("ready.done"))}</span>`;
+      const force = rc.canForce
+        ? ` <button type="button" class="btn ghost" id="act-deal-now${bar ? "-bar" : ""}" data-deal-now>${esc(t(matchOver ? "ready.forceMatch" : "ready.force"))}</button>`
+        : "";
+      return note + force;
+    }
+    const label = matchOver ? (rc ? t("ready.rematch") : t("act.newMatch")) : rc ? t("ready.next") : t("act.next");
+    return `<button type="button" class="btn primary" id="${id}">${esc(label)} <kbd>N</kbd></button>`;
+  }
+
+  /** The next step: Ready (the ready check) or, without it, the step itself. */
+  function goOn(o) {
+    if (handlers.ready) return void handlers.ready();
+    if (o.phase === "ROUND_OVER") handlers.nextRound();
+    else if (o.phase === "MATCH_OVER") handlers.newMatch();
+  }
+
   /** After a round or a match: the next step stays on the table when the panel is closed. */
   function renderNextStep(o) {
     const over = o.phase === "ROUND_OVER" || o.phase === "MATCH_OVER";
@@ -605,12 +692,7 @@ export function createTable(root, handlers) {
       return;
     }
     const matchOver = o.phase === "MATCH_OVER";
-    const action =
-      me() === null
-        ? `<span>${esc(t("match.waitNext"))}</span>`
-        : matchOver
-          ? `<button type="button" class="btn primary" id="act-newmatch-bar">${esc(t("act.newMatch"))} <kbd>N</kbd></button>`
-          : `<button type="button" class="btn primary" id="act-next-bar">${esc(t("act.next"))} <kbd>N</kbd></button>`;
+    const action = me() === null ? `<span>${esc(t("match.waitNext"))}</span>` : nextControl(o, true);
     const html = `<span>${esc(t(matchOver ? "table.nextStep.match" : "table.nextStep.round"))}</span> ${action}
       <button type="button" class="btn ghost" id="act-results">${esc(t("table.results"))}</button>
       ${matchOver && me() !== null && handlers.record ? `<button type="button" class="btn ghost" id="act-record-bar">${esc(t("round.download"))}</button>` : ""}`;
@@ -769,7 +851,7 @@ export function createTable(root, handlers) {
         body = choice.values
           .map((v, i) => {
             const s = Number(String(v).replace(/^P/i, ""));
-            return `<button type="button" class="btn seat-btn" data-choose="${choice.key}" data-value="${esc(v)}"><span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span>${esc(nameOf(s))} <small>${esc(t("table.cards", { n: o.hand_sizes[s] }))}</small><kbd>${i + 1}</kbd></button>`;
+            return `<button type="button" class="btn seat-btn" data-choose="${choice.key}" data-value="${esc(v)}"><span class="avatar" style="--hue:${hue(s)}">${(seatInfo(s)?.name ? initialOf(nameOf(s)) : String(s + 1))}</span>${esc(nameOf(s))} <small>${esc(t("table.cards", { n: o.hand_sizes[s] }))}</small><kbd>${i + 1}</kbd></button>`;
           })
           .join("");
       }
@@ -820,11 +902,14 @@ export function createTable(root, handlers) {
    */
   function revealedHand(o) {
     const h = o.history ?? [];
+    let played = false;
     for (let i = h.length - 1; i >= 0; i--) {
       const ev = h[i];
+      if (ev.type === "Played") played = true;
       if (ev.type !== "Challenged") continue;
-      // only the round's latest challenge, and only for its challenger
-      if (ev.seat === me() && ev.revealed) return { seat: ev.offender, hand: ev.revealed, key: `${o.round}:${i}` };
+      // only the round's latest challenge, only for its challenger, and only
+      // until the next card is played (the hand shown is then out of date)
+      if (ev.seat === me() && ev.revealed && !played) return { seat: ev.offender, hand: ev.revealed, key: `${o.round}:${i}` };
       break;
     }
     if (o.revealed) return { seat: o.revealed.seat, hand: o.revealed.hand, key: `${o.round}:r:${o.revealed.hand.join(",")}` };
@@ -857,7 +942,7 @@ export function createTable(root, handlers) {
       scoringMode: o.options?.scoringMode ?? "highest",
       variant: o.variant,
     };
-    for (const ev of o.history ?? []) {
+    for (const [i, ev] of (o.history ?? []).entries()) {
       ctx.side = s;
       if (ev.type === "RoundStarted") powers = null;
       if (ev.type === "PowersChanged") {
@@ -870,17 +955,48 @@ export function createTable(root, handlers) {
       if (ev.type === "Flipped") s = ev.side === 1 ? "dark" : "light";
       if (text) {
         const seat = ev.seat ?? null;
-        lines.push({ text, type: ev.type, seat, success: ev.success });
+        lines.push({ text, type: ev.type, seat, success: ev.success, at: i + 1 });
       }
     }
     return lines;
   }
 
+  /** The number of unread chat lines on the top bar's Log button. */
+  function renderUnread() {
+    const btn = document.getElementById("btn-log");
+    if (!btn) return;
+    let mark = btn.querySelector(".unread");
+    if (!ui.unread) {
+      mark?.remove();
+      return;
+    }
+    if (!mark) {
+      mark = document.createElement("span");
+      mark.className = "unread";
+      btn.append(mark);
+    }
+    mark.textContent = String(ui.unread);
+    mark.setAttribute("aria-label", t("chat.unread", { n: ui.unread }));
+  }
+
   function renderLog(o) {
     els.log.querySelector("#log-title").textContent = t("log.title");
+    root.querySelector("#chat-label").textContent = t("chat.label");
+    els.chatInput.placeholder = t("chat.placeholder");
     const lines = logLines(o);
-    const chats = ui.chats.map((c) => ({ text: `${c.name}: ${c.text}`, type: "chat", seat: c.seat }));
-    const all = [...lines, ...chats];
+    // chat in time order with the moves: each line sits after the events
+    // that had happened when it came (this round's lines only)
+    const key = `${state.info?.match ?? 1}:${o.round}`;
+    const chats = ui.chats
+      .filter((c) => c.key === key)
+      .map((c) => ({ text: `${c.name}: ${c.text}`, type: "chat", seat: c.seat, at: c.at }));
+    const all = [];
+    let k = 0;
+    for (const l of lines) {
+      while (k < chats.length && chats[k].at < l.at) all.push(chats[k++]);
+      all.push(l);
+    }
+    all.push(...chats.slice(k));
     const html = all.length
       ? all
           .map(
@@ -889,10 +1005,14 @@ export function createTable(root, handlers) {
           )
           .join("")
       : `<li class="ev empty">${esc(t("log.empty"))}</li>`;
-    if (els.logList.innerHTML !== html) {
+    const shown = els.log.getClientRects().length > 0;
+    if (els.logList.innerHTML !== html || (shown && !ui.logShown)) {
       els.logList.innerHTML = html;
+      // the newest line in view, also when the log opens (on a phone it is
+      // hidden while closed, where scrolling does nothing)
       els.logList.scrollTop = els.logList.scrollHeight;
     }
+    ui.logShown = shown;
   }
 
   function roundEndEvent(o) {
@@ -938,16 +1058,14 @@ export function createTable(root, handlers) {
       const win = o.winner === s;
       const mw = (o.match_winners ?? []).includes(s);
       rows.push(`<tr class="${win ? "winner" : ""} ${mw ? "match-winner" : ""} ${s === me() ? "me" : ""}" data-seat="${s}">
-        <th scope="row"><span class="avatar" style="--hue:${hue(s)}">${initialOf(nameOf(s))}</span> ${esc(whoText(s))}${win ? ' <span aria-hidden="true">★</span>' : ""}</th>
+        <th scope="row"><span class="avatar" style="--hue:${hue(s)}">${(seatInfo(s)?.name ? initialOf(nameOf(s)) : String(s + 1))}</span> ${esc(whoText(s))}${win ? ' <span aria-hidden="true">★</span>' : ""}</th>
         <td class="cards-cell"><div class="mini-hand">${cards || "—"}</div></td>
         <td class="num">${esc(value)}</td>
         <td class="num gain">${prevScores[s] ? `+${prevScores[s]}` : "0"}</td>
         <td class="num total">${o.scores[s]}</td></tr>`);
     }
     const seated = me() !== null;
-    const button = matchOver
-      ? `<button type="button" class="btn primary" id="act-newmatch">${esc(t("act.newMatch"))} <kbd>N</kbd></button>`
-      : `<button type="button" class="btn primary" id="act-next">${esc(t("act.next"))} <kbd>N</kbd></button>`;
+    const button = nextControl(o, false);
     const html = `<div class="panel round-panel" role="dialog" aria-modal="true" aria-labelledby="round-title">
       <h2 id="round-title">${esc(matchOver ? t("match.over") : t("round.over", { n: o.round }))}</h2>
       ${matchLine ? `<p class="match-line">${esc(matchLine)}</p>` : ""}
@@ -962,7 +1080,8 @@ export function createTable(root, handlers) {
         ${seated ? button : `<span>${esc(t("match.waitNext"))}</span>`}
       </div></div>`;
     els.roundEnd.hidden = false;
-    const drawn = `${key}:${me()}:${o.scores.join(",")}`;
+    const rc = readyCheck(o);
+    const drawn = `${key}:${me()}:${o.scores.join(",")}:${(state.info?.ready ?? []).join(",")}:${rc?.waiting.join(",")}:${rc?.canForce}`;
     if (els.roundEnd.dataset.key !== drawn || els.roundEnd.dataset.lang !== document.documentElement.lang) {
       els.roundEnd.innerHTML = html;
       els.roundEnd.dataset.key = drawn;
@@ -1007,11 +1126,17 @@ export function createTable(root, handlers) {
     for (const el of root.querySelectorAll(".timer-slot")) el.textContent = "";
     if (!o || state.remaining === null || state.remaining === undefined) return;
     const endAt = performance.now() + state.remaining * 1000;
+    const total = Math.max(state.info?.turn_timer ?? state.remaining, state.remaining, 1);
     const slot = root.querySelector(`.timer-slot[data-timer="${o.current}"]`);
     if (!slot) return;
     const tick = () => {
-      const left = Math.max(0, Math.ceil((endAt - performance.now()) / 1000));
-      slot.innerHTML = `${CLOCK_SVG}${left}s`;
+      const ms = Math.max(0, endAt - performance.now());
+      const left = Math.ceil(ms / 1000);
+      // a countdown ring: the share of the turn's time still left
+      const pct = Math.round((100 * ms) / (total * 1000));
+      const ring = `<svg class="timer-ring" viewBox="0 0 20 20" aria-hidden="true"><circle class="ring-bg" cx="10" cy="10" r="8"/><circle class="ring-fg" cx="10" cy="10" r="8" pathLength="100" stroke-dasharray="100" stroke-dashoffset="${100 - pct}" transform="rotate(-90 10 10)"/></svg>`;
+      slot.innerHTML = `${ring}${left}s`;
+      slot.dataset.left = String(pct);
       slot.classList.toggle("low", left <= 5);
       if (left <= 0 && ui.timer) {
         clearInterval(ui.timer);
@@ -1027,7 +1152,10 @@ export function createTable(root, handlers) {
     const el = e.target.closest("button, [role=button]");
     if (!el || !root.contains(el)) return;
     if (el.classList.contains("hc")) {
-      if (el.getAttribute("aria-disabled") === "true") return;
+      if (el.getAttribute("aria-disabled") === "true") {
+        refuse(el);
+        return;
+      }
       if (coarsePointer()) {
         // touch: the first tap selects, a second tap (or Play) plays
         const occ = Number(el.dataset.occ);
@@ -1083,10 +1211,13 @@ export function createTable(root, handlers) {
         return void cycleSort();
       case "act-next":
       case "act-next-bar":
-        return void handlers.nextRound();
       case "act-newmatch":
       case "act-newmatch-bar":
-        return void handlers.newMatch();
+        return void goOn(obs());
+      case "act-deal-now":
+      case "act-deal-now-bar":
+        // the host goes on without the people not ready yet
+        return void (obs().phase === "MATCH_OVER" ? handlers.newMatch() : handlers.nextRound());
       case "act-results":
         ui.roundDismissed = null;
         els.roundEnd.dataset.key = "";
@@ -1260,13 +1391,13 @@ export function createTable(root, handlers) {
         return true;
       case "l":
         ui.logOpen = !ui.logOpen;
+        if (ui.logOpen) ui.unread = 0;
+        renderUnread();
         render();
         return true;
       case "n":
-        if (me() === null) return false;
-        if (o.phase === "ROUND_OVER") handlers.nextRound();
-        else if (o.phase === "MATCH_OVER") handlers.newMatch();
-        else return false;
+        if (me() === null || !["ROUND_OVER", "MATCH_OVER"].includes(o.phase) || readyCheck(o)?.mine) return false;
+        goOn(o);
         return true;
       default:
         return false;
@@ -1310,18 +1441,33 @@ export function createTable(root, handlers) {
     },
     key,
     chat(msg) {
-      ui.chats.push(msg);
+      const o = obs();
+      const at = o?.history?.length ?? 0;
+      ui.chats.push({ ...msg, at, key: `${state?.info?.match ?? 1}:${o?.round ?? 0}` });
       if (ui.chats.length > 50) ui.chats.shift();
-      if (state) renderLog(obs());
+      if (state) renderLog(o);
+      // with the log closed (or on a phone, where it covers the table) a line
+      // from someone else is a toast and an unread mark on the Log button
+      const open = ui.logOpen && els.log.getClientRects().length > 0;
+      if (msg.seat !== me() && !open) {
+        feed.say(t("chat.from", { who: msg.name, text: msg.text }), { kind: "chat", seat: msg.seat });
+        ui.unread += 1;
+        renderUnread();
+      }
     },
     toggleLog() {
       ui.logOpen = !ui.logOpen;
+      if (ui.logOpen) ui.unread = 0;
       render();
+      renderUnread();
     },
     openScores() {
       ui.scoresOpen = true;
       render();
       els.scores.querySelector("button")?.focus();
+    },
+    clearFeed() {
+      feed.clear();
     },
     focusHand() {
       moveFocus(0);
