@@ -66,7 +66,7 @@ enum {
 enum {
     UK_OK = 0, UK_ERR_SEAT, UK_ERR_PHASE, UK_ERR_NOT_YOUR_TURN, UK_ERR_CARD, UK_ERR_NOT_HELD,
     UK_ERR_FORM, UK_ERR_NO_MATCH, UK_ERR_NO_BLUFF, UK_ERR_STACK, UK_ERR_FORCED, UK_ERR_MOVE,
-    UK_ERR_EMPTY, UK_ERR_COUNT
+    UK_ERR_EMPTY, UK_ERR_FINISH, UK_ERR_MUST_PLAY_DRAWN, UK_ERR_COUNT
 };
 
 /* Events (unokit.engine.events), recorded only while g->ev is set: a flat list of
@@ -113,10 +113,17 @@ typedef struct uk_options {
     int flex_first_return;     /* flexFirstCardIgnored=return_to_deck */
     int stacking;              /* 0 off, 1 same_symbol, 2 escalate */
     int jump_in;
-    int seven_zero;
+    int seven_zero;            /* a 7 swaps hands: sevenZero or sevenSwap (6.3, 6.8) */
     int draw_until_playable;
     int forced_play;
     int no_bluff;
+    /* RULES.md 6.7-6.15 (appended: the option tuple of unokit.engine.core.core_options) */
+    int deflect;               /* 0 off, 1 reverse, 2 skip, 3 both (6.7) */
+    int zero_rotate;           /* a 0 passes every hand on: sevenZero or zeroRotate (6.3, 6.8) */
+    int finish;                /* finishRestriction: bit 1 no_action, bit 2 no_wild (6.10) */
+    int hand_limit;            /* handLimit, 0 off (6.11) */
+    int no_challenge;          /* wildDrawChallenge=off (6.14) */
+    int must_play_drawn;       /* mustPlayDrawn (6.15; forcedPlay implies it) */
 } uk_options;
 
 /* Card tables of one variant (unokit.engine.variants.Variant) and the deck in force. */
@@ -264,6 +271,9 @@ void uk_swap_hands(uk_game *g, int seat, int other);
 void uk_rotate_hands(uk_game *g);
 int uk_jump_moves(const uk_game *g, int seat, int32_t *out);
 int uk_top_ident(const uk_game *g);
+int uk_finish_forbidden(const uk_game *g, int cid, int flex);
+int uk_deflects(const uk_game *g, int cid, int flex);
+int uk_room(const uk_game *g, int seat);
 
 /* playout.c: the random policy of unokit.engine.playout (same calls of rnd, same moves) */
 int32_t uk_random_move(uk_game *g, uk_rnd_fn rnd, void *ctx);

@@ -20,7 +20,38 @@ int uk_has_forced_play(const uk_game *g, int seat) {
 }
 
 int uk_must_play_drawn(const uk_game *g, int seat) {
-    return g->o.forced_play && uk_playable(g, seat, g->drawn, 1);
+    /* forcedPlay (6.5) or mustPlayDrawn (6.15) */
+    return (g->o.forced_play || g->o.must_play_drawn) && uk_playable(g, seat, g->drawn, 1);
+}
+
+/* finishRestriction (6.10): whether cid played on that side may not be a
+ * player's last card. Action: neither a number nor a wild; wild: any wild face. */
+int uk_finish_forbidden(const uk_game *g, int cid, int flex) {
+    (void)flex; /* a Flex card's flex side has the kind of its regular side */
+    int f = g->o.finish;
+    if (!f) return 0;
+    int kind = g->t->kind[g->side][cid];
+    if (kind == UK_NUMBER) return 0;
+    if (kind >= UK_WILD) return (f & 2) != 0;
+    return (f & 1) != 0;
+}
+
+/* deflect (6.7): whether cid on that side passes a pending draw on (a Reverse
+ * or a Skip of the regular / active side; Flip's Skip Everyone is a Skip) */
+int uk_deflects(const uk_game *g, int cid, int flex) {
+    int d = g->o.deflect;
+    if (!d || flex) return 0;
+    int kind = g->t->kind[g->side][cid];
+    if (kind == UK_REVERSE || kind == UK_FLEX_REVERSE) return (d & 1) != 0;
+    if (kind == UK_SKIP || kind == UK_SKIP_EVERYONE || kind == UK_FLEX_SKIP) return (d & 2) != 0;
+    return 0;
+}
+
+/* handLimit (6.11): how many more cards seat may draw (a large number when off) */
+int uk_room(const uk_game *g, int seat) {
+    if (!g->o.hand_limit) return 1 << 30;
+    int r = g->o.hand_limit - g->hand_len[seat];
+    return r > 0 ? r : 0;
 }
 
 void uk_swap_hands(uk_game *g, int seat, int other) {

@@ -132,10 +132,17 @@ def core_options(o: Options) -> tuple[int, ...]:
         o.flexFirstCardIgnored == "return_to_deck",
         ("off", "same_symbol", "escalate").index(o.stacking),
         o.jumpIn,
-        o.sevenZero,
+        o.seven_swap,
         o.drawUntilPlayable,
         o.forcedPlay,
         o.noBluff,
+        # RULES.md §6.7-§6.15 (uk_options, appended)
+        ("off", "reverse", "skip", "both").index(o.deflect),
+        o.zero_rotate,
+        ("off", "no_action", "no_wild", "no_action_no_wild").index(o.finishRestriction),
+        o.handLimit,
+        o.wildDrawChallenge == "off",
+        o.must_play_drawn,
     )
 
 

@@ -70,7 +70,7 @@ from unokit.engine.actions import (
 from unokit.engine.cards import Color
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game, Phase, max_hand_size
-from unokit.engine.options import OPTION_CHOICES, Options
+from unokit.engine.options import NOT_YET_PLAYED, OPTION_CHOICES, Options
 from unokit.engine.variants import get_variant
 from unokit.testing.reference import ReferenceGame
 
@@ -186,7 +186,10 @@ def _option_values(variant: str, players: int) -> dict[str, list[Any]]:
         "flipDrawColorCap": [None, 1, 3, 6],
         "flexDeck": ["default_v1"],
         "flexActionCardsHaveFlexColor": [False],  # true is refused (D66)
+        "handLimit": [0],  # chosen with handSize (random_config)
     }
+    # house rules the engine refuses (not played yet) stay at their default
+    values |= {name: [default] for name, default in NOT_YET_PLAYED.items()}
     for f in dataclasses.fields(Options):
         if f.name not in values and f.name != "handSize":
             values[f.name] = [False, True]
@@ -206,6 +209,8 @@ def random_config(seed: int) -> FuzzConfig:
     for name, choices in _option_values(variant, players).items():
         if r.random() < 0.5:
             options[name] = r.choice(choices)
+    if options.get("noBluff") and options.get("wildDrawChallenge") == "off":
+        del options["noBluff" if r.random() < 0.5 else "wildDrawChallenge"]  # refused (§6.14)
     top = max_hand_size(variant, players, options)
     x = r.random()
     if x < 0.4:
@@ -215,6 +220,9 @@ def random_config(seed: int) -> FuzzConfig:
     else:
         hand = r.randint(1, top)
     options["handSize"] = hand
+    # handLimit (RULES.md §6.11) is handSize + 1 or more: tight limits most often
+    if r.random() < 0.3:
+        options["handLimit"] = hand + r.choice([1, 1, 2, 3, 5, 10])
     return FuzzConfig(seed, variant, players, options)
 
 
