@@ -26,6 +26,13 @@ def test_healthz_and_meta(client: TestClient) -> None:
         "drawUntilPlayable",
         "forcedPlay",
         "noBluff",
+        "deflect",
+        "zeroRotate",
+        "sevenSwap",
+        "finishRestriction",
+        "handLimit",
+        "wildDrawChallenge",
+        "mustPlayDrawn",
     ]
     assert meta["options"]["scoringMode"]["choices"] == ["highest", "lowest"]
     assert meta["options"]["targetScore"]["default"] == 500

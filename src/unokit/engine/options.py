@@ -25,6 +25,7 @@ __all__ = [
     "Options",
     "OPTION_CHOICES",
     "HOUSE_RULES",
+    "ALL_HOUSE_RULES",
     "NOT_YET_PLAYED",
     "PRESETS",
     "preset",
@@ -52,27 +53,6 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "teams": ("off", "pairs"),
     "wildDrawChallenge": ("on", "off"),
 }
-
-#: The house rules of docs/rules.md §6 (all off by default), in spec order.
-HOUSE_RULES = (
-    "stacking",
-    "jumpIn",
-    "sevenZero",
-    "drawUntilPlayable",
-    "forcedPlay",
-    "noBluff",
-    "deflect",
-    "zeroRotate",
-    "sevenSwap",
-    "multiPlay",
-    "finishRestriction",
-    "handLimit",
-    "mercy",
-    "teams",
-    "wildDrawChallenge",
-    "mustPlayDrawn",
-    "shuffleSeats",
-)
 
 #: The presets of RULES.md §6.17: named starting points, each a mapping of
 #: option keys to values (anything not named is at its default). A preset is
@@ -260,6 +240,30 @@ NOT_YET_PLAYED = {
     "teams": "off",
     "shuffleSeats": False,
 }
+#: Every house rule of docs/rules.md §6 (all off by default), in spec order.
+ALL_HOUSE_RULES = (
+    "stacking",
+    "jumpIn",
+    "sevenZero",
+    "drawUntilPlayable",
+    "forcedPlay",
+    "noBluff",
+    "deflect",
+    "zeroRotate",
+    "sevenSwap",
+    "multiPlay",
+    "finishRestriction",
+    "handLimit",
+    "mercy",
+    "teams",
+    "wildDrawChallenge",
+    "mustPlayDrawn",
+    "shuffleSeats",
+)
+
+#: The house rules the engine plays (those of ALL_HOUSE_RULES not refused).
+HOUSE_RULES = tuple(k for k in ALL_HOUSE_RULES if k not in NOT_YET_PLAYED)
+
 _INTS = {"targetScore", "handSize", "unoPenalty", "falseCatchPenalty", "handLimit", "mercy"}
 
 
