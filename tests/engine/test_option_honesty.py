@@ -327,6 +327,12 @@ def must_play_drawn(value: bool) -> Hashable:
     return _legal(_after(g, "P1 DRAW"), "P1 PASS")
 
 
+def teams(value: str) -> Hashable:
+    g = _setup("classic", 4, {"teams": value}, hands=[["R9"], ["R5"], ["G4"], ["B8"]],
+               discard=["R3"], draw=["B1"], current=1)
+    return tuple(_after(g, "P1 PLAY R5").scores)
+
+
 def _not_played_yet(name: str) -> Probe:
     """A house rule the engine does not play yet: every value but the default
     is refused (never accepted and ignored, D66)."""
@@ -384,7 +390,7 @@ TABLE: dict[str, tuple[list[Any], Probe]] = {
     "finishRestriction": (["off", "no_action", "no_wild", "no_action_no_wild"], finish_restriction),
     "handLimit": ([0, 3], hand_limit),
     "mercy": ([0, 20], _not_played_yet("mercy")),
-    "teams": (["off", "pairs"], _not_played_yet("teams")),
+    "teams": (["off", "pairs"], teams),
     "wildDrawChallenge": (["on", "off"], wild_draw_challenge),
     "mustPlayDrawn": ([False, True], must_play_drawn),
     "shuffleSeats": ([False, True], _not_played_yet("shuffleSeats")),

@@ -31,6 +31,7 @@ def test_healthz_and_meta(client: TestClient) -> None:
         "sevenSwap",
         "finishRestriction",
         "handLimit",
+        "teams",
         "wildDrawChallenge",
         "mustPlayDrawn",
     ]

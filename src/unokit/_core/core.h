@@ -124,6 +124,7 @@ typedef struct uk_options {
     int hand_limit;            /* handLimit, 0 off (6.11) */
     int no_challenge;          /* wildDrawChallenge=off (6.14) */
     int must_play_drawn;       /* mustPlayDrawn (6.15; forcedPlay implies it) */
+    int teams;                 /* teams=pairs: partners s and s + n/2 (6.13) */
 } uk_options;
 
 /* Card tables of one variant (unokit.engine.variants.Variant) and the deck in force. */

@@ -143,6 +143,7 @@ def core_options(o: Options) -> tuple[int, ...]:
         o.handLimit,
         o.wildDrawChallenge == "off",
         o.must_play_drawn,
+        o.teams == "pairs",
     )
 
 

@@ -166,6 +166,10 @@ def check_config(
         raise InvalidPositionError(
             f"dealerSelection={opts.dealerSelection}: no seat P{opts.dealer_fixed_seat}"
         )
+    if opts.teams == "pairs" and (players < 4 or players % 2):
+        raise InvalidPositionError(
+            f"teams=pairs needs an even number of players, at least 4 (not {players})"
+        )
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise InvalidPositionError(f"seed must be an integer, got {seed!r}")
     check_deal(v, players, opts, seed)

@@ -237,7 +237,6 @@ _ON_OFF = {"misplayPenalty", "wildDrawChallenge"}
 NOT_YET_PLAYED = {
     "multiPlay": "off",
     "mercy": 0,
-    "teams": "off",
     "shuffleSeats": False,
 }
 #: Every house rule of docs/rules.md §6 (all off by default), in spec order.

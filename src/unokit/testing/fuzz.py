@@ -209,6 +209,8 @@ def random_config(seed: int) -> FuzzConfig:
     for name, choices in _option_values(variant, players).items():
         if r.random() < 0.5:
             options[name] = r.choice(choices)
+    if options.get("teams") == "pairs" and (players < 4 or players % 2):
+        del options["teams"]  # pairs need an even number of players, 4 or more (§6.13)
     if options.get("noBluff") and options.get("wildDrawChallenge") == "off":
         del options["noBluff" if r.random() < 0.5 else "wildDrawChallenge"]  # refused (§6.14)
     top = max_hand_size(variant, players, options)
@@ -301,8 +303,16 @@ def _check_public(g: Game, initial: Counter[int], scores: list[int]) -> None:
         empty = [s for s in range(n) if not g.hand(s)]
         if g.winner >= 0 and not (g.options.blockedRound == "lowest_hand_wins" and not empty):
             _check(empty == [g.winner], f"round won by P{g.winner} but empty hands {empty}")
+        if g.options.teams == "pairs":  # partners keep one total (§6.13)
+            half = n // 2
+            _check(
+                all(g.scores[s] == g.scores[s + half] for s in range(half)),
+                f"partners' totals differ: {g.scores}",
+            )
         if g.state == Phase.MATCH_OVER and g.options.matchMode == "single_round":
-            want = () if g.winner < 0 else (g.winner,)
+            want: tuple[int, ...] = () if g.winner < 0 else (g.winner,)
+            if g.winner >= 0 and g.options.teams == "pairs":
+                want = (g.winner % (n // 2), g.winner % (n // 2) + n // 2)
             _check(g.match_winners == want, f"single_round match won by {g.match_winners}")
         return
     _check(g.scores == scores, "scores changed during a round")

@@ -495,6 +495,22 @@ class ReferenceGame(Game):
         values = [self.hand_value(s) for s in range(n)]
         o = self.options
         self.winner = winner
+        if o.teams == "pairs":
+            # §6.13: the team wins; partners keep one total (the same on both seats)
+            half = n // 2
+            team = winner % half
+            if o.scoringMode == "highest":
+                pts = sum(values[s] for s in range(n) if s % half != team)
+                self.round_points = pts
+                self.scores[team] += pts
+                self.scores[team + half] += pts
+            else:
+                self.round_points = 0
+                for s in range(n):
+                    if s % half != team:
+                        self.scores[s] += values[s] + values[(s + half) % n]
+            self._after_round(values)
+            return
         if o.scoringMode == "highest":
             pts = sum(values) - values[winner]
             self.round_points = pts
@@ -541,6 +557,8 @@ class ReferenceGame(Game):
             # the player who went out wins the match, whatever the round was
             # worth; a round without a winner ends it without one (D61)
             self.match_winners = () if w < 0 else (w,)
+            if w >= 0 and o.teams == "pairs":  # both partners (§6.13)
+                self.match_winners = (w % (self.n // 2), w % (self.n // 2) + self.n // 2)
             self.phase = _MO
             self._emit(ev.MatchEnded(self.match_winners, tuple(sc)))
             return
@@ -552,7 +570,8 @@ class ReferenceGame(Game):
         else:
             low = min(sc)
             winners = tuple(s for s in range(self.n) if sc[s] == low)
-            if len(winners) > 1 and o.lowestModeTie == "play_on":
+            # teams: partners share a total, so a tie is between two teams or more
+            if len(winners) > (2 if o.teams == "pairs" else 1) and o.lowestModeTie == "play_on":
                 return
         self.match_winners = winners
         self.phase = _MO

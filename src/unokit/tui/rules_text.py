@@ -133,6 +133,7 @@ _HOUSE = {
     "sevenSwap": "Seven swap: a 7 swaps hands with a player you choose.",
     "finishRestriction": "Finish restriction: your last card may not be an action card or a wild.",
     "handLimit": "Hand limit: nobody holds more cards than the limit; draws stop there.",
+    "teams": "Teams: partners sit opposite; when one goes out the team wins and scores.",
     "wildDrawChallenge": "No challenges: wild draw cards are never challenged.",
     "mustPlayDrawn": "Must play drawn: a drawn card that fits must be played.",
 }
