@@ -333,6 +333,12 @@ def teams(value: str) -> Hashable:
     return tuple(_after(g, "P1 PLAY R5").scores)
 
 
+def shuffle_seats(value: bool) -> Hashable:
+    g = _setup("classic", 4, {"shuffleSeats": value}, hands=[["G1"], ["R7", "B5"], ["Y2"], ["Y3"]],
+               discard=["R3"], draw=["B1"], current=1)
+    return _after(g, "P1 PLAY R7").current  # seed 0 seats P2 P0 P1 P3 clockwise
+
+
 def _not_played_yet(name: str) -> Probe:
     """A house rule the engine does not play yet: every value but the default
     is refused (never accepted and ignored, D66)."""
@@ -393,7 +399,7 @@ TABLE: dict[str, tuple[list[Any], Probe]] = {
     "teams": (["off", "pairs"], teams),
     "wildDrawChallenge": (["on", "off"], wild_draw_challenge),
     "mustPlayDrawn": ([False, True], must_play_drawn),
-    "shuffleSeats": ([False, True], _not_played_yet("shuffleSeats")),
+    "shuffleSeats": ([False, True], shuffle_seats),
 }
 
 

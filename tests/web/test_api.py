@@ -34,6 +34,7 @@ def test_healthz_and_meta(client: TestClient) -> None:
         "teams",
         "wildDrawChallenge",
         "mustPlayDrawn",
+        "shuffleSeats",
     ]
     assert meta["options"]["scoringMode"]["choices"] == ["highest", "lowest"]
     assert meta["options"]["targetScore"]["default"] == 500

@@ -125,6 +125,7 @@ typedef struct uk_options {
     int no_challenge;          /* wildDrawChallenge=off (6.14) */
     int must_play_drawn;       /* mustPlayDrawn (6.15; forcedPlay implies it) */
     int teams;                 /* teams=pairs: partners s and s + n/2 (6.13) */
+    int shuffle_seats;         /* shuffleSeats (6.16) */
 } uk_options;
 
 /* Card tables of one variant (unokit.engine.variants.Variant) and the deck in force. */
@@ -180,6 +181,10 @@ typedef struct uk_game {
     int wild_top;
     int reveal_seat, reveal_off, reveal_len; /* reveal_seat < 0: none */
     int16_t reveal[UK_MAX_DECK];
+    /* the seating (6.16): seat order[k] sits at place k, pos[order[k]] == k;
+     * the identity unless shuffleSeats. A function of the seed (uk_init), not
+     * of the commands: not part of the state */
+    int8_t order[UK_MAX_PLAYERS], pos[UK_MAX_PLAYERS];
     int64_t commands; /* accepted commands (not part of the state) */
     uk_events *ev;    /* NULL: no events. Not part of the state: whoever copies a
                          uk_game (memcpy) sets the copy's ev to NULL or its own sink */
@@ -222,6 +227,8 @@ uint32_t uk_accept_mask(const uk_game *g);
 int uk_draw_one(uk_game *g);
 int uk_give(uk_game *g, int seat, int count);
 int uk_next(const uk_game *g, int seat, int steps);
+int uk_left(const uk_game *g, int seat, int steps); /* clockwise, whatever the direction */
+int uk_partner(const uk_game *g, int seat);         /* teams (6.13): the seat opposite */
 int uk_turn_ended(uk_game *g, int drew);
 void uk_turn_action(uk_game *g);
 int uk_draw(uk_game *g, int seat);

@@ -73,13 +73,13 @@ void uk_swap_hands(uk_game *g, int seat, int other) {
 void uk_rotate_hands(uk_game *g) {
     static __thread int16_t old[UK_MAX_PLAYERS][UK_MAX_DECK];
     int16_t oldlen[UK_MAX_PLAYERS];
-    int n = g->n, d = g->direction;
+    int n = g->n;
     for (int s = 0; s < n; s++) {
         oldlen[s] = g->hand_len[s];
         memcpy(old[s], g->hands[s], sizeof(int16_t) * (size_t)oldlen[s]);
     }
     for (int s = 0; s < n; s++) {
-        int from = ((s - d) % n + n) % n;
+        int from = uk_next(g, s, -1);
         memcpy(g->hands[s], old[from], sizeof(int16_t) * (size_t)oldlen[from]);
         g->hand_len[s] = oldlen[from];
         g->uno[s] = UK_UNO_NONE;
@@ -90,7 +90,7 @@ void uk_rotate_hands(uk_game *g) {
         p[0] = n;
         for (int s = 0; s < n; s++) {
             p[1 + s] = s;
-            p[1 + n + s] = ((s - d) % n + n) % n;
+            p[1 + n + s] = uk_next(g, s, -1);
         }
         uk_emit(g, UK_EV_HANDS_SWAPPED, 1 + 2 * n, p);
     }

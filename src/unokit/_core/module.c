@@ -18,7 +18,7 @@
 #include "batch.h"
 #include "core.h"
 
-#define NOPTS 37
+#define NOPTS 38
 
 typedef struct {
     PyObject_HEAD
@@ -282,6 +282,7 @@ static int parse_options(PyObject *obj, uk_options *o) {
     o->no_challenge = (int)v[i++];
     o->must_play_drawn = (int)v[i++];
     o->teams = (int)v[i++];
+    o->shuffle_seats = (int)v[i++];
     if (o->stacking < 0 || o->stacking > 2 || o->dealer_selection < 0 || o->dealer_selection > 2 ||
         o->dealer_rotation < 0 || o->dealer_rotation > 2 || o->hand_size < 1 ||
         o->uno_penalty < 0 || o->uno_penalty > 20 || o->false_catch_penalty < 0 ||

@@ -43,9 +43,9 @@ static void after_round(uk_game *g, const int *values) {
     if (o->single_round) {
         g->match_winners_n = 0;
         if (w >= 0 && o->teams) { /* both partners, in seat order (6.13) */
-            int a = w % (n / 2);
-            g->match_winners[g->match_winners_n++] = (int8_t)a;
-            g->match_winners[g->match_winners_n++] = (int8_t)(a + n / 2);
+            int a = w, b = uk_partner(g, w);
+            g->match_winners[g->match_winners_n++] = (int8_t)(a < b ? a : b);
+            g->match_winners[g->match_winners_n++] = (int8_t)(a < b ? b : a);
         } else if (w >= 0) {
             g->match_winners[g->match_winners_n++] = (int8_t)w;
         }
@@ -81,18 +81,18 @@ void uk_end_round(uk_game *g, int winner) {
     }
     g->winner = winner;
     if (g->o.teams) { /* 6.13: the team wins; partners keep one total (mirrored) */
-        int half = n / 2, wt = winner % half;
+        int mate = uk_partner(g, winner);
         if (!g->o.scoring_lowest) {
             int64_t pts = 0;
             for (int s = 0; s < n; s++)
-                if (s % half != wt) pts += values[s];
+                if (s != winner && s != mate) pts += values[s];
             g->round_points = pts;
-            g->scores[wt] += pts;
-            g->scores[wt + half] += pts;
+            g->scores[winner] += pts;
+            g->scores[mate] += pts;
         } else {
             g->round_points = 0;
             for (int s = 0; s < n; s++)
-                if (s % half != wt) g->scores[s] += values[s] + values[(s + half) % n];
+                if (s != winner && s != mate) g->scores[s] += values[s] + values[uk_partner(g, s)];
         }
         after_round(g, values);
         return;

@@ -6,9 +6,16 @@
 #include "core.h"
 
 int uk_next(const uk_game *g, int seat, int steps) {
-    int x = (seat + steps * g->direction) % g->n;
-    return x < 0 ? x + g->n : x;
+    int x = (g->pos[seat] + steps * g->direction) % g->n;
+    return g->order[x < 0 ? x + g->n : x];
 }
+
+int uk_left(const uk_game *g, int seat, int steps) {
+    int x = (g->pos[seat] + steps) % g->n;
+    return g->order[x < 0 ? x + g->n : x];
+}
+
+int uk_partner(const uk_game *g, int seat) { return uk_left(g, seat, g->n / 2); }
 
 static int side_color_ok(int side, int color) {
     return side ? (color >= 4 && color <= 7) : (color >= 0 && color <= 3);

@@ -144,6 +144,7 @@ def core_options(o: Options) -> tuple[int, ...]:
         o.wildDrawChallenge == "off",
         o.must_play_drawn,
         o.teams == "pairs",
+        o.shuffleSeats,
     )
 
 

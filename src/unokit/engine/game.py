@@ -51,7 +51,7 @@ from unokit.engine.actions import (
 )
 from unokit.engine.cards import Card, Color, Kind
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
-from unokit.engine.options import Options
+from unokit.engine.options import Options, seating
 from unokit.engine.variants import WILD_BIT, Variant, get_variant
 
 if TYPE_CHECKING:
@@ -508,7 +508,7 @@ class Game:
                     f"prior_color {col.name} does not belong to the {('light', 'dark')[side]} side"
                 )
             before = int(col)
-        off = (self.current - self.direction) % self.n
+        off = self._next(self.current, -1)
         self.ch_offender, self.ch_card = off, top
         # the card is on the discard pile already: no card of the hand is skipped
         self.ch_legal = before < 0 or not self._holds_match(off, before, -1, self.options.noBluff)
@@ -673,6 +673,9 @@ class Game:
     # ------------------------------------------------------------------ helpers
 
     def _next(self, seat: int, steps: int = 1) -> int:
+        if self.options.shuffleSeats:  # §6.16: around the shuffled table
+            order = seating(self.seed, self.n, self.options)
+            return order[(order.index(seat) + steps * self.direction) % self.n]
         return (seat + steps * self.direction) % self.n
 
     def _accept_mask(self) -> int:
@@ -974,7 +977,7 @@ class Game:
         v = self.vulnerable
         if v < 0 or v != self.current or self.phase >= _RO:
             return []
-        return [(v + k * self.direction) % self.n for k in range(1, self.n)]
+        return [self._next(v, k) for k in range(1, self.n)]
 
     # ------------------------------------------------------------------ moves
 

@@ -16,7 +16,9 @@ unokit.engine.errors.OptionError: option stacking: 'always' is not one of off, s
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from typing import Any
 
 from unokit.engine.errors import OptionError
@@ -30,6 +32,7 @@ __all__ = [
     "PRESETS",
     "preset",
     "preset_options",
+    "seating",
 ]
 
 # Options that take one of a fixed set of strings.
@@ -237,7 +240,6 @@ _ON_OFF = {"misplayPenalty", "wildDrawChallenge"}
 NOT_YET_PLAYED = {
     "multiPlay": "off",
     "mercy": 0,
-    "shuffleSeats": False,
 }
 #: Every house rule of docs/rules.md §6 (all off by default), in spec order.
 ALL_HOUSE_RULES = (
@@ -309,6 +311,32 @@ def _check_combinations(o: Options) -> None:
         raise OptionError(
             "options noBluff=true and wildDrawChallenge=off do not go together (RULES.md §6.14)"
         )
+
+
+@lru_cache(maxsize=256)
+def _seating(seed48: int, players: int) -> tuple[int, ...]:
+    r = random.Random((1 << 64) + seed48)  # a generator no shuffle of the match uses
+    order = list(range(players))
+    for i in range(players - 1, 0, -1):
+        j = int(r.random() * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
+
+
+def seating(seed: int, players: int, options: Options) -> tuple[int, ...]:
+    """The seats in clockwise order around the table (RULES.md §6.16): the
+    identity, or under ``shuffleSeats`` a permutation drawn from the match's
+    seed (the core draws the same, deal.c ``uk_init``). A function of the seed,
+    so a record's seed reproduces it.
+
+    >>> seating(0, 4, Options())
+    (0, 1, 2, 3)
+    >>> sorted(seating(7, 5, Options(shuffleSeats=True)))
+    [0, 1, 2, 3, 4]
+    """
+    if not options.shuffleSeats:
+        return tuple(range(players))
+    return _seating(seed & 0xFFFFFFFFFFFF, players)
 
 
 def preset_options(name: str) -> dict[str, Any]:

@@ -70,7 +70,7 @@ from unokit.engine.actions import (
 from unokit.engine.cards import Color
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game, Phase, max_hand_size
-from unokit.engine.options import NOT_YET_PLAYED, OPTION_CHOICES, Options
+from unokit.engine.options import NOT_YET_PLAYED, OPTION_CHOICES, Options, seating
 from unokit.engine.variants import get_variant
 from unokit.testing.reference import ReferenceGame
 
@@ -303,16 +303,17 @@ def _check_public(g: Game, initial: Counter[int], scores: list[int]) -> None:
         empty = [s for s in range(n) if not g.hand(s)]
         if g.winner >= 0 and not (g.options.blockedRound == "lowest_hand_wins" and not empty):
             _check(empty == [g.winner], f"round won by P{g.winner} but empty hands {empty}")
-        if g.options.teams == "pairs":  # partners keep one total (§6.13)
-            half = n // 2
+        order = seating(g.seed, n, g.options)
+        mate = {order[k]: order[(k + n // 2) % n] for k in range(n)}  # opposite (§6.13)
+        if g.options.teams == "pairs":  # partners keep one total
             _check(
-                all(g.scores[s] == g.scores[s + half] for s in range(half)),
+                all(g.scores[s] == g.scores[mate[s]] for s in range(n)),
                 f"partners' totals differ: {g.scores}",
             )
         if g.state == Phase.MATCH_OVER and g.options.matchMode == "single_round":
             want: tuple[int, ...] = () if g.winner < 0 else (g.winner,)
             if g.winner >= 0 and g.options.teams == "pairs":
-                want = (g.winner % (n // 2), g.winner % (n // 2) + n // 2)
+                want = tuple(sorted((g.winner, mate[g.winner])))
             _check(g.match_winners == want, f"single_round match won by {g.match_winners}")
         return
     _check(g.scores == scores, "scores changed during a round")

@@ -27,7 +27,7 @@ from unokit.engine import events as ev
 from unokit.engine.cards import Color
 from unokit.engine.errors import IllegalActionError
 from unokit.engine.game import Game, check_deal
-from unokit.engine.options import Options
+from unokit.engine.options import Options, seating
 from unokit.engine.playout import random_move
 from unokit.engine.variants import WILD_BIT
 
@@ -62,7 +62,19 @@ class ReferenceGame(Game):
         super().__init__(*args, **kwargs)
         o = self.options
         # no option changes what a plain card does or how it is listed
-        self._plain = not (o.seven_swap or o.zero_rotate or o.finishRestriction != "off")
+        self._plain = not (
+            o.seven_swap or o.zero_rotate or o.finishRestriction != "off" or o.shuffleSeats
+        )
+
+    def _left(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places clockwise of ``seat`` around the table
+        (shuffleSeats, §6.16), whatever the direction of play."""
+        order = seating(self.seed, self.n, self.options)
+        return order[(order.index(seat) + steps) % self.n]
+
+    def _partner(self, seat: int) -> int:
+        """teams (§6.13): the seat opposite ``seat``."""
+        return self._left(seat, self.n // 2)
 
     # ---- house rules of RULES.md §6.7-§6.15 that Game's shared helpers do not know
 
@@ -340,7 +352,7 @@ class ReferenceGame(Game):
         hands: list[list[int]] = [[] for _ in range(n)]
         for _ in range(size):
             for k in range(1, n + 1):
-                hands[(d + k) % n].append(deck.pop())
+                hands[self._left(d, k)].append(deck.pop())
         self.hands = hands
         self.draw = deck
         self.discard = []
@@ -393,8 +405,7 @@ class ReferenceGame(Game):
     def _start(self) -> None:
         v = self.variant
         o = self.options
-        n = self.n
-        first = (self.dealer + 1) % n
+        first = self._left(self.dealer)
         self.direction = 1
         self.wild_top = False
         kinds = v.kind[0]
@@ -467,13 +478,13 @@ class ReferenceGame(Game):
             )
         rot = self.options.dealerRotation
         if rot == "left":
-            self.dealer = (self.dealer + 1) % self.n
+            self.dealer = self._left(self.dealer)
         elif rot == "winner" and self.winner >= 0:
             self.dealer = self.winner
         elif rot == "random":
             self.dealer = self._randbelow(self.n)
         else:
-            self.dealer = (self.dealer + 1) % self.n
+            self.dealer = self._left(self.dealer)
         self._deal_round()
         if self.commands is not None:
             self.commands.append("NEXT")
@@ -497,18 +508,17 @@ class ReferenceGame(Game):
         self.winner = winner
         if o.teams == "pairs":
             # §6.13: the team wins; partners keep one total (the same on both seats)
-            half = n // 2
-            team = winner % half
+            team = (winner, self._partner(winner))
             if o.scoringMode == "highest":
-                pts = sum(values[s] for s in range(n) if s % half != team)
+                pts = sum(values[s] for s in range(n) if s not in team)
                 self.round_points = pts
-                self.scores[team] += pts
-                self.scores[team + half] += pts
+                for s in team:
+                    self.scores[s] += pts
             else:
                 self.round_points = 0
                 for s in range(n):
-                    if s % half != team:
-                        self.scores[s] += values[s] + values[(s + half) % n]
+                    if s not in team:
+                        self.scores[s] += values[s] + values[self._partner(s)]
             self._after_round(values)
             return
         if o.scoringMode == "highest":
@@ -558,7 +568,7 @@ class ReferenceGame(Game):
             # worth; a round without a winner ends it without one (D61)
             self.match_winners = () if w < 0 else (w,)
             if w >= 0 and o.teams == "pairs":  # both partners (§6.13)
-                self.match_winners = (w % (self.n // 2), w % (self.n // 2) + self.n // 2)
+                self.match_winners = tuple(sorted((w, self._partner(w))))
             self.phase = _MO
             self._emit(ev.MatchEnded(self.match_winners, tuple(sc)))
             return
@@ -867,12 +877,11 @@ class ReferenceGame(Game):
     def _rotate_hands(self) -> None:
         n = self.n
         old = self.hands
-        d = self.direction
-        self.hands = [old[(s - d) % n] for s in range(n)]
+        self.hands = [old[self._next(s, -1)] for s in range(n)]
         self.uno = [_NONE] * n
         self.vulnerable = -1
         if self.log is not None:
-            self._emit(ev.HandsSwapped(tuple(range(n)), tuple((s - d) % n for s in range(n))))
+            self._emit(ev.HandsSwapped(tuple(range(n)), tuple(self._next(s, -1) for s in range(n))))
 
     def draw_card(self, seat: int) -> None:
         """DRAW: the turn's one card, or the stacked penalty (docs/rules.md §1.6, §6.1)."""
@@ -943,7 +952,7 @@ class ReferenceGame(Game):
             self.phase = _D
             self.drawn = c
         else:
-            self.current = (seat + self.direction) % self.n
+            self.current = self._next(seat)
 
     def keep(self, seat: int) -> None:
         """PASS: keep the playable card just drawn."""

@@ -136,6 +136,7 @@ _HOUSE = {
     "teams": "Teams: partners sit opposite; when one goes out the team wins and scores.",
     "wildDrawChallenge": "No challenges: wild draw cards are never challenged.",
     "mustPlayDrawn": "Must play drawn: a drawn card that fits must be played.",
+    "shuffleSeats": "Shuffled seats: the seating order is drawn at random for the match.",
 }
 _DEFAULTS = Options()
 
