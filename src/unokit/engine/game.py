@@ -458,6 +458,10 @@ class Game:
         elif ph == Phase.AWAIT_CHALLENGE:
             if not v.restricted[side][top]:
                 raise InvalidPositionError("AWAIT_CHALLENGE needs a restricted wild draw on top")
+            if g.options.no_challenge:
+                raise InvalidPositionError(
+                    "AWAIT_CHALLENGE with noBluff or wildDrawChallenge=off: nothing is challenged"
+                )
             g._set_challenge(prior_color)
             g.ch_after, g.ch_after_success = g._next(current), current
         elif ph in (Phase.ROUND_OVER, Phase.MATCH_OVER):
@@ -467,8 +471,10 @@ class Game:
                 f"pending_draw must be an integer >= 0, not {pending_draw!r}"
             )
         if pending_draw:
-            if g.options.stacking == "off":
-                raise InvalidPositionError("pending_draw needs stacking on (docs/rules.md §6.1)")
+            if g.options.stacking == "off" and g.options.deflect == "off":
+                raise InvalidPositionError(
+                    "pending_draw needs stacking or deflect on (docs/rules.md §6.1, §6.7)"
+                )
             if ph != Phase.AWAIT_TURN:
                 raise InvalidPositionError(f"pending_draw is given in state {ph.name}")
             amount = v.draw_amount[side][top]
@@ -480,7 +486,7 @@ class Game:
             g.pending = pending_draw
             g.stack_class = v.stack_class[side][top]
             g.stack_amount = amount
-            if v.restricted[side][top] and not g.options.noBluff:
+            if v.restricted[side][top] and not g.options.no_challenge:
                 g._set_challenge(prior_color)  # the last stacked card may be challenged
                 g.ch_after, g.ch_after_success = g._next(current), current
         elif prior_color is not None and ph != Phase.AWAIT_CHALLENGE:
