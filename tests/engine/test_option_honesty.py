@@ -281,6 +281,78 @@ def no_bluff(value: bool) -> Hashable:
     return _legal(g, "P1 PLAY W4 color=G")
 
 
+def deflect(value: str) -> Hashable:
+    g = _setup("classic", 3, {"deflect": value}, hands=[["RD2", "G1"], ["RR", "RS", "B5"], ["Y2"]],
+               discard=["R3"], draw=["B1", "B2", "B3", "B4"], current=0)
+    g = _after(g, "P0 PLAY RD2")
+    return g.pending, _legal(g, "P1 PLAY RR"), _legal(g, "P1 PLAY RS")
+
+
+def zero_rotate(value: bool) -> Hashable:
+    g = _setup("classic", 3, {"zeroRotate": value}, hands=[["G1"], ["R0", "B5"], ["Y2", "Y3"]],
+               discard=["R3"], draw=["B1"], current=1)
+    return tuple(len(h) for h in _after(g, "P1 PLAY R0").hands)
+
+
+def seven_swap(value: bool) -> Hashable:
+    g = _setup("classic", 3, {"sevenSwap": value}, hands=[["G1"], ["R7", "B5"], ["Y2", "Y3"]],
+               discard=["R3"], draw=["B1"], current=1)
+    return _legal(g, "P1 PLAY R7"), _legal(g, "P1 PLAY R7 swap=P2")
+
+
+def finish_restriction(value: str) -> Hashable:
+    out = []
+    for card in ("RS", "W"):
+        g = _setup("classic", 2, {"finishRestriction": value}, hands=[["G1", "G2"], [card]],
+                   discard=["R3"], draw=["B1"], current=1, uno={1: "safe"})
+        out.append(_legal(g, f"P1 PLAY {card}{' color=G' if card == 'W' else ''}"))
+    return tuple(out)
+
+
+def hand_limit(value: int) -> Hashable:
+    g = _setup("classic", 2, {"handSize": 2, "handLimit": value}, hands=[["G1", "G2"], ["RD2", "B5"]],
+               discard=["R3"], draw=["B1", "B2", "B3"], current=1)
+    return len(_after(g, "P1 PLAY RD2").hands[0])
+
+
+def wild_draw_challenge(value: str) -> Hashable:
+    g = _setup("classic", 3, {"wildDrawChallenge": value}, hands=[["G1"], ["W4", "R6"], ["Y2"]],
+               discard=["R3"], draw=["B1", "B2", "B3", "B4"], current=1)
+    return _after(g, "P1 PLAY W4 color=G").state.name
+
+
+def must_play_drawn(value: bool) -> Hashable:
+    g = _setup("classic", 2, {"mustPlayDrawn": value}, hands=[["G1"], ["R6", "B5"]],
+               discard=["R3"], draw=["R1", "B2"], current=1)
+    return _legal(_after(g, "P1 DRAW"), "P1 PASS")
+
+
+def teams(value: str) -> Hashable:
+    g = _setup("classic", 4, {"teams": value}, hands=[["R9"], ["R5"], ["G4"], ["B8"]],
+               discard=["R3"], draw=["B1"], current=1)
+    return tuple(_after(g, "P1 PLAY R5").scores)
+
+
+def shuffle_seats(value: bool) -> Hashable:
+    g = _setup("classic", 4, {"shuffleSeats": value}, hands=[["G1"], ["R7", "B5"], ["Y2"], ["Y3"]],
+               discard=["R3"], draw=["B1"], current=1)
+    return _after(g, "P1 PLAY R7").current  # seed 0 seats P2 P0 P1 P3 clockwise
+
+
+def _not_played_yet(name: str) -> Probe:
+    """A house rule the engine does not play yet: every value but the default
+    is refused (never accepted and ignored, D66)."""
+
+    def probe(value: Any) -> Hashable:
+        try:
+            Options.from_dict({name: value})
+        except UnoError:
+            return f"refused {value!r}"
+        return "accepted"
+
+    return probe
+
+
 # ---------------------------------------------------------------------------- the table
 
 TABLE: dict[str, tuple[list[Any], Probe]] = {
@@ -317,6 +389,17 @@ TABLE: dict[str, tuple[list[Any], Probe]] = {
     "drawUntilPlayable": ([False, True], draw_until_playable),
     "forcedPlay": ([False, True], forced_play),
     "noBluff": ([False, True], no_bluff),
+    "deflect": (["off", "reverse", "skip", "both"], deflect),
+    "zeroRotate": ([False, True], zero_rotate),
+    "sevenSwap": ([False, True], seven_swap),
+    "multiPlay": (["off", "same_number"], _not_played_yet("multiPlay")),
+    "finishRestriction": (["off", "no_action", "no_wild", "no_action_no_wild"], finish_restriction),
+    "handLimit": ([0, 3], hand_limit),
+    "mercy": ([0, 20], _not_played_yet("mercy")),
+    "teams": (["off", "pairs"], teams),
+    "wildDrawChallenge": (["on", "off"], wild_draw_challenge),
+    "mustPlayDrawn": ([False, True], must_play_drawn),
+    "shuffleSeats": ([False, True], shuffle_seats),
 }
 
 

@@ -26,6 +26,15 @@ def test_healthz_and_meta(client: TestClient) -> None:
         "drawUntilPlayable",
         "forcedPlay",
         "noBluff",
+        "deflect",
+        "zeroRotate",
+        "sevenSwap",
+        "finishRestriction",
+        "handLimit",
+        "teams",
+        "wildDrawChallenge",
+        "mustPlayDrawn",
+        "shuffleSeats",
     ]
     assert meta["options"]["scoringMode"]["choices"] == ["highest", "lowest"]
     assert meta["options"]["targetScore"]["default"] == 500

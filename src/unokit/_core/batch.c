@@ -222,7 +222,7 @@ static int actor(const BatchObject *b, int i) {
     const uk_game *g = &b->games[i];
     int k = b->win_k[i];
     if (!k) return g->current;
-    return ((b->win_of[i] + k * g->direction) % b->n + b->n) % b->n;
+    return uk_next(g, b->win_of[i], k); /* Game.catch_window (shuffleSeats: the seating) */
 }
 
 static int index_of(const BatchObject *b, int seat, int32_t move) {

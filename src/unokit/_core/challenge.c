@@ -58,14 +58,16 @@ void uk_restricted_play(uk_game *g, int seat, int cid, int kind, int legal, int 
         after = uk_next(g, victim, 1);
         after_success = victim;
     }
-    int stack = o->stacking && kind != UK_WDC && !flex;
-    if (o->no_bluff && !stack) {
+    int stack = (o->stacking || o->deflect) && kind != UK_WDC && !flex;
+    /* noBluff (6.6) or wildDrawChallenge=off (6.14): never challenged */
+    int unchallenged = o->no_bluff || o->no_challenge;
+    if (unchallenged && !stack) {
         uk_penalty(g, victim, kind, 0);
         if (!flex) uk_emit1(g, UK_EV_SKIPPED, victim);
         g->current = after;
         return;
     }
-    if (!o->no_bluff) { /* with noBluff the play was legal: nothing to challenge */
+    if (!unchallenged) { /* with noBluff the play was legal: nothing to challenge */
         g->ch_offender = seat;
         g->ch_legal = legal;
         g->ch_card = cid;
@@ -73,7 +75,7 @@ void uk_restricted_play(uk_game *g, int seat, int cid, int kind, int legal, int 
         g->ch_after_success = after_success;
     }
     if (stack) {
-        if (o->no_bluff) uk_clear_challenge(g);
+        if (unchallenged) uk_clear_challenge(g);
         uk_stack(g, cid, g->t->draw_amount[g->side][cid]);
         g->current = victim;
         return;

@@ -35,7 +35,7 @@
 
 /* Bumped whenever the module's Python-visible API changes, so that Python
  * code newer than a built core says so at import (unokit/engine/core.py). */
-#define UK_ABI 3
+#define UK_ABI 4
 #define UK_MAX_PLAYERS 10
 #define UK_MAX_DECK 512    /* cards of one deck (classic 108, flip 112, flex 104) */
 #define UK_MAX_CARDS 4096  /* card ids (12 bits of a move code; flip has 2,916) */
@@ -66,7 +66,7 @@ enum {
 enum {
     UK_OK = 0, UK_ERR_SEAT, UK_ERR_PHASE, UK_ERR_NOT_YOUR_TURN, UK_ERR_CARD, UK_ERR_NOT_HELD,
     UK_ERR_FORM, UK_ERR_NO_MATCH, UK_ERR_NO_BLUFF, UK_ERR_STACK, UK_ERR_FORCED, UK_ERR_MOVE,
-    UK_ERR_EMPTY, UK_ERR_COUNT
+    UK_ERR_EMPTY, UK_ERR_FINISH, UK_ERR_MUST_PLAY_DRAWN, UK_ERR_COUNT
 };
 
 /* Events (unokit.engine.events), recorded only while g->ev is set: a flat list of
@@ -113,10 +113,19 @@ typedef struct uk_options {
     int flex_first_return;     /* flexFirstCardIgnored=return_to_deck */
     int stacking;              /* 0 off, 1 same_symbol, 2 escalate */
     int jump_in;
-    int seven_zero;
+    int seven_zero;            /* a 7 swaps hands: sevenZero or sevenSwap (6.3, 6.8) */
     int draw_until_playable;
     int forced_play;
     int no_bluff;
+    /* RULES.md 6.7-6.15 (appended: the option tuple of unokit.engine.core.core_options) */
+    int deflect;               /* 0 off, 1 reverse, 2 skip, 3 both (6.7) */
+    int zero_rotate;           /* a 0 passes every hand on: sevenZero or zeroRotate (6.3, 6.8) */
+    int finish;                /* finishRestriction: bit 1 no_action, bit 2 no_wild (6.10) */
+    int hand_limit;            /* handLimit, 0 off (6.11) */
+    int no_challenge;          /* wildDrawChallenge=off (6.14) */
+    int must_play_drawn;       /* mustPlayDrawn (6.15; forcedPlay implies it) */
+    int teams;                 /* teams=pairs: partners s and s + n/2 (6.13) */
+    int shuffle_seats;         /* shuffleSeats (6.16) */
 } uk_options;
 
 /* Card tables of one variant (unokit.engine.variants.Variant) and the deck in force. */
@@ -172,6 +181,10 @@ typedef struct uk_game {
     int wild_top;
     int reveal_seat, reveal_off, reveal_len; /* reveal_seat < 0: none */
     int16_t reveal[UK_MAX_DECK];
+    /* the seating (6.16): seat order[k] sits at place k, pos[order[k]] == k;
+     * the identity unless shuffleSeats. A function of the seed (uk_init), not
+     * of the commands: not part of the state */
+    int8_t order[UK_MAX_PLAYERS], pos[UK_MAX_PLAYERS];
     int64_t commands; /* accepted commands (not part of the state) */
     uk_events *ev;    /* NULL: no events. Not part of the state: whoever copies a
                          uk_game (memcpy) sets the copy's ev to NULL or its own sink */
@@ -214,6 +227,8 @@ uint32_t uk_accept_mask(const uk_game *g);
 int uk_draw_one(uk_game *g);
 int uk_give(uk_game *g, int seat, int count);
 int uk_next(const uk_game *g, int seat, int steps);
+int uk_left(const uk_game *g, int seat, int steps); /* clockwise, whatever the direction */
+int uk_partner(const uk_game *g, int seat);         /* teams (6.13): the seat opposite */
 int uk_turn_ended(uk_game *g, int drew);
 void uk_turn_action(uk_game *g);
 int uk_draw(uk_game *g, int seat);
@@ -264,6 +279,9 @@ void uk_swap_hands(uk_game *g, int seat, int other);
 void uk_rotate_hands(uk_game *g);
 int uk_jump_moves(const uk_game *g, int seat, int32_t *out);
 int uk_top_ident(const uk_game *g);
+int uk_finish_forbidden(const uk_game *g, int cid, int flex);
+int uk_deflects(const uk_game *g, int cid, int flex);
+int uk_room(const uk_game *g, int seat);
 
 /* playout.c: the random policy of unokit.engine.playout (same calls of rnd, same moves) */
 int32_t uk_random_move(uk_game *g, uk_rnd_fn rnd, void *ctx);

@@ -21,6 +21,20 @@ void uk_init(uk_game *g, const uk_tables *t, const uk_options *o, int n, uint64_
     for (int s = 0; s < n; s++) g->powers[s] = 1;
     g->winner = -1;
     g->reveal_seat = g->reveal_off = -1;
+    for (int s = 0; s < n; s++) g->order[s] = (int8_t)s;
+    if (o->shuffle_seats) {
+        /* 6.16: Fisher-Yates of the seats with random.Random((1 << 64) + seed48)
+         * (unokit.engine.options.seating), a generator no shuffle uses */
+        uk_mt mt;
+        uk_mt_seed(&mt, seed48, 1);
+        for (int i = n - 1; i > 0; i--) {
+            int j = (int)(uk_mt_random(&mt) * (i + 1));
+            int8_t x = g->order[i];
+            g->order[i] = g->order[j];
+            g->order[j] = x;
+        }
+    }
+    for (int k = 0; k < n; k++) g->pos[g->order[k]] = (int8_t)k;
 }
 
 /* Fisher-Yates with the generator of shuffle number g->shuffles (Game._shuffle). */
@@ -94,7 +108,7 @@ static void turned(uk_game *g, int c, int reason) {
 
 int uk_start(uk_game *g) {
     const uk_tables *t = g->t;
-    int n = g->n, first = (g->dealer + 1) % n, c, k;
+    int first = uk_left(g, g->dealer, 1), c, k;
     g->direction = 1;
     g->wild_top = 0;
     for (;;) {
@@ -171,7 +185,7 @@ static int deal_round(uk_game *g) {
     /* one card at a time, clockwise from the dealer's left, from the top */
     for (int r = 0; r < g->o.hand_size; r++)
         for (int k = 1; k <= n; k++) {
-            int s = (d + k) % n;
+            int s = uk_left(g, d, k);
             g->hands[s][g->hand_len[s]++] = deck[--len];
         }
     memcpy(g->draw, deck, sizeof(int16_t) * (size_t)len);
@@ -220,6 +234,6 @@ int uk_next_round(uk_game *g) {
     else if (rot == 2)
         g->dealer = randbelow(g, g->n);
     else
-        g->dealer = (g->dealer + 1) % g->n;
+        g->dealer = uk_left(g, g->dealer, 1);
     return deal_round(g);
 }

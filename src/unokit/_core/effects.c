@@ -54,14 +54,14 @@ static void everyone_else_draws(uk_game *g, int seat, int amount) {
 static void draw_until(uk_game *g, int seat, int color, int extra, int reason) {
     int start = g->hand_len[seat], cap = g->o.flip_draw_color_cap, drawn = 0;
     const int8_t *colors = g->t->color[g->side];
-    while (cap < 0 || drawn < cap) {
+    while ((cap < 0 || drawn < cap) && uk_room(g, seat)) { /* handLimit (6.11) */
         int c = uk_draw_one(g);
         if (c < 0) break;
         g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
         drawn++;
         if (colors[c] == color) break;
     }
-    for (int i = 0; i < extra; i++) {
+    for (int i = 0; i < extra && uk_room(g, seat); i++) {
         int c = uk_draw_one(g);
         if (c < 0) break;
         g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
@@ -88,6 +88,9 @@ void uk_penalty(uk_game *g, int seat, int kind, int extra) {
 static void final_card(uk_game *g, int seat, int cid, int kind, int flex, int target) {
     const uk_tables *t = g->t;
     int victim = uk_next(g, seat, 1);
+    /* a deflecting Reverse going out: the pending draw passes on in the new direction (6.7) */
+    if (g->pending && uk_deflects(g, cid, flex) && (kind == UK_REVERSE || kind == UK_FLEX_REVERSE))
+        victim = uk_next(g, seat, -1);
     if (kind == UK_FLIP) {
         if (g->o.flip_last_flips) {
             uk_flip_piles(g);
@@ -167,16 +170,26 @@ void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, 
         final_card(g, seat, cid, kind, flex, target);
         return;
     }
-    if (kind == UK_NUMBER && !o->seven_zero) {
+    if (kind == UK_NUMBER && !o->seven_zero && !o->zero_rotate) {
         g->current = uk_next(g, seat, 1);
         return;
     }
     g->current = seat;
-    if (kind == UK_NUMBER) {
+    if (g->pending && uk_deflects(g, cid, flex)) {
+        /* deflect (6.7): the whole pending draw passes to the next player (after
+         * a Reverse, in the new direction); nobody is skipped, and the new
+         * victim may no longer challenge */
+        if (kind == UK_REVERSE || kind == UK_FLEX_REVERSE) {
+            g->direction = -g->direction;
+            uk_emit1(g, UK_EV_REVERSED, g->direction);
+        }
+        uk_clear_challenge(g);
+        g->current = uk_next(g, seat, 1);
+    } else if (kind == UK_NUMBER) {
         int num = t->number[side][cid];
         if (num == 7 && swap >= 0)
             uk_swap_hands(g, seat, swap);
-        else if (num == 0)
+        else if (num == 0 && o->zero_rotate)
             uk_rotate_hands(g);
         g->current = uk_next(g, seat, 1);
     } else if (kind == UK_SKIP || (kind == UK_FLEX_SKIP && !flex)) {
@@ -224,7 +237,7 @@ void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, 
     } else { /* Draw Two / Draw One / Draw Five */
         int amount = t->draw_amount[side][cid];
         int victim = uk_next(g, seat, 1);
-        if (o->stacking) {
+        if (o->stacking || o->deflect) { /* a pending draw (6.1, 6.7) */
             uk_stack(g, cid, amount);
             g->current = victim;
         } else {

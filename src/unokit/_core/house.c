@@ -20,7 +20,38 @@ int uk_has_forced_play(const uk_game *g, int seat) {
 }
 
 int uk_must_play_drawn(const uk_game *g, int seat) {
-    return g->o.forced_play && uk_playable(g, seat, g->drawn, 1);
+    /* forcedPlay (6.5) or mustPlayDrawn (6.15) */
+    return (g->o.forced_play || g->o.must_play_drawn) && uk_playable(g, seat, g->drawn, 1);
+}
+
+/* finishRestriction (6.10): whether cid played on that side may not be a
+ * player's last card. Action: neither a number nor a wild; wild: any wild face. */
+int uk_finish_forbidden(const uk_game *g, int cid, int flex) {
+    (void)flex; /* a Flex card's flex side has the kind of its regular side */
+    int f = g->o.finish;
+    if (!f) return 0;
+    int kind = g->t->kind[g->side][cid];
+    if (kind == UK_NUMBER) return 0;
+    if (kind >= UK_WILD) return (f & 2) != 0;
+    return (f & 1) != 0;
+}
+
+/* deflect (6.7): whether cid on that side passes a pending draw on (a Reverse
+ * or a Skip of the regular / active side; Flip's Skip Everyone is a Skip) */
+int uk_deflects(const uk_game *g, int cid, int flex) {
+    int d = g->o.deflect;
+    if (!d || flex) return 0;
+    int kind = g->t->kind[g->side][cid];
+    if (kind == UK_REVERSE || kind == UK_FLEX_REVERSE) return (d & 1) != 0;
+    if (kind == UK_SKIP || kind == UK_SKIP_EVERYONE || kind == UK_FLEX_SKIP) return (d & 2) != 0;
+    return 0;
+}
+
+/* handLimit (6.11): how many more cards seat may draw (a large number when off) */
+int uk_room(const uk_game *g, int seat) {
+    if (!g->o.hand_limit) return 1 << 30;
+    int r = g->o.hand_limit - g->hand_len[seat];
+    return r > 0 ? r : 0;
 }
 
 void uk_swap_hands(uk_game *g, int seat, int other) {
@@ -42,13 +73,13 @@ void uk_swap_hands(uk_game *g, int seat, int other) {
 void uk_rotate_hands(uk_game *g) {
     static __thread int16_t old[UK_MAX_PLAYERS][UK_MAX_DECK];
     int16_t oldlen[UK_MAX_PLAYERS];
-    int n = g->n, d = g->direction;
+    int n = g->n;
     for (int s = 0; s < n; s++) {
         oldlen[s] = g->hand_len[s];
         memcpy(old[s], g->hands[s], sizeof(int16_t) * (size_t)oldlen[s]);
     }
     for (int s = 0; s < n; s++) {
-        int from = ((s - d) % n + n) % n;
+        int from = uk_next(g, s, -1);
         memcpy(g->hands[s], old[from], sizeof(int16_t) * (size_t)oldlen[from]);
         g->hand_len[s] = oldlen[from];
         g->uno[s] = UK_UNO_NONE;
@@ -59,7 +90,7 @@ void uk_rotate_hands(uk_game *g) {
         p[0] = n;
         for (int s = 0; s < n; s++) {
             p[1 + s] = s;
-            p[1 + n + s] = ((s - d) % n + n) % n;
+            p[1 + n + s] = uk_next(g, s, -1);
         }
         uk_emit(g, UK_EV_HANDS_SWAPPED, 1 + 2 * n, p);
     }

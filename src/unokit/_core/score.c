@@ -42,7 +42,13 @@ static void after_round(uk_game *g, const int *values) {
     }
     if (o->single_round) {
         g->match_winners_n = 0;
-        if (w >= 0) g->match_winners[g->match_winners_n++] = (int8_t)w;
+        if (w >= 0 && o->teams) { /* both partners, in seat order (6.13) */
+            int a = w, b = uk_partner(g, w);
+            g->match_winners[g->match_winners_n++] = (int8_t)(a < b ? a : b);
+            g->match_winners[g->match_winners_n++] = (int8_t)(a < b ? b : a);
+        } else if (w >= 0) {
+            g->match_winners[g->match_winners_n++] = (int8_t)w;
+        }
         g->phase = UK_MATCH_OVER;
         emit_match_ended(g);
         return;
@@ -58,7 +64,8 @@ static void after_round(uk_game *g, const int *values) {
     int8_t winners[UK_MAX_PLAYERS];
     for (int s = 0; s < n; s++)
         if (g->scores[s] == best) winners[m++] = (int8_t)s;
-    if (o->scoring_lowest && m > 1 && o->lowest_tie_play_on) return;
+    /* teams: partners share a total, so a tie is between two teams or more */
+    if (o->scoring_lowest && m > (o->teams ? 2 : 1) && o->lowest_tie_play_on) return;
     for (int i = 0; i < m; i++) g->match_winners[i] = winners[i];
     g->match_winners_n = m;
     g->phase = UK_MATCH_OVER;
@@ -73,6 +80,23 @@ void uk_end_round(uk_game *g, int winner) {
         total += values[s];
     }
     g->winner = winner;
+    if (g->o.teams) { /* 6.13: the team wins; partners keep one total (mirrored) */
+        int mate = uk_partner(g, winner);
+        if (!g->o.scoring_lowest) {
+            int64_t pts = 0;
+            for (int s = 0; s < n; s++)
+                if (s != winner && s != mate) pts += values[s];
+            g->round_points = pts;
+            g->scores[winner] += pts;
+            g->scores[mate] += pts;
+        } else {
+            g->round_points = 0;
+            for (int s = 0; s < n; s++)
+                if (s != winner && s != mate) g->scores[s] += values[s] + values[uk_partner(g, s)];
+        }
+        after_round(g, values);
+        return;
+    }
     if (!g->o.scoring_lowest) {
         int64_t pts = total - values[winner];
         g->round_points = pts;

@@ -6,9 +6,16 @@
 #include "core.h"
 
 int uk_next(const uk_game *g, int seat, int steps) {
-    int x = (seat + steps * g->direction) % g->n;
-    return x < 0 ? x + g->n : x;
+    int x = (g->pos[seat] + steps * g->direction) % g->n;
+    return g->order[x < 0 ? x + g->n : x];
 }
+
+int uk_left(const uk_game *g, int seat, int steps) {
+    int x = (g->pos[seat] + steps) % g->n;
+    return g->order[x < 0 ? x + g->n : x];
+}
+
+int uk_partner(const uk_game *g, int seat) { return uk_left(g, seat, g->n / 2); }
 
 static int side_color_ok(int side, int color) {
     return side ? (color >= 4 && color <= 7) : (color >= 0 && color <= 3);
@@ -38,7 +45,8 @@ int uk_draw_one(uk_game *g) {
 
 /* seat draws count cards (fewer if the piles run out); returns how many */
 int uk_give_for(uk_game *g, int seat, int count, int reason) {
-    int got = 0;
+    int got = 0, room = uk_room(g, seat);
+    if (count > room) count = room; /* handLimit (6.11): the rest stays in the pile */
     for (int i = 0; i < count; i++) {
         int c = uk_draw_one(g);
         if (c < 0) break;
@@ -86,6 +94,7 @@ static int side_playable(const uk_game *g, int seat, int cid, int flex, uint32_t
     } else if (!(t->mask[g->side][cid] & acc)) {
         return 0;
     }
+    if (g->o.finish && g->hand_len[seat] == 1 && uk_finish_forbidden(g, cid, flex)) return 0;
     if ((strict || g->o.no_bluff) && uk_restricted_side(g, cid, flex))
         return uk_restricted_legal(g, seat, cid);
     return 1;
@@ -122,7 +131,8 @@ int uk_draw(uk_game *g, int seat) {
     if (g->o.forced_play && uk_has_forced_play(g, seat)) return UK_ERR_FORCED;
     uk_turn_action(g);
     g->uno_pre = -1;
-    int c = uk_draw_one(g);
+    /* handLimit (6.11): a full hand draws nothing, as from an empty pile */
+    int c = uk_room(g, seat) ? uk_draw_one(g) : -1;
     if (c < 0) {
         uk_emit_drew(g, seat, UK_R_DRAW, NULL, 0);
         if (!uk_turn_ended(g, 0)) g->current = uk_next(g, seat, 1);
@@ -132,7 +142,7 @@ int uk_draw(uk_game *g, int seat) {
     int start = g->hand_len[seat];
     g->hands[seat][g->hand_len[seat]++] = (int16_t)c;
     if (g->o.draw_until_playable) {
-        while (!uk_playable(g, seat, c, 0)) {
+        while (!uk_playable(g, seat, c, 0) && uk_room(g, seat)) {
             int d = uk_draw_one(g);
             if (d < 0) break;
             g->hands[seat][g->hand_len[seat]++] = (int16_t)d;
@@ -153,7 +163,7 @@ int uk_draw(uk_game *g, int seat) {
 int uk_pass(uk_game *g, int seat) {
     int err = check_turn(g, seat, 1 << UK_DRAWN);
     if (err) return err;
-    if (uk_must_play_drawn(g, seat)) return UK_ERR_FORCED;
+    if (uk_must_play_drawn(g, seat)) return g->o.forced_play ? UK_ERR_FORCED : UK_ERR_MUST_PLAY_DRAWN;
     uk_turn_action(g);
     g->uno_pre = -1;
     g->drawn = -1;
@@ -213,9 +223,16 @@ static int play_error(const uk_game *g, int seat, int cid, int color, int flex, 
     }
     if (g->pending) {
         int sc = t->stack_class[side][cid];
-        if (flex || !sc) return UK_ERR_STACK;
-        if (o->stacking == 1 && sc != g->stack_class) return UK_ERR_STACK;
-        if (o->stacking == 2 && t->draw_amount[side][cid] < g->stack_amount) return UK_ERR_STACK;
+        if (uk_deflects(g, cid, flex)) {
+            /* deflect (6.7): a Reverse / Skip of the current colour or on its own
+             * symbol; any other card is refused, never a misplay */
+            if (!(t->mask[side][cid] & uk_accept_mask(g))) return UK_ERR_STACK;
+        } else {
+            if (flex || !sc || !o->stacking) return UK_ERR_STACK;
+            if (o->stacking == 1 && sc != g->stack_class) return UK_ERR_STACK;
+            if (o->stacking == 2 && t->draw_amount[side][cid] < g->stack_amount)
+                return UK_ERR_STACK;
+        }
     }
     if (wild) {
         if (color < 0) {
@@ -250,6 +267,7 @@ static int play_error(const uk_game *g, int seat, int cid, int color, int flex, 
     if (o->no_bluff && uk_restricted_side(g, cid, flex) && g->color >= 0 &&
         !uk_restricted_legal(g, seat, cid))
         return UK_ERR_NO_BLUFF;
+    if (o->finish && last && uk_finish_forbidden(g, cid, flex)) return UK_ERR_FINISH;
     return UK_OK;
 }
 
@@ -302,6 +320,7 @@ int uk_play_codes(const uk_game *g, int seat, int c, int flex, int last, int32_t
     const uk_tables *t = g->t;
     int side = g->side, kind = t->kind[side][c], n = g->n, k = 0;
     int32_t base = (c << 4) | (flex ? UK_FLEX_BIT : 0);
+    if (last && g->o.finish && uk_finish_forbidden(g, c, flex)) return 0;
     if (t->mask[side][c] & UK_WILD_BIT) {
         if (g->o.no_bluff && uk_restricted_side(g, c, flex) && !uk_restricted_legal(g, seat, c))
             return 0;
@@ -333,7 +352,7 @@ int uk_card_plays(const uk_game *g, int p, int c, int last, uint32_t acc, int fl
     int k = 0;
     uint32_t mk = t->mask[g->side][c];
     if (mk & acc) {
-        if (!g->o.seven_zero && !(mk & UK_WILD_BIT)) {
+        if (!g->o.seven_zero && !(mk & UK_WILD_BIT) && !(last && g->o.finish)) {
             out[k++] = c << 4;
             *playable = 1;
         } else {
@@ -378,9 +397,16 @@ int uk_turn_moves(const uk_game *g, int32_t *out) {
         int last = g->hand_len[p] == 1;
         if (g->pending) {
             int mode = g->o.stacking;
+            uint32_t acc = uk_accept_mask(g);
             for (int i = 0; i < m; i++) {
                 int c = cards[i], sc = t->stack_class[side][c];
-                if (!sc) continue;
+                if (uk_deflects(g, c, 0)) { /* deflect (6.7) */
+                    if (t->mask[side][c] & acc) k += uk_play_codes(g, p, c, 0, last, out + k);
+                    continue;
+                }
+                /* a stacked card is played on the top card as any card (after
+                 * a deflection the top is a Reverse or a Skip) */
+                if (!sc || !mode || !(t->mask[side][c] & acc)) continue;
                 if (mode == 1 && sc != g->stack_class) continue;
                 if (mode == 2 && t->draw_amount[side][c] < g->stack_amount) continue;
                 k += uk_play_codes(g, p, c, 0, last, out + k);
@@ -473,10 +499,12 @@ const char *uk_error_text(int code) {
         "malformed command (colour, side, target or swap)",
         "the card does not match the top of the discard pile",
         "a restricted wild draw may not be played while a card of the colour is held (noBluff)",
-        "only a stackable draw card may answer the stacked penalty",
+        "only a stackable draw card (or a deflecting Reverse or Skip) may answer the pending draw",
         "the seat holds a playable card and must play it (forcedPlay)",
         "not a move code",
         "the draw pile is empty: no first card to turn",
+        "this card may not be the player's last card (finishRestriction)",
+        "the drawn card is playable and must be played (mustPlayDrawn)",
     };
     return code >= 0 && code < UK_ERR_COUNT ? text[code] : "unknown error";
 }

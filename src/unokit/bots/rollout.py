@@ -158,7 +158,13 @@ def _greedy_rollout(c: CoreGame, rnd: Callable[[], float], max_turns: int) -> in
     v = c.variant
     o = c.options
     g = c._g
-    fast = not v.flex and not o.noBluff and not o.forcedPlay and not o.sevenZero
+    fast = (
+        not v.flex
+        and not o.noBluff
+        and not o.forcedPlay
+        and not o.seven_swap
+        and o.finishRestriction == "off"
+    )
     turns = 0
     while g.phase < _RO and turns < max_turns:
         turns += 1

@@ -42,7 +42,7 @@ from unokit.engine.variants import Variant
 #: the C core's API version this Python code expects (``UK_ABI`` in
 #: ``_core/core.h``): a checkout updated without rebuilding its core gets a
 #: clear error here instead of a missing attribute in the middle of a game
-CORE_ABI = 3
+CORE_ABI = 4
 
 
 def check_core_abi(built: int | None) -> None:
@@ -132,10 +132,19 @@ def core_options(o: Options) -> tuple[int, ...]:
         o.flexFirstCardIgnored == "return_to_deck",
         ("off", "same_symbol", "escalate").index(o.stacking),
         o.jumpIn,
-        o.sevenZero,
+        o.seven_swap,
         o.drawUntilPlayable,
         o.forcedPlay,
         o.noBluff,
+        # RULES.md §6.7-§6.15 (uk_options, appended)
+        ("off", "reverse", "skip", "both").index(o.deflect),
+        o.zero_rotate,
+        ("off", "no_action", "no_wild", "no_action_no_wild").index(o.finishRestriction),
+        o.handLimit,
+        o.wildDrawChallenge == "off",
+        o.must_play_drawn,
+        o.teams == "pairs",
+        o.shuffleSeats,
     )
 
 

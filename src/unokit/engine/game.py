@@ -51,7 +51,7 @@ from unokit.engine.actions import (
 )
 from unokit.engine.cards import Card, Color, Kind
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
-from unokit.engine.options import Options
+from unokit.engine.options import Options, seating
 from unokit.engine.variants import WILD_BIT, Variant, get_variant
 
 if TYPE_CHECKING:
@@ -165,6 +165,10 @@ def check_config(
     if opts.dealer_fixed_seat is not None and opts.dealer_fixed_seat >= players:
         raise InvalidPositionError(
             f"dealerSelection={opts.dealerSelection}: no seat P{opts.dealer_fixed_seat}"
+        )
+    if opts.teams == "pairs" and (players < 4 or players % 2):
+        raise InvalidPositionError(
+            f"teams=pairs needs an even number of players, at least 4 (not {players})"
         )
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise InvalidPositionError(f"seed must be an integer, got {seed!r}")
@@ -454,6 +458,10 @@ class Game:
         elif ph == Phase.AWAIT_CHALLENGE:
             if not v.restricted[side][top]:
                 raise InvalidPositionError("AWAIT_CHALLENGE needs a restricted wild draw on top")
+            if g.options.no_challenge:
+                raise InvalidPositionError(
+                    "AWAIT_CHALLENGE with noBluff or wildDrawChallenge=off: nothing is challenged"
+                )
             g._set_challenge(prior_color)
             g.ch_after, g.ch_after_success = g._next(current), current
         elif ph in (Phase.ROUND_OVER, Phase.MATCH_OVER):
@@ -463,8 +471,10 @@ class Game:
                 f"pending_draw must be an integer >= 0, not {pending_draw!r}"
             )
         if pending_draw:
-            if g.options.stacking == "off":
-                raise InvalidPositionError("pending_draw needs stacking on (docs/rules.md §6.1)")
+            if g.options.stacking == "off" and g.options.deflect == "off":
+                raise InvalidPositionError(
+                    "pending_draw needs stacking or deflect on (docs/rules.md §6.1, §6.7)"
+                )
             if ph != Phase.AWAIT_TURN:
                 raise InvalidPositionError(f"pending_draw is given in state {ph.name}")
             amount = v.draw_amount[side][top]
@@ -476,7 +486,7 @@ class Game:
             g.pending = pending_draw
             g.stack_class = v.stack_class[side][top]
             g.stack_amount = amount
-            if v.restricted[side][top] and not g.options.noBluff:
+            if v.restricted[side][top] and not g.options.no_challenge:
                 g._set_challenge(prior_color)  # the last stacked card may be challenged
                 g.ch_after, g.ch_after_success = g._next(current), current
         elif prior_color is not None and ph != Phase.AWAIT_CHALLENGE:
@@ -504,7 +514,7 @@ class Game:
                     f"prior_color {col.name} does not belong to the {('light', 'dark')[side]} side"
                 )
             before = int(col)
-        off = (self.current - self.direction) % self.n
+        off = self._next(self.current, -1)
         self.ch_offender, self.ch_card = off, top
         # the card is on the discard pile already: no card of the hand is skipped
         self.ch_legal = before < 0 or not self._holds_match(off, before, -1, self.options.noBluff)
@@ -669,6 +679,9 @@ class Game:
     # ------------------------------------------------------------------ helpers
 
     def _next(self, seat: int, steps: int = 1) -> int:
+        if self.options.shuffleSeats:  # §6.16: around the shuffled table
+            order = seating(self.seed, self.n, self.options)
+            return order[(order.index(seat) + steps * self.direction) % self.n]
         return (seat + steps * self.direction) % self.n
 
     def _accept_mask(self) -> int:
@@ -970,7 +983,7 @@ class Game:
         v = self.vulnerable
         if v < 0 or v != self.current or self.phase >= _RO:
             return []
-        return [(v + k * self.direction) % self.n for k in range(1, self.n)]
+        return [self._next(v, k) for k in range(1, self.n)]
 
     # ------------------------------------------------------------------ moves
 

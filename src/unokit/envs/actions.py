@@ -121,7 +121,7 @@ def _play_codes(v: Variant, options: Options, n: int, cid: int) -> list[int]:
                 out += [encode_play(cid, col, flex) for col in colors]
             continue
         out.append(encode_play(cid, flex=flex))
-        if options.sevenZero and kind == int(Kind.NUMBER) and v.number[side][cid] == 7:
+        if options.seven_swap and kind == int(Kind.NUMBER) and v.number[side][cid] == 7:
             out += [encode_play(cid, flex=flex, swap=k) for k in range(1, n)]
     return list(dict.fromkeys(out))  # a non-wild Flip card lists the same code for both sides
 

@@ -70,7 +70,7 @@ from unokit.engine.actions import (
 from unokit.engine.cards import Color
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game, Phase, max_hand_size
-from unokit.engine.options import OPTION_CHOICES, Options
+from unokit.engine.options import NOT_YET_PLAYED, OPTION_CHOICES, Options, seating
 from unokit.engine.variants import get_variant
 from unokit.testing.reference import ReferenceGame
 
@@ -186,7 +186,10 @@ def _option_values(variant: str, players: int) -> dict[str, list[Any]]:
         "flipDrawColorCap": [None, 1, 3, 6],
         "flexDeck": ["default_v1"],
         "flexActionCardsHaveFlexColor": [False],  # true is refused (D66)
+        "handLimit": [0],  # chosen with handSize (random_config)
     }
+    # house rules the engine refuses (not played yet) stay at their default
+    values |= {name: [default] for name, default in NOT_YET_PLAYED.items()}
     for f in dataclasses.fields(Options):
         if f.name not in values and f.name != "handSize":
             values[f.name] = [False, True]
@@ -206,6 +209,10 @@ def random_config(seed: int) -> FuzzConfig:
     for name, choices in _option_values(variant, players).items():
         if r.random() < 0.5:
             options[name] = r.choice(choices)
+    if options.get("teams") == "pairs" and (players < 4 or players % 2):
+        del options["teams"]  # pairs need an even number of players, 4 or more (§6.13)
+    if options.get("noBluff") and options.get("wildDrawChallenge") == "off":
+        del options["noBluff" if r.random() < 0.5 else "wildDrawChallenge"]  # refused (§6.14)
     top = max_hand_size(variant, players, options)
     x = r.random()
     if x < 0.4:
@@ -215,6 +222,9 @@ def random_config(seed: int) -> FuzzConfig:
     else:
         hand = r.randint(1, top)
     options["handSize"] = hand
+    # handLimit (RULES.md §6.11) is handSize + 1 or more: tight limits most often
+    if r.random() < 0.3:
+        options["handLimit"] = hand + r.choice([1, 1, 2, 3, 5, 10])
     return FuzzConfig(seed, variant, players, options)
 
 
@@ -293,8 +303,17 @@ def _check_public(g: Game, initial: Counter[int], scores: list[int]) -> None:
         empty = [s for s in range(n) if not g.hand(s)]
         if g.winner >= 0 and not (g.options.blockedRound == "lowest_hand_wins" and not empty):
             _check(empty == [g.winner], f"round won by P{g.winner} but empty hands {empty}")
+        order = seating(g.seed, n, g.options)
+        mate = {order[k]: order[(k + n // 2) % n] for k in range(n)}  # opposite (§6.13)
+        if g.options.teams == "pairs":  # partners keep one total
+            _check(
+                all(g.scores[s] == g.scores[mate[s]] for s in range(n)),
+                f"partners' totals differ: {g.scores}",
+            )
         if g.state == Phase.MATCH_OVER and g.options.matchMode == "single_round":
-            want = () if g.winner < 0 else (g.winner,)
+            want: tuple[int, ...] = () if g.winner < 0 else (g.winner,)
+            if g.winner >= 0 and g.options.teams == "pairs":
+                want = tuple(sorted((g.winner, mate[g.winner])))
             _check(g.match_winners == want, f"single_round match won by {g.match_winners}")
         return
     _check(g.scores == scores, "scores changed during a round")

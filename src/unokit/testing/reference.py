@@ -20,11 +20,14 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from functools import lru_cache
+from typing import Any
 
 from unokit.engine import events as ev
 from unokit.engine.cards import Color
 from unokit.engine.errors import IllegalActionError
 from unokit.engine.game import Game, check_deal
+from unokit.engine.options import Options, seating
 from unokit.engine.playout import random_move
 from unokit.engine.variants import WILD_BIT
 
@@ -54,6 +57,130 @@ class ReferenceGame(Game):
     """:class:`unokit.Game` with the rules executed in Python (the oracle)."""
 
     __slots__ = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        o = self.options
+        # no option changes what a plain card does or how it is listed
+        self._plain = not (
+            o.seven_swap or o.zero_rotate or o.finishRestriction != "off" or o.shuffleSeats
+        )
+
+    def _left(self, seat: int, steps: int = 1) -> int:
+        """The seat ``steps`` places clockwise of ``seat`` around the table
+        (shuffleSeats, §6.16), whatever the direction of play."""
+        order = seating(self.seed, self.n, self.options)
+        return order[(order.index(seat) + steps) % self.n]
+
+    def _partner(self, seat: int) -> int:
+        """teams (§6.13): the seat opposite ``seat``."""
+        return self._left(seat, self.n // 2)
+
+    # ---- house rules of RULES.md §6.7-§6.15 that Game's shared helpers do not know
+
+    def _finish_forbidden(self, cid: int) -> bool:
+        """finishRestriction (§6.10): ``cid`` may not be a player's last card
+        (an action card under no_action, a wild under no_wild; a Flex card's
+        flex side has the kind of its regular side)."""
+        f = self.options.finishRestriction
+        kind = self.variant.kind[self.side][cid]
+        if f == "off" or kind == _NUMBER:
+            return False
+        if kind >= _WILD:
+            return f in ("no_wild", "no_action_no_wild")
+        return f in ("no_action", "no_action_no_wild")
+
+    def _deflects(self, cid: int, flex: bool) -> bool:
+        """deflect (§6.7): ``cid`` on that side passes a pending draw on."""
+        d = self.options.deflect
+        if d == "off" or flex:
+            return False
+        kind = self.variant.kind[self.side][cid]
+        if kind in (_REVERSE, _FLEX_REVERSE):
+            return d in ("reverse", "both")
+        if kind in (_SKIP, _SKIP_EVERYONE, _FLEX_SKIP):
+            return d in ("skip", "both")
+        return False
+
+    def _room(self, seat: int) -> int:
+        """handLimit (§6.11): how many more cards ``seat`` may draw."""
+        limit = self.options.handLimit
+        if not limit:
+            return 1 << 30
+        return max(0, limit - len(self.hands[seat]))
+
+    def playable(self, seat: int, cid: int, *, strict: bool = False) -> bool:
+        """:meth:`Game.playable`, and a card that may not be the last one
+        (finishRestriction, §6.10) is not playable as the last card."""
+        if (
+            len(self.hands[seat]) == 1
+            and self.options.finishRestriction != "off"
+            and self._finish_forbidden(cid)
+        ):
+            return False
+        return super().playable(seat, cid, strict=strict)
+
+    def _must_play_drawn(self, seat: int) -> bool:
+        """forcedPlay (§6.5) or mustPlayDrawn (§6.15): the drawn card is
+        playable, so PASS is not allowed."""
+        return self.options.must_play_drawn and self.playable(seat, self.drawn, strict=True)
+
+    def _play_error(
+        self,
+        seat: int,
+        cid: int,
+        color: int,
+        flex: bool,
+        target: int,
+        swap: int,
+        flip_color: int,
+    ) -> tuple[str | None, bool]:
+        """:meth:`Game._play_error` with the house rules of §6.7-§6.15. The
+        refusals' texts are those :class:`Game` gives: its own text where it has
+        one, else the core's text of the refusal (:func:`unokit.engine.core.error_text`)."""
+        o = self.options
+        v = self.variant
+        pending = self.pending
+        game_err, game_misplay = super()._play_error(
+            seat, cid, color, flex, target, swap, flip_color
+        )
+        err, misplay = game_err, game_misplay
+        if pending and self.phase == _T and seat == self.current and cid in self.hands[seat]:
+            if self._deflects(cid, flex):
+                if not v.mask[self.side][cid] & self._accept_mask():
+                    return game_err or _TEXT_STACK, False
+                # a matching Reverse or Skip: judged as a plain play
+                self.pending = 0
+                try:
+                    err, misplay = super()._play_error(
+                        seat, cid, color, flex, target, swap, flip_color
+                    )
+                finally:
+                    self.pending = pending
+                if err is not None:
+                    return game_err or err, False
+            elif o.stacking == "off":
+                return game_err or _TEXT_STACK, False
+        if o.seven_swap and not o.sevenZero:
+            # Game's checks know only the 7 of sevenZero
+            self.options = _seven_zero(o)
+            saved = self.pending
+            if err is None or game_err is not None:
+                try:
+                    if pending and self._deflects(cid, flex):
+                        self.pending = 0
+                    err, misplay = super()._play_error(
+                        seat, cid, color, flex, target, swap, flip_color
+                    )
+                finally:
+                    self.pending = saved
+                    self.options = o
+            self.options = o
+            if err is not None:
+                return (game_err if game_err is not None else _TEXT_FORM), misplay
+        if err is None and len(self.hands[seat]) == 1 and self._finish_forbidden(cid):
+            return _TEXT_FINISH, False
+        return err, misplay
 
     def _new_match(self) -> None:
         self.dealer = self._choose_dealer()
@@ -93,6 +220,7 @@ class ReferenceGame(Game):
         """``seat`` draws ``count`` cards (fewer if the piles run out); returns how many."""
         hand = self.hands[seat]
         got = 0
+        count = min(count, self._room(seat))  # handLimit (§6.11)
         for _ in range(count):
             c = self._draw_one()
             if c < 0:
@@ -121,7 +249,7 @@ class ReferenceGame(Game):
         cap = self.options.flipDrawColorCap
         colors = self.variant.color[self.side]
         drawn = 0
-        while cap is None or drawn < cap:
+        while (cap is None or drawn < cap) and self._room(seat):
             c = self._draw_one()
             if c < 0:
                 break
@@ -130,6 +258,8 @@ class ReferenceGame(Game):
             if colors[c] == color:
                 break
         for _ in range(extra):
+            if not self._room(seat):
+                break
             c = self._draw_one()
             if c < 0:
                 break
@@ -222,7 +352,7 @@ class ReferenceGame(Game):
         hands: list[list[int]] = [[] for _ in range(n)]
         for _ in range(size):
             for k in range(1, n + 1):
-                hands[(d + k) % n].append(deck.pop())
+                hands[self._left(d, k)].append(deck.pop())
         self.hands = hands
         self.draw = deck
         self.discard = []
@@ -275,8 +405,7 @@ class ReferenceGame(Game):
     def _start(self) -> None:
         v = self.variant
         o = self.options
-        n = self.n
-        first = (self.dealer + 1) % n
+        first = self._left(self.dealer)
         self.direction = 1
         self.wild_top = False
         kinds = v.kind[0]
@@ -349,13 +478,13 @@ class ReferenceGame(Game):
             )
         rot = self.options.dealerRotation
         if rot == "left":
-            self.dealer = (self.dealer + 1) % self.n
+            self.dealer = self._left(self.dealer)
         elif rot == "winner" and self.winner >= 0:
             self.dealer = self.winner
         elif rot == "random":
             self.dealer = self._randbelow(self.n)
         else:
-            self.dealer = (self.dealer + 1) % self.n
+            self.dealer = self._left(self.dealer)
         self._deal_round()
         if self.commands is not None:
             self.commands.append("NEXT")
@@ -377,6 +506,21 @@ class ReferenceGame(Game):
         values = [self.hand_value(s) for s in range(n)]
         o = self.options
         self.winner = winner
+        if o.teams == "pairs":
+            # §6.13: the team wins; partners keep one total (the same on both seats)
+            team = (winner, self._partner(winner))
+            if o.scoringMode == "highest":
+                pts = sum(values[s] for s in range(n) if s not in team)
+                self.round_points = pts
+                for s in team:
+                    self.scores[s] += pts
+            else:
+                self.round_points = 0
+                for s in range(n):
+                    if s not in team:
+                        self.scores[s] += values[s] + values[self._partner(s)]
+            self._after_round(values)
+            return
         if o.scoringMode == "highest":
             pts = sum(values) - values[winner]
             self.round_points = pts
@@ -423,6 +567,8 @@ class ReferenceGame(Game):
             # the player who went out wins the match, whatever the round was
             # worth; a round without a winner ends it without one (D61)
             self.match_winners = () if w < 0 else (w,)
+            if w >= 0 and o.teams == "pairs":  # both partners (§6.13)
+                self.match_winners = tuple(sorted((w, self._partner(w))))
             self.phase = _MO
             self._emit(ev.MatchEnded(self.match_winners, tuple(sc)))
             return
@@ -434,7 +580,8 @@ class ReferenceGame(Game):
         else:
             low = min(sc)
             winners = tuple(s for s in range(self.n) if sc[s] == low)
-            if len(winners) > 1 and o.lowestModeTie == "play_on":
+            # teams: partners share a total, so a tie is between two teams or more
+            if len(winners) > (2 if o.teams == "pairs" else 1) and o.lowestModeTie == "play_on":
                 return
         self.match_winners = winners
         self.phase = _MO
@@ -541,13 +688,22 @@ class ReferenceGame(Game):
         n = self.n
         self.current = seat
         # ---- effects
-        if kind == _NUMBER:
-            if o.sevenZero:
-                num = v.number[side][cid]
-                if num == 7 and swap >= 0:
-                    self._swap(seat, swap)
-                elif num == 0:
-                    self._rotate_hands()
+        if self.pending and self._deflects(cid, flex):
+            # deflect (§6.7): the whole pending draw passes to the next player
+            # (after a Reverse, in the new direction); nobody is skipped and the
+            # new victim may no longer challenge
+            if kind in (_REVERSE, _FLEX_REVERSE):
+                self.direction = -self.direction
+                if log:
+                    self._emit(ev.Reversed(self.direction))
+            self._clear_challenge()
+            self.current = self._next(seat)
+        elif kind == _NUMBER:
+            num = v.number[side][cid]
+            if num == 7 and swap >= 0:
+                self._swap(seat, swap)
+            elif num == 0 and o.zero_rotate:
+                self._rotate_hands()
             self.current = self._next(seat)
         elif kind == _SKIP or (kind == _FLEX_SKIP and not flex):
             victim = self._next(seat)
@@ -603,7 +759,7 @@ class ReferenceGame(Game):
         else:  # Draw Two / Draw One / Draw Five
             amount = v.draw_amount[side][cid]
             victim = self._next(seat)
-            if o.stacking != "off":
+            if o.stacking != "off" or o.deflect != "off":  # a pending draw (§6.1, §6.7)
                 self._stack(cid, amount)
                 self.current = victim
             else:
@@ -629,21 +785,22 @@ class ReferenceGame(Game):
             after = after_success = self._next(seat)
         else:
             after, after_success = self._next(victim), victim
-        stack = o.stacking != "off" and kind != _WDC and not flex
-        if o.noBluff and not stack:
+        stack = (o.stacking != "off" or o.deflect != "off") and kind != _WDC and not flex
+        unchallenged = o.no_challenge  # noBluff (§6.6) or wildDrawChallenge=off (§6.14)
+        if unchallenged and not stack:
             self._penalty(victim, kind, 0)
             if not flex and self.log is not None:
                 self._emit(ev.Skipped(victim))
             self.current = after
             return
-        if not o.noBluff:  # with noBluff the play was legal: nothing to challenge
+        if not unchallenged:  # with noBluff the play was legal: nothing to challenge
             self.ch_offender = seat
             self.ch_legal = legal
             self.ch_card = cid
             self.ch_after = after
             self.ch_after_success = after_success
         if stack:
-            if o.noBluff:
+            if unchallenged:
                 self._clear_challenge()
             self._stack(cid, self.variant.draw_amount[self.side][cid])
             self.current = victim
@@ -685,6 +842,8 @@ class ReferenceGame(Game):
         o = self.options
         n = self.n
         victim = self._next(seat)
+        if self.pending and kind in (_REVERSE, _FLEX_REVERSE) and self._deflects(cid, flex):
+            victim = self._next(seat, -1)  # a deflecting Reverse going out (§6.7)
         if kind == _FLIP:
             if o.flipLastCardFlips:
                 self._flip_piles()
@@ -722,12 +881,11 @@ class ReferenceGame(Game):
     def _rotate_hands(self) -> None:
         n = self.n
         old = self.hands
-        d = self.direction
-        self.hands = [old[(s - d) % n] for s in range(n)]
+        self.hands = [old[self._next(s, -1)] for s in range(n)]
         self.uno = [_NONE] * n
         self.vulnerable = -1
         if self.log is not None:
-            self._emit(ev.HandsSwapped(tuple(range(n)), tuple((s - d) % n for s in range(n))))
+            self._emit(ev.HandsSwapped(tuple(range(n)), tuple(self._next(s, -1) for s in range(n))))
 
     def draw_card(self, seat: int) -> None:
         """DRAW: the turn's one card, or the stacked penalty (docs/rules.md §1.6, §6.1)."""
@@ -752,7 +910,8 @@ class ReferenceGame(Game):
         self._turn_action()
         self.uno_pre = -1
         hand = self.hands[seat]
-        c = self._draw_one()
+        # handLimit (§6.11): a full hand draws nothing, as from an empty pile
+        c = self._draw_one() if self._room(seat) else -1
         if c < 0:
             self._emit(ev.Drew(seat, 0, (), () if self.variant.two_sided else None, "draw"))
             if not self._turn_ended(0):
@@ -762,7 +921,7 @@ class ReferenceGame(Game):
         got = [c]
         hand.append(c)
         if o.drawUntilPlayable:
-            while not self.playable(seat, c):
+            while not self.playable(seat, c) and self._room(seat):
                 c = self._draw_one()
                 if c < 0:
                     break
@@ -797,7 +956,7 @@ class ReferenceGame(Game):
             self.phase = _D
             self.drawn = c
         else:
-            self.current = (seat + self.direction) % self.n
+            self.current = self._next(seat)
 
     def keep(self, seat: int) -> None:
         """PASS: keep the playable card just drawn."""
@@ -808,6 +967,10 @@ class ReferenceGame(Game):
                 err = f"P{seat} may pass only after drawing a playable card: play or draw"
             raise IllegalActionError(err)
         if self._must_play_drawn(seat):
+            if not self.options.forcedPlay:  # the core's text (Game has none)
+                raise IllegalActionError(
+                    "the drawn card is playable and must be played (mustPlayDrawn)"
+                )
             raise IllegalActionError(
                 f"P{seat} must play the drawn {self.cards[self.drawn]} (forcedPlay)"
             )
@@ -1009,9 +1172,14 @@ class ReferenceGame(Game):
                 sc_tab = v.stack_class[side]
                 amt = v.draw_amount[side]
                 mode = self.options.stacking
+                acc = self._accept_mask()
                 for c in sorted(set(hand)):
+                    if self._deflects(c, False):  # deflect (§6.7)
+                        if mask[c] & acc:
+                            moves += self._play_codes(p, c, False, last)
+                        continue
                     sc = sc_tab[c]
-                    if not sc:
+                    if not sc or mode == "off" or not mask[c] & acc:
                         continue
                     if mode == "same_symbol" and sc != self.stack_class:
                         continue
@@ -1067,6 +1235,8 @@ class ReferenceGame(Game):
         kind = v.kind[side][c]
         base = (c << 4) | (_FLEX_BIT if flex else 0)
         o = self.options
+        if last and o.finishRestriction != "off" and self._finish_forbidden(c):
+            return []
         if v.mask[side][c] & WILD_BIT:
             if o.noBluff and self._restricted_side(c, flex) and not self._restricted_legal(seat, c):
                 return []
@@ -1079,7 +1249,7 @@ class ReferenceGame(Game):
                     if t != seat
                 ]
             return [base | ((col + 1) << 16) for col in cols]
-        if o.sevenZero and kind == _NUMBER and v.number[side][c] == 7 and not last:
+        if o.seven_swap and kind == _NUMBER and v.number[side][c] == 7 and not last:
             return [base | ((t + 1) << 25) for t in range(self.n) if t != seat]
         return [base]
 
@@ -1137,6 +1307,20 @@ class ReferenceGame(Game):
             self.apply_move(move, self.current, uno)
 
 
+# the core's texts of refusals Game's own checks do not explain (turn.c, uk_error_text)
+_TEXT_STACK = (
+    "only a stackable draw card (or a deflecting Reverse or Skip) may answer the pending draw"
+)
+_TEXT_FORM = "malformed command (colour, side, target or swap)"
+_TEXT_FINISH = "this card may not be the player's last card (finishRestriction)"
+
+
+@lru_cache(maxsize=64)
+def _seven_zero(o: Options) -> Options:
+    """``o`` with the 7 of ``sevenZero``: only for judging the form of a play."""
+    return o.replace(sevenZero=True)
+
+
 def playout_python(
     game: ReferenceGame, rnd: Callable[[], float], max_turns: int = 1_000_000
 ) -> int:
@@ -1145,9 +1329,10 @@ def playout_python(
     v = game.variant
     o = game.options
     flexv = v.flex
-    fast = not o.noBluff  # noBluff removes some wild plays: use the general path
+    # noBluff and finishRestriction remove some plays: use the general path
+    fast = not o.noBluff and o.finishRestriction == "off"
     plain_numbers = not flexv and game._plain and game.log is None
-    quick_draw = fast and game.log is None and not o.drawUntilPlayable
+    quick_draw = fast and game.log is None and not o.drawUntilPlayable and not o.handLimit
     colors_of = ((0, 1, 2, 3), (4, 5, 6, 7))
     fmask = v.flexmask
     step = game._step

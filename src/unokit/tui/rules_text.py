@@ -128,7 +128,17 @@ _HOUSE = {
     "drawUntilPlayable": "Draw until playable: drawing goes on until a card fits.",
     "forcedPlay": "Forced play: you must play when you can.",
     "noBluff": "No bluff: restricted wild draws are refused when you hold the colour.",
+    "deflect": "Deflect: a Reverse or Skip of the colour passes a draw penalty on.",
+    "zeroRotate": "Zero rotate: a 0 passes every hand to the next player.",
+    "sevenSwap": "Seven swap: a 7 swaps hands with a player you choose.",
+    "finishRestriction": "Finish restriction: your last card may not be an action card or a wild.",
+    "handLimit": "Hand limit: nobody holds more cards than the limit; draws stop there.",
+    "teams": "Teams: partners sit opposite; when one goes out the team wins and scores.",
+    "wildDrawChallenge": "No challenges: wild draw cards are never challenged.",
+    "mustPlayDrawn": "Must play drawn: a drawn card that fits must be played.",
+    "shuffleSeats": "Shuffled seats: the seating order is drawn at random for the match.",
 }
+_DEFAULTS = Options()
 
 
 def rules_text(variant: str, options: Options) -> str:
@@ -149,7 +159,7 @@ def rules_text(variant: str, options: Options) -> str:
         goal=goal,
     )
     text = body + "\n" + common
-    house = [_HOUSE[k] for k in HOUSE_RULES if getattr(options, k) not in (False, "off")]
+    house = [_HOUSE[k] for k in HOUSE_RULES if getattr(options, k) != getattr(_DEFAULTS, k)]
     if house:
         text += "\n## House rules in force\n\n" + "\n".join(f"- {h}" for h in house) + "\n"
     return text + "\n" + SYMBOLS_TEXT
