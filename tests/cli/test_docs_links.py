@@ -29,7 +29,9 @@ def test_every_cited_document_exists() -> None:
         text = path.read_text(encoding="utf-8", errors="replace")
         for m in NAME.finditer(text):
             name = m.group(1)
-            here = [path.parent / name, ROOT / name, ROOT / "docs" / name]
+            # RULES.md and its scenario format are the shared rules beside the checkout
+            shared = ROOT.parent / "shared" / "rules" / name
+            here = [path.parent / name, ROOT / name, ROOT / "docs" / name, shared]
             if not any(p.exists() for p in here):
                 missing.append(f"{path.relative_to(ROOT)}: {name}")
     assert missing == []
