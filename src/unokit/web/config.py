@@ -62,3 +62,19 @@ class Settings:
     broker_url: str | None = None
     #: seconds a room's lease lasts without renewal (cluster only)
     lease: float = 3.0
+    #: worker processes for bot decisions (unokit.web.botpool; 0: decide in
+    #: the event loop, for tests of the room alone)
+    bot_workers: int = 1
+    #: bot decisions that may wait for a worker before new rooms with bots
+    #: are refused (None: 20 per worker)
+    bot_queue: int | None = None
+    #: seconds a worker may think about one decision before it is replaced
+    bot_hang: float = 60.0
+    #: replays (POST /api/replay) per minute per client address
+    replay_per_minute: int = 10
+    #: modules the bot workers import (each may register more bot levels)
+    bot_imports: tuple[str, ...] = ()
+
+    @property
+    def bot_queue_limit(self) -> int:
+        return self.bot_queue if self.bot_queue is not None else 20 * max(1, self.bot_workers)
