@@ -10,11 +10,13 @@ docs/mcp.md.
 from __future__ import annotations
 
 import functools
+import inspect
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
-from unokit.agents.table import AgentTable, ask_level
+from unokit.agents.table import AgentTable, ask_level, think_options
 from unokit.engine.errors import OptionError, UnoError
 
 if TYPE_CHECKING:
@@ -73,12 +75,49 @@ def _check(cond: bool, message: str) -> None:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+
+async def _thinking(work: Callable[[], T], table: AgentTable | None = None) -> T:
+    """Run ``work`` (bots thinking) in a worker thread, off the server's event
+    loop. If the call is cancelled (the client went away), the caller gets
+    the cancellation at once and the table's bots stop before their next
+    decision (each is bounded by the budget caps: ``MAX_THINK_MS``, ``MAX_SIMS``)."""
+    import anyio.to_thread
+
+    stop = threading.Event()
+
+    def run() -> T:
+        if table is not None:
+            table.cancel = stop
+        try:
+            return work()
+        finally:
+            if table is not None and table.cancel is stop:
+                table.cancel = None
+
+    try:
+        return await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+    except BaseException:
+        stop.set()
+        raise
 
 
 def _clear_errors(fn: F) -> F:
     """A refused call (bad input, illegal move) reaches the model as a tool error
     with its message; anything else stays a crash (logged by the SDK)."""
     from mcp.server.mcpserver.exceptions import ToolError
+
+    if inspect.iscoroutinefunction(fn):
+
+        @functools.wraps(fn)
+        async def run(*args: Any, **kwargs: Any) -> Any:
+            try:
+                return await fn(*args, **kwargs)
+            except UnoError as e:
+                raise ToolError(str(e)) from None
+
+        return cast(F, run)
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -120,7 +159,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         }
 
     @tool()
-    def new_game(
+    async def new_game(
         variant: Literal["classic", "flip", "flex"] = "classic",
         players: int = 2,
         opponents: str = "normal",
@@ -129,6 +168,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         seat: int = 0,
         seed: int | None = None,
         think_ms: int | None = None,
+        sims: int | None = None,
     ) -> dict[str, Any]:
         """Start a game of UNO against bots and return your first view and legal moves.
 
@@ -141,12 +181,19 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         match: false = one round; true = a whole match to the target score (500 by default).
         seat: your seat number (0 = P0); the bots take the others.
         seed: a number to replay the same deal; random if omitted.
-        think_ms: thinking time of 'hard' bots, in milliseconds.
+        think_ms: thinking time of 'hard' bots, in milliseconds of CPU (1 to 5000).
+        sims: or their budget by count, rollouts per decision (1 to 100000); neither:
+          the level's own budget (the same as at the web table).
         Returns game_id, your seat, the observation in words and your legal moves."""
         _check(players >= 2, "players must be at least 2")
-        table = AgentTable(variant, players, opponents, dict(options or {}), match, seat, seed,
-                           think_ms)  # fmt: skip
-        gid = tables.add(table)
+        think_options(think_ms, sims)  # a budget above the maxima: an error at once
+
+        def start() -> tuple[str, AgentTable]:
+            table = AgentTable(variant, players, opponents, dict(options or {}), match, seat,
+                               seed, think_ms, sims)  # fmt: skip
+            return tables.add(table), table
+
+        gid, table = await _thinking(start)
         return state(gid, table, news=True)
 
     @tool()
@@ -177,7 +224,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
                 "notation": _MOVE_HELP}  # fmt: skip
 
     @tool()
-    def play_move(move: str, game_id: str = "") -> dict[str, Any]:
+    async def play_move(move: str, game_id: str = "") -> dict[str, Any]:
         """Play one of your legal moves, then the bots play until it is your decision again.
 
         move: one command copied exactly from legal_moves, e.g. "P0 PLAY R5" or
@@ -189,26 +236,26 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         and game_over. A refused move changes nothing; the error says why and lists
         the legal moves."""
         _, t = tables.get(game_id)
-        return t.play(move)
+        return await _thinking(lambda: t.play(move), t)
 
     @tool()
-    def call_uno(game_id: str = "") -> dict[str, Any]:
+    async def call_uno(game_id: str = "") -> dict[str, Any]:
         """Call UNO now (when you hold one or two cards and UNO is among your legal moves).
         Usually simpler: add " uno=true" to the PLAY that leaves you one card.
 
         game_id: omit it for the latest game."""
         _, t = tables.get(game_id)
-        return t.play(f"P{t.seat} UNO")
+        return await _thinking(lambda: t.play(f"P{t.seat} UNO"), t)
 
     @tool()
-    def catch_uno(target: int, game_id: str = "") -> dict[str, Any]:
+    async def catch_uno(target: int, game_id: str = "") -> dict[str, Any]:
         """Catch player P<target>, who has one card and did not call UNO: they draw a
         penalty. Only when "P<you> CATCH P<target>" is among your legal moves.
 
         target: the seat number of the player to catch (1 for P1).
         game_id: omit it for the latest game."""
         _, t = tables.get(game_id)
-        return t.play(f"P{t.seat} CATCH P{target}")
+        return await _thinking(lambda: t.play(f"P{t.seat} CATCH P{target}"), t)
 
     @tool()
     def get_rules(
@@ -235,13 +282,14 @@ def build_server(tables: Tables | None = None) -> MCPServer:
                 "notation": _MOVE_HELP}  # fmt: skip
 
     @tool()
-    def ask_bot(
+    async def ask_bot(
         level: str = "hard",
         game_id: str = "",
         record: str = "",
         step: int = -1,
         seat: int = -1,
         think_ms: int | None = None,
+        sims: int | None = None,
     ) -> dict[str, Any]:
         """Ask what one of our bot levels would play in a position, from that seat's
         view only (it never sees other hands).
@@ -251,7 +299,8 @@ def build_server(tables: Tables | None = None) -> MCPServer:
           'unokit play --save'); without it, your current position in game_id is used.
         step: with a record, the position after this many commands (-1: the end).
         seat: the seat to ask for (-1: the seat whose decision it is).
-        think_ms: thinking time for 'hard'.
+        think_ms: thinking time for 'hard', in milliseconds of CPU (1 to 5000).
+        sims: or its budget by count, rollouts (1 to 100000); neither: the level's own.
         Returns the move in notation and its meaning."""
         from dataclasses import replace
 
@@ -259,6 +308,7 @@ def build_server(tables: Tables | None = None) -> MCPServer:
         from unokit.engine.actions import Play
         from unokit.records.record import loads
 
+        think_options(think_ms, sims)  # a budget above the maxima: an error at once
         if record.strip():
             rec = loads(record)
             total = len(rec.commands)
@@ -279,7 +329,9 @@ def build_server(tables: Tables | None = None) -> MCPServer:
             gid, t = tables.get(game_id)
             game = t.game
             where = f"game {gid}"
-        action, obs = ask_level(level, game, None if seat < 0 else seat, think_ms)
+        action, obs = await _thinking(
+            lambda: ask_level(level, game, None if seat < 0 else seat, think_ms, sims=sims)
+        )
         if isinstance(action, Play) and action.uno and len(obs.hand) != 2:
             action = replace(action, uno=False)  # an UNO call only matters with two cards
         return {"position": where, "seat": obs.seat, "level": level, "move": str(action),
