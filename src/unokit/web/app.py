@@ -376,6 +376,8 @@ def create_app(settings: Settings) -> FastAPI:
             cluster.call = owner_call
             await cluster.start()
 
+        if hub.bots is not None and settings.bot_prestart:
+            asyncio.get_running_loop().create_task(hub.bots.prestart())
         collector = Collector(settings.gc_every)
 
         async def sweeper() -> None:

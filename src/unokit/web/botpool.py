@@ -299,6 +299,11 @@ class WorkerPool:
                 fut.set_result(wrapped.result())
         return False
 
+    async def prestart(self) -> None:
+        """Start every worker now (a server does, so that the first decisions
+        do not wait for a process to start and import the bots)."""
+        await asyncio.gather(*(self.run(os.getpid) for _ in range(self.workers)))
+
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in a worker; cancelling the caller drops the job if it waits."""
         fut = self.submit(fn, *args)

@@ -216,6 +216,7 @@ def serve(
         bot_queue=bot_queue,
         bot_hang=bot_hang,
         replay_per_minute=replay_rate,
+        bot_prestart=True,
     )
     try:
         application = create_app(settings)

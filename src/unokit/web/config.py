@@ -72,6 +72,8 @@ class Settings:
     bot_hang: float = 60.0
     #: replays (POST /api/replay) per minute per client address
     replay_per_minute: int = 10
+    #: start the bot workers with the server (unokit serve), not on first use
+    bot_prestart: bool = False
     #: modules the bot workers import (each may register more bot levels)
     bot_imports: tuple[str, ...] = ()
 
