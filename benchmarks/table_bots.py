@@ -187,16 +187,24 @@ def cpu_of(pids: list[int]) -> float:
 
 
 def children(pid: int) -> list[int]:
-    out = [pid]
+    """``pid`` and all its descendants (the bot workers are grandchildren:
+    children of the forkserver)."""
+    parent: dict[int, int] = {}
     for p in Path("/proc").iterdir():
         if p.name.isdigit():
             try:
-                ppid = int((p / "stat").read_text().rsplit(")", 1)[1].split()[1])
+                parent[int(p.name)] = int((p / "stat").read_text().rsplit(")", 1)[1].split()[1])
             except (OSError, IndexError, ValueError):
                 continue
-            if ppid in out:
-                out.append(int(p.name))
-    return out
+    out = {pid}
+    grew = True
+    while grew:
+        grew = False
+        for child, ppid in parent.items():
+            if ppid in out and child not in out:
+                out.add(child)
+                grew = True
+    return sorted(out)
 
 
 def main() -> None:

@@ -6,6 +6,7 @@ answers are dropped and a full queue refuses new rooms with bots."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -59,7 +60,10 @@ def pool_settings(settings: Settings, slow_dir: Path) -> Settings:
 @pytest.fixture
 def pool_client(pool_settings: Settings) -> Iterator[TestClient]:
     with TestClient(create_app(pool_settings)) as c:
-        yield c
+        try:
+            yield c
+        finally:
+            close_sockets()
 
 
 def started(d: Path) -> list[Path]:
@@ -83,9 +87,21 @@ def play_first_legal(ws: WS, state: dict[str, Any], msg_id: int) -> dict[str, An
     return ws.reply(msg_id)
 
 
+_OPEN: list[Any] = []
+
+
+def close_sockets() -> None:
+    """Close the test's sockets even when it fails (else the app cannot stop)."""
+    while _OPEN:
+        cm = _OPEN.pop()
+        with contextlib.suppress(Exception):
+            cm.__exit__(None, None, None)
+
+
 def hello(client: TestClient, room: dict[str, Any]) -> tuple[Any, WS]:
     cm = connect(client, room["room"])
     ws = WS(cm.__enter__())
+    _OPEN.append(cm)
     ws.send({"type": "hello", "token": room["token"]})
     return cm, ws
 
@@ -124,8 +140,6 @@ def test_a_slow_bot_does_not_hold_up_other_rooms(pool_client: TestClient, slow_d
     assert max(times) < 0.1, times
     # and the table was told its bot is thinking
     ws_a.until(lambda m: m["type"] == "thinking" and m["seat"] == 1)
-    cm_b.__exit__(None, None, None)
-    cm_a.__exit__(None, None, None)
 
 
 def test_a_worker_killed_mid_decision_is_replaced_and_the_room_goes_on(
@@ -167,7 +181,6 @@ def test_a_worker_killed_mid_decision_is_replaced_and_the_room_goes_on(
     assert bot_moves >= 3 or over(state)
     assert pool.pids() and pool.pids() != [pid]
     assert pool.replaced == 1
-    cm.__exit__(None, None, None)
 
 
 def long_record(client: TestClient) -> str:
@@ -218,7 +231,6 @@ def test_a_replay_does_not_hold_up_other_rooms(pool_client: TestClient) -> None:
     assert r.status_code == 200, r.text[:200]
     assert len(r.json()["steps"]) > 500
     assert times and max(times) < 0.1, (times, took)
-    cm_b.__exit__(None, None, None)
 
 
 def test_replays_are_rate_limited_per_address(
@@ -236,8 +248,9 @@ def test_replays_are_rate_limited_per_address(
 def test_a_full_queue_refuses_new_rooms_with_bots(pool_settings: Settings, slow_dir: Path) -> None:
     pool_settings.bot_queue = 1
     (slow_dir / "seconds").write_text("30")
-    with TestClient(create_app(pool_settings)) as client:
-        conns = [start_slow_decision(client, slow_dir)]  # the worker thinks
+    with TestClient(create_app(pool_settings)) as client, contextlib.ExitStack() as stack:
+        stack.callback(close_sockets)
+        start_slow_decision(client, slow_dir)  # the worker thinks
         room = create_room(client, seats=[{"kind": "human"}, {"kind": "bot", "level": SLOW}])
         cm, ws = hello(client, room)
         pool = client.app.state.hub.bots  # type: ignore[attr-defined]
@@ -255,9 +268,6 @@ def test_a_full_queue_refuses_new_rooms_with_bots(pool_settings: Settings, slow_
         body["seats"] = [{"kind": "human"}, {"kind": "bot", "level": "normal"}]
         assert client.post("/api/rooms", json=body).status_code == 201
         (slow_dir / "seconds").write_text("0")
-        cm.__exit__(None, None, None)
-        for c, _, _ in conns:
-            c.__exit__(None, None, None)
 
 
 def test_meta_lists_only_levels_a_room_can_be_created_with(client: TestClient) -> None:

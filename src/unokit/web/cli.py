@@ -142,7 +142,7 @@ def serve(
         typer.Option(
             "--bot-queue",
             help="Bot decisions that may wait for a worker; beyond, new rooms with such bots "
-            "are refused (503, Retry-After). Default: 20 per worker.",
+            "are refused (503, Retry-After). Default: 60 per worker.",
             min=1,
         ),
     ] = None,

@@ -66,7 +66,7 @@ class Settings:
     #: the event loop, for tests of the room alone)
     bot_workers: int = 1
     #: bot decisions that may wait for a worker before new rooms with bots
-    #: are refused (None: 20 per worker)
+    #: are refused (None: 60 per worker: a room waits for one decision at a time)
     bot_queue: int | None = None
     #: seconds a worker may think about one decision before it is replaced
     bot_hang: float = 60.0
@@ -79,4 +79,4 @@ class Settings:
 
     @property
     def bot_queue_limit(self) -> int:
-        return self.bot_queue if self.bot_queue is not None else 20 * max(1, self.bot_workers)
+        return self.bot_queue if self.bot_queue is not None else 60 * max(1, self.bot_workers)
