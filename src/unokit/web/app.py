@@ -775,15 +775,20 @@ def create_app(settings: Settings) -> FastAPI:
 RoomGetter = Callable[[str, Request], Awaitable[Room]]
 
 
+#: what a level needs installed (a level whose optional extra is missing
+#: cannot seat a bot: make_bot refuses it); checked without importing it
+_LEVEL_NEEDS = {"expert": ("numpy",), "rlcard-rule": ("numpy", "rlcard")}
+
+
 def room_levels() -> list[str]:
-    """The bot levels a room can be created with (``make_bot`` builds them here)."""
+    """The bot levels a room can be created with (cheap: nothing is imported)."""
+    import importlib.util
+
     out = []
     for name in bot_names():
         if name == "engine":
             continue
-        try:
-            make_bot(name)
-        except (UnoError, ImportError):
+        if any(importlib.util.find_spec(m) is None for m in _LEVEL_NEEDS.get(name, ())):
             continue
         out.append(name)
     return out
