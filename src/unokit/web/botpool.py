@@ -83,10 +83,26 @@ class WorkerLost(Exception):
         self.pid = pid
 
 
-def _init_worker(imports: tuple[str, ...]) -> None:
-    """A new worker: ignore Ctrl-C (the server stops its workers), load the
-    bots and the modules that register more of them."""
+def _watch(server: int) -> None:
+    """Exit when the server is gone (killed: it could not stop its workers;
+    a worker's queue never reads end-of-file, it holds both of its ends)."""
+    while True:
+        time.sleep(1.0)
+        try:
+            os.kill(server, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # pragma: no cover - the pid was reused by another user
+            os._exit(0)
+
+
+def _init_worker(imports: tuple[str, ...], server: int) -> None:
+    """A new worker: ignore Ctrl-C (the server stops its workers), exit with
+    the server, load the bots and the modules that register more of them."""
+    import threading
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_watch, args=(server,), daemon=True, name="watch-server").start()
     import unokit.bots.budget  # noqa: F401  (the C core and every level)
 
     for item in imports:
@@ -125,7 +141,10 @@ class _Slot:
 
     def __init__(self, ctx: Any, imports: tuple[str, ...]) -> None:
         self.executor = ProcessPoolExecutor(
-            max_workers=1, mp_context=ctx, initializer=_init_worker, initargs=(imports,)
+            max_workers=1,
+            mp_context=ctx,
+            initializer=_init_worker,
+            initargs=(imports, os.getpid()),
         )
         self.pid: int | None = None
         self.busy_since: float | None = None
