@@ -31,7 +31,7 @@ SLOW = "test-slow"
 pytestmark = pytest.mark.timeout(240, method="thread")
 
 
-def wait_for(cond: Callable[[], Any], timeout: float = 20.0, what: str = "condition") -> Any:
+def wait_for(cond: Callable[[], Any], timeout: float = 90.0, what: str = "condition") -> Any:
     """Poll ``cond`` until it is truthy; fail after ``timeout`` seconds."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -310,13 +310,13 @@ def test_a_hung_worker_is_killed_and_replaced(tmp_path: Path) -> None:
     from unokit.web.botpool import WorkerLost
 
     async def main() -> None:
-        pool = WorkerPool(1, queue_limit=10, hang_timeout=5.0)
+        pool = WorkerPool(1, queue_limit=10, hang_timeout=30.0)
         try:
-            hung = pool.submit(_sleep_and_mark, str(tmp_path / "a"), 60.0)
+            hung = pool.submit(_sleep_and_mark, str(tmp_path / "a"), 600.0)
             with pytest.raises(WorkerLost, match="no answer"):
-                await asyncio.wait_for(hung, 30)
+                await asyncio.wait_for(hung, 120)
             pid = hung.exception().pid  # type: ignore[union-attr]
-            again = await asyncio.wait_for(pool.run(_sleep_and_mark, str(tmp_path / "b"), 0), 60)
+            again = await asyncio.wait_for(pool.run(_sleep_and_mark, str(tmp_path / "b"), 0), 120)
             assert again != pid and pool.replaced == 1
         finally:
             await pool.stop()
