@@ -12,12 +12,13 @@ from __future__ import annotations
 import functools
 import inspect
 import secrets
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from unokit.agents.table import AgentTable, ask_level
+from unokit.agents.table import AgentTable, ask_level, think_options
 from unokit.engine.errors import OptionError, UnoError
 
 if TYPE_CHECKING:
@@ -145,6 +146,32 @@ def _check(cond: bool, message: str) -> None:
 
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
+
+
+async def _thinking(work: Callable[[], T], table: AgentTable | None = None) -> T:
+    """Run ``work`` (bots thinking) in a worker thread, off the server's event
+    loop. If the call is cancelled (the client went away), the caller gets
+    the cancellation at once and the table's bots stop before their next
+    decision (each is bounded by the budget caps: ``MAX_THINK_MS``, ``MAX_SIMS``)."""
+    import anyio.to_thread
+
+    stop = threading.Event()
+
+    def run() -> T:
+        if table is not None:
+            table.cancel = stop
+        try:
+            return work()
+        finally:
+            if table is not None and table.cancel is stop:
+                table.cancel = None
+
+    try:
+        return await anyio.to_thread.run_sync(run, abandon_on_cancel=True)
+    except BaseException:
+        stop.set()
+        raise
 
 
 def _tool(fn: Callable[..., Any], sessions: Sessions) -> Tool:
@@ -161,11 +188,21 @@ def _tool(fn: Callable[..., Any], sessions: Sessions) -> Tool:
     from pydantic import model_validator
 
     @functools.wraps(fn)
-    def wrapper(*args: Any, ctx: Context, **kwargs: Any) -> Any:
+    def plain(*args: Any, ctx: Context, **kwargs: Any) -> Any:
         try:
             return fn(sessions.of(ctx), *args, **kwargs)
         except UnoError as e:
             raise ToolError(str(e)) from None
+
+    @functools.wraps(fn)
+    async def thinking(*args: Any, ctx: Context, **kwargs: Any) -> Any:
+        try:
+            return await fn(sessions.of(ctx), *args, **kwargs)
+        except UnoError as e:
+            raise ToolError(str(e)) from None
+
+    # a tool whose bots think is a coroutine (off the loop, cancellable)
+    wrapper: Callable[..., Any] = thinking if inspect.iscoroutinefunction(fn) else plain
 
     sig = inspect.signature(fn, eval_str=True)
     params = list(sig.parameters.values())
@@ -173,7 +210,7 @@ def _tool(fn: Callable[..., Any], sessions: Sessions) -> Tool:
     ctx = inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)
     wrapper.__signature__ = sig.replace(parameters=[*params[1:], ctx])  # type: ignore[attr-defined]
     wrapper.__annotations__ = {p.name: p.annotation for p in params[1:]} | {"ctx": Context}
-    del wrapper.__wrapped__
+    del wrapper.__wrapped__  # type: ignore[attr-defined]
     tool = Tool.from_function(wrapper)
     accepted = [p.name for p in params[1:]]
     base = tool.fn_metadata.arg_model
@@ -227,7 +264,7 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
         }
 
     @tool()
-    def new_game(
+    async def new_game(
         tables: Tables,
         variant: Literal["classic", "flip", "flex"] = "classic",
         players: int = 2,
@@ -237,6 +274,7 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
         seat: int = 0,
         seed: int | None = None,
         think_ms: int | None = None,
+        sims: int | None = None,
     ) -> dict[str, Any]:
         """Start a game of UNO against bots and return your first view and legal moves.
 
@@ -249,12 +287,19 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
         match: false = one round; true = a whole match to the target score (500 by default).
         seat: your seat number (0 = P0); the bots take the others.
         seed: a number to replay the same deal; random if omitted.
-        think_ms: thinking time of 'hard' bots, in milliseconds.
+        think_ms: thinking time of 'hard' bots, in milliseconds of CPU (1 to 5000).
+        sims: or their budget by count, rollouts per decision (1 to 100000); neither:
+          the level's own budget (the same as at the web table).
         Returns game_id, your seat, the observation in words and your legal moves."""
         _check(players >= 2, "players must be at least 2")
-        table = AgentTable(variant, players, opponents, dict(options or {}), match, seat, seed,
-                           think_ms)  # fmt: skip
-        gid = tables.add(table)
+        think_options(think_ms, sims)  # a budget above the maxima: an error at once
+
+        def start() -> tuple[str, AgentTable]:
+            table = AgentTable(variant, players, opponents, dict(options or {}), match, seat,
+                               seed, think_ms, sims)  # fmt: skip
+            return tables.add(table), table
+
+        gid, table = await _thinking(start)
         return state(gid, table, news=True)
 
     @tool()
@@ -285,7 +330,7 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
                 "notation": _MOVE_HELP}  # fmt: skip
 
     @tool()
-    def play_move(tables: Tables, move: str, game_id: str = "") -> dict[str, Any]:
+    async def play_move(tables: Tables, move: str, game_id: str = "") -> dict[str, Any]:
         """Play one of your legal moves, then the bots play until it is your decision again.
 
         move: one command copied exactly from legal_moves, e.g. "P0 PLAY R5" or
@@ -297,26 +342,26 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
         and game_over. A refused move changes nothing; the error says why and lists
         the legal moves."""
         _, t = tables.get(game_id)
-        return t.play(move)
+        return await _thinking(lambda: t.play(move), t)
 
     @tool()
-    def call_uno(tables: Tables, game_id: str = "") -> dict[str, Any]:
+    async def call_uno(tables: Tables, game_id: str = "") -> dict[str, Any]:
         """Call UNO now (when you hold one or two cards and UNO is among your legal moves).
         Usually simpler: add " uno=true" to the PLAY that leaves you one card.
 
         game_id: omit it for the latest game."""
         _, t = tables.get(game_id)
-        return t.play(f"P{t.seat} UNO")
+        return await _thinking(lambda: t.play(f"P{t.seat} UNO"), t)
 
     @tool()
-    def catch_uno(tables: Tables, target: int, game_id: str = "") -> dict[str, Any]:
+    async def catch_uno(tables: Tables, target: int, game_id: str = "") -> dict[str, Any]:
         """Catch player P<target>, who has one card and did not call UNO: they draw a
         penalty. Only when "P<you> CATCH P<target>" is among your legal moves.
 
         target: the seat number of the player to catch (1 for P1).
         game_id: omit it for the latest game."""
         _, t = tables.get(game_id)
-        return t.play(f"P{t.seat} CATCH P{target}")
+        return await _thinking(lambda: t.play(f"P{t.seat} CATCH P{target}"), t)
 
     @tool()
     def get_rules(
@@ -344,7 +389,7 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
                 "notation": _MOVE_HELP}  # fmt: skip
 
     @tool()
-    def ask_bot(
+    async def ask_bot(
         tables: Tables,
         level: str = "hard",
         game_id: str = "",
@@ -352,6 +397,7 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
         step: int = -1,
         seat: int = -1,
         think_ms: int | None = None,
+        sims: int | None = None,
     ) -> dict[str, Any]:
         """Ask what one of our bot levels would play in a position, from that seat's
         view only (it never sees other hands).
@@ -363,7 +409,8 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
           game_id is used.
         step: with a record, the position after this many commands (-1: the end).
         seat: the seat to ask for (-1: the seat whose decision it is).
-        think_ms: thinking time for 'hard'.
+        think_ms: thinking time for 'hard', in milliseconds of CPU (1 to 5000).
+        sims: or its budget by count, rollouts (1 to 100000); neither: the level's own.
         Returns the move in notation and its meaning."""
         from dataclasses import replace
 
@@ -371,6 +418,7 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
         from unokit.engine.actions import Play
         from unokit.records.record import loads
 
+        think_options(think_ms, sims)  # a budget above the maxima: an error at once
         if record.strip():
             rec = loads(record)
             total = len(rec.commands)
@@ -391,7 +439,9 @@ def build_server(sessions: Sessions | None = None) -> MCPServer:
             gid, t = tables.get(game_id)
             game = t.game
             where = f"game {gid}"
-        action, obs = ask_level(level, game, None if seat < 0 else seat, think_ms)
+        action, obs = await _thinking(
+            lambda: ask_level(level, game, None if seat < 0 else seat, think_ms, sims=sims)
+        )
         if isinstance(action, Play) and action.uno and len(obs.hand) != 2:
             action = replace(action, uno=False)  # an UNO call only matters with two cards
         return {"position": where, "seat": obs.seat, "level": level, "move": str(action),

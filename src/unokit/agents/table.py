@@ -18,10 +18,12 @@ every rule is the engine's (:class:`unokit.Game`), every check of a move is
 from __future__ import annotations
 
 import random
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from unokit.bots import Bot, make_bot
+from unokit.bots import Bot
+from unokit.bots.budget import MAX_SIMS, MAX_THINK_MS, level_bot
 from unokit.engine.actions import (
     Accept,
     Action,
@@ -104,6 +106,10 @@ class AgentTable:
     seat: int = 0
     seed: int | None = None
     think_ms: int | None = None
+    sims: int | None = None
+    #: set from another thread to stop the bots between two decisions (the
+    #: client went away); the next call lets them finish
+    cancel: threading.Event | None = field(default=None, repr=False)
     game: Game = field(init=False)
     bots: list[Bot | None] = field(init=False)
     names: list[str] = field(init=False)
@@ -131,9 +137,7 @@ class AgentTable:
                 f"opponents: give one level for all {n - 1} bots or one per bot, "
                 f"comma-separated; got {len(levels)}"
             )
-        if self.think_ms is not None and self.think_ms < 1:
-            raise OptionError("think_ms must be at least 1")
-        extra = {} if self.think_ms is None else {"think_ms": self.think_ms}
+        extra = think_options(self.think_ms, self.sims)
         it = iter(levels)
         self.bots = []
         for s in range(n):
@@ -143,7 +147,7 @@ class AgentTable:
             level = next(it)
             if level.strip().lower() == "engine":
                 raise OptionError("opponents are our bot levels (easy, normal, hard...)")
-            self.bots.append(make_bot(level, seed=self.seed * 10 + s, **extra))
+            self.bots.append(level_bot(level, seed=self.seed * 10 + s, **extra))
         others = iter(_NAMES)
         self.names = ["You" if s == self.seat else next(others) for s in range(n)]
         self._round = self.game.round_no
@@ -248,6 +252,7 @@ class AgentTable:
             g.next_round()
             self._version += 1
             return self._after("NEXT")
+        self.advance()  # bots stopped by a cancelled call finish first
         if not self.waiting_for_agent:  # pragma: no cover - bots move at once
             raise IllegalActionError("it is not your decision now")
         if text.upper() == WAIT:
@@ -305,6 +310,8 @@ class AgentTable:
 
         g = self.game
         for _ in range(100_000):
+            if self.cancel is not None and self.cancel.is_set():
+                raise Cancelled("the call was cancelled; the bots go on at the next call")
             if g.phase >= _RO:
                 return
             window = g.catch_window()
@@ -345,12 +352,35 @@ class AgentTable:
         return out
 
 
+class Cancelled(UnoError):
+    """The caller went away: the bots stopped between two decisions."""
+
+
+def think_options(think_ms: int | None, sims: int | None) -> dict[str, Any]:
+    """The search budget an outside caller asked for, checked against the
+    documented maxima (:data:`~unokit.bots.budget.MAX_THINK_MS` ms of CPU,
+    :data:`~unokit.bots.budget.MAX_SIMS` rollouts); none: the level's budget
+    by count (:mod:`unokit.bots.budget`)."""
+    if think_ms is not None and sims is not None:
+        raise OptionError("give think_ms or sims, not both")
+    if think_ms is not None:
+        if not 1 <= think_ms <= MAX_THINK_MS:
+            raise OptionError(f"think_ms must be 1 to {MAX_THINK_MS}, not {think_ms}")
+        return {"think_ms": think_ms}
+    if sims is not None:
+        if not 1 <= sims <= MAX_SIMS:
+            raise OptionError(f"sims must be 1 to {MAX_SIMS}, not {sims}")
+        return {"sims": sims}
+    return {}
+
+
 def ask_level(
     level: str,
     game: Game,
     seat: int | None = None,
     think_ms: int | None = None,
     seed: int = 0,
+    sims: int | None = None,
 ) -> tuple[Action, Observation]:
     """What bot ``level`` would play for ``seat`` (default: the seat to act) in
     ``game``, from that seat's observation only."""
@@ -362,8 +392,8 @@ def ask_level(
     obs = game.observe(s)
     if not obs.legal:
         raise IllegalActionError(f"P{s} has no legal move in this position")
-    extra = {} if think_ms is None else {"think_ms": think_ms}
+    extra = think_options(think_ms, sims)
     if level.strip().lower() == "engine":
         raise OptionError("ask one of our levels: easy, normal, hard, heuristic, random")
-    bot = make_bot(level, seed=seed, **extra)
+    bot = level_bot(level, seed=seed, **extra)
     return bot.act(obs), obs

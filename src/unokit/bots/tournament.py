@@ -113,6 +113,7 @@ def parse_bots(
     ['hard:think_ms=50', 'random', 'random#2']
     """
     from unokit.bots import bot_names
+    from unokit.bots.budget import level_options
 
     specs: list[BotSpec] = []
     seen: dict[str, int] = {}
@@ -142,6 +143,9 @@ def parse_bots(
             options["sims"] = sims
         elif think_ms is not None and not own_budget:
             options["think_ms"] = think_ms
+        elif not own_budget and "iterations" not in options:
+            # the level's budget by count, as at a table (unokit.bots.budget)
+            options.update(level_options(key))
         label = key + (":" + ":".join(opts) if opts else "")
         seen[label] = seen.get(label, 0) + 1
         if seen[label] > 1:

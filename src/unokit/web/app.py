@@ -41,6 +41,7 @@ from unokit.engine.variants import VARIANTS
 from unokit.records.record import Record
 from unokit.records.record import loads as record_loads
 from unokit.web import chat
+from unokit.web.botpool import INLINE_LEVELS, WorkerLost, WorkerPool
 from unokit.web.cluster import ClusterHub, Elsewhere
 from unokit.web.config import Settings
 from unokit.web.deals import current_deal
@@ -368,6 +369,9 @@ def create_app(settings: Settings) -> FastAPI:
     limiter = RestLimiter(settings.rest_per_minute)
     misses = RestLimiter(settings.rest_per_minute)  # unknown room codes: no guessing
     per_address = AddressLimiter(settings.addr_rate, settings.addr_burst)
+    # replays (and any other CPU-heavy request) run in a worker process of their own
+    heavy = WorkerPool(1, queue_limit=4, hang_timeout=60.0, name="request")
+    replays = RestLimiter(settings.replay_per_minute)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -377,6 +381,8 @@ def create_app(settings: Settings) -> FastAPI:
             cluster.call = owner_call
             await cluster.start()
 
+        if hub.bots is not None and settings.bot_prestart:
+            asyncio.get_running_loop().create_task(hub.bots.prestart())
         collector = Collector(settings.gc_every)
 
         async def sweeper() -> None:
@@ -397,6 +403,9 @@ def create_app(settings: Settings) -> FastAPI:
             if cluster is not None:
                 await cluster.stop()
             hub.close()
+            for pool in (hub.bots, heavy):
+                if pool is not None:
+                    await pool.stop()
             await asyncio.to_thread(store.close)
 
     app = FastAPI(
@@ -452,8 +461,9 @@ def create_app(settings: Settings) -> FastAPI:
             name: {"min_players": v.min_players, "max_players": v.max_players}
             for name, v in VARIANTS.items()
         },
-        # an engine program is not a level a room can run (docs/bot-api.md: external seats)
-        "bots": [b for b in bot_names() if b != "engine"],
+        # the levels a room can be created with: an engine program is not one
+        # (docs/bot-api.md: external seats), nor a level whose extra is missing
+        "bots": room_levels(),
         "house_rules": list(HOUSE_RULES),
         "options": _option_meta(),
         "turn_timer": {"min": 5, "max": 600},
@@ -512,6 +522,7 @@ def create_app(settings: Settings) -> FastAPI:
         external = [i for i, s in enumerate(body.seats) if s.external]
         if not any(kind == "human" for kind, _ in specs):
             raise HTTPException(422, "a room needs at least one human seat")
+        refuse_if_busy(hub, [level for _, level in specs])
         try:
             options = Options.from_dict(dict(body.options))
             Game.new(body.variant, n, options, seed=0, events=False)  # every check of a deal
@@ -604,7 +615,7 @@ def create_app(settings: Settings) -> FastAPI:
                 return dict(out)
             return room.info()
 
-    add_table_routes(app, hub, limiter, room_or_404)
+    add_table_routes(app, hub, limiter, room_or_404, heavy, replays)
 
     # ------------------------------------------------------------ pages
 
@@ -782,12 +793,56 @@ def create_app(settings: Settings) -> FastAPI:
 RoomGetter = Callable[[str, Request], Awaitable[Room]]
 
 
+#: what a level needs installed (a level whose optional extra is missing
+#: cannot seat a bot: make_bot refuses it); checked without importing it
+_LEVEL_NEEDS = {"expert": ("numpy",), "rlcard-rule": ("numpy", "rlcard")}
+
+
+def room_levels() -> list[str]:
+    """The bot levels a room can be created with (cheap: nothing is imported)."""
+    import importlib.util
+
+    out = []
+    for name in bot_names():
+        if name == "engine":
+            continue
+        if any(importlib.util.find_spec(m) is None for m in _LEVEL_NEEDS.get(name, ())):
+            continue
+        out.append(name)
+    return out
+
+
+def refuse_if_busy(hub: Hub, levels: list[str | None]) -> None:
+    """A new room with bots that think in the workers is refused (503 with
+    ``Retry-After``) while more than the queue limit of decisions wait: the
+    bots of the rooms already playing would otherwise wait longer and longer."""
+    pool = hub.bots
+    if pool is None or not pool.full():
+        return
+    if all(level is None or level in INLINE_LEVELS for level in levels):
+        return
+    wait = pool.retry_after()
+    raise HTTPException(
+        503,
+        f"the server's bots are busy ({pool.waiting} decisions waiting): "
+        f"try again in {wait} s, or play against normal/easy bots now",
+        headers={"Retry-After": str(wait)},
+    )
+
+
 def _http(e: ProtocolError) -> HTTPException:
     status = {"bad_token": 403, "forbidden": 403, "taken": 409, "rate_limited": 429}
     return HTTPException(status.get(e.code, 409 if e.code == "bad_state" else 422), e.message)
 
 
-def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: RoomGetter) -> None:
+def add_table_routes(
+    app: FastAPI,
+    hub: Hub,
+    limiter: RestLimiter,
+    room_or_404: RoomGetter,
+    heavy: WorkerPool,
+    replays: RestLimiter,
+) -> None:
     """The REST calls of the table's extras (docs/web.md): quick reactions,
     public rooms and quick play, seats that go quiet, game history and replay."""
 
@@ -932,22 +987,47 @@ def add_table_routes(app: FastAPI, hub: Hub, limiter: RestLimiter, room_or_404: 
         raise HTTPException(404, f"no finished match {body.match} in this room")
 
     @app.post("/api/replay")
-    async def replay(body: ReplayBody) -> dict[str, Any]:
-        """Every step of a record as the given seat saw it, for the replay view."""
+    async def replay(body: ReplayBody, request: Request) -> Response:
+        """Every step of a record as the given seat saw it, for the replay view.
+
+        A long record costs seconds of CPU: it is read and replayed in a worker
+        process (the rooms go on meanwhile), at most ``replay_per_minute``
+        times a minute per client address."""
+        host = request.client.host if request.client else "?"
+        if not replays.allow(host):
+            raise HTTPException(
+                429, "too many replays; try again in a minute", headers={"Retry-After": "60"}
+            )
+        if heavy.full():
+            wait = heavy.retry_after()
+            raise HTTPException(
+                503, f"the server is busy with replays; try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )  # fmt: skip
         try:
-            rec = record_loads(body.record)
-            if body.seat is not None and not 0 <= body.seat < rec.players:
-                raise RecordError(f"no seat {body.seat} among {rec.players} players")
-            steps = await asyncio.to_thread(_replay_steps, rec, body.seat)
+            text = await heavy.run(replay_json, body.record, body.seat)
         except UnoError as e:
             raise HTTPException(422, str(e)) from None
-        return {
-            "variant": rec.variant,
-            "players": rec.players,
-            "names": rec.names,
-            "options": rec.options.to_dict(),
-            "steps": steps,
-        }
+        except WorkerLost as e:
+            log.warning("a replay's worker was lost (%s); replaced", e.reason)
+            raise HTTPException(503, "the replay could not be made; try again") from None
+        return Response(text, media_type="application/json")
+
+
+def replay_json(record: str, seat: int | None) -> bytes:
+    """In a worker: the reply of ``POST /api/replay`` as JSON bytes."""
+    rec = record_loads(record)
+    if seat is not None and not 0 <= seat < rec.players:
+        raise RecordError(f"no seat {seat} among {rec.players} players")
+    steps = _replay_steps(rec, seat)
+    out = {
+        "variant": rec.variant,
+        "players": rec.players,
+        "names": rec.names,
+        "options": rec.options.to_dict(),
+        "steps": steps,
+    }
+    return json.dumps(out, allow_nan=False).encode("ascii")
 
 
 FINISHED_CACHE = 256

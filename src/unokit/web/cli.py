@@ -182,12 +182,46 @@ def serve(
             min=1,
         ),
     ] = 50,
+    bot_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--bot-workers",
+            help="Worker processes the bots that search (hard) think in, off the event "
+            "loop. Default: cores - 1, at least 1.",
+            min=1,
+        ),
+    ] = None,
+    bot_queue: Annotated[
+        int | None,
+        typer.Option(
+            "--bot-queue",
+            help="Bot decisions that may wait for a worker; beyond, new rooms with such bots "
+            "are refused (503, Retry-After). Default: 60 per worker.",
+            min=1,
+        ),
+    ] = None,
+    bot_hang: Annotated[
+        float,
+        typer.Option(
+            "--bot-hang",
+            help="Seconds a worker may think about one decision before it is replaced "
+            "(the seat then plays the heuristic's move).",
+            min=1.0,
+        ),
+    ] = 60.0,
+    replay_rate: Annotated[
+        int,
+        typer.Option(
+            "--replay-rate", help="Replays (POST /api/replay) per minute per address.", min=1
+        ),
+    ] = 10,
 ) -> None:
     """Play in the browser: rooms, friends and bots (http://HOST:PORT)."""
     try:
         import uvicorn
 
         from unokit.web.app import create_app
+        from unokit.web.botpool import default_workers
         from unokit.web.config import Settings, default_db_url
         from unokit.web.store import normalize_url
     except ModuleNotFoundError as e:  # the [web] extra is missing
@@ -250,6 +284,11 @@ def serve(
         rest_per_minute=lobby_rate,
         sqlite_synchronous=sqlite_sync.value,
         idle_unload=idle_unload,
+        bot_workers=bot_workers if bot_workers is not None else default_workers(),
+        bot_queue=bot_queue,
+        bot_hang=bot_hang,
+        replay_per_minute=replay_rate,
+        bot_prestart=True,
     )
     try:
         application = create_app(settings)
@@ -267,7 +306,10 @@ def serve(
     cluster = ""
     if broker is not None:
         cluster = f", broker: {broker.split('@')[-1]}"
-    err_console.print(f"unokit: http://{host}:{port}  (database: {shown}{cluster})")
+    err_console.print(
+        f"unokit: http://{host}:{port}  (database: {shown}{cluster}, "
+        f"bot workers: {settings.bot_workers})"
+    )
     uvicorn.run(
         application,
         host=host,

@@ -67,3 +67,21 @@ class Settings:
     #: browser origins (scheme://host[:port]) besides the page's own that may
     #: open a WebSocket (``unokit serve --allowed-origin``; web/security.py)
     allowed_origins: tuple[str, ...] = ()
+    #: worker processes for bot decisions (unokit.web.botpool; 0: decide in
+    #: the event loop, for tests of the room alone)
+    bot_workers: int = 1
+    #: bot decisions that may wait for a worker before new rooms with bots
+    #: are refused (None: 60 per worker: a room waits for one decision at a time)
+    bot_queue: int | None = None
+    #: seconds a worker may think about one decision before it is replaced
+    bot_hang: float = 60.0
+    #: replays (POST /api/replay) per minute per client address
+    replay_per_minute: int = 10
+    #: start the bot workers with the server (unokit serve), not on first use
+    bot_prestart: bool = False
+    #: modules the bot workers import (each may register more bot levels)
+    bot_imports: tuple[str, ...] = ()
+
+    @property
+    def bot_queue_limit(self) -> int:
+        return self.bot_queue if self.bot_queue is not None else 60 * max(1, self.bot_workers)

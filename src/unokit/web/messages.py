@@ -326,9 +326,26 @@ class ReactionOut(_Out):
     time: float
 
 
+class ThinkingOut(_Out):
+    """A bot of the table is still deciding about ``version`` after its delay
+    (its decision waits for a worker or takes long); its move follows."""
+
+    type: Literal["thinking"]
+    seat: int
+    version: int
+
+
 SERVER_MESSAGE: TypeAdapter[Any] = TypeAdapter(
     Annotated[
-        StateMsg | DeltaMsg | WelcomeMsg | AckMsg | ErrorMsg | ChatOut | PongMsg | ReactionOut,
+        StateMsg
+        | DeltaMsg
+        | WelcomeMsg
+        | AckMsg
+        | ErrorMsg
+        | ChatOut
+        | PongMsg
+        | ReactionOut
+        | ThinkingOut,
         Field(discriminator="type"),
     ]
 )

@@ -37,6 +37,7 @@ import orjson
 from sqlalchemy import Connection
 
 from unokit.bots import Bot, make_bot
+from unokit.bots.budget import decision_seed, level_bot
 from unokit.engine.actions import (
     Accept,
     Action,
@@ -67,6 +68,7 @@ from unokit.engine.observation import (
     seat_raw,
 )
 from unokit.engine.options import Options
+from unokit.web.botpool import INLINE_LEVELS, WorkerLost, WorkerPool, decide
 from unokit.web.chat import distinct_name
 from unokit.web.store import Append, LoadedRoom, RoomRow, SeatRow, StorageError, Store
 
@@ -111,6 +113,10 @@ def _json(value: Any) -> str:
     return orjson.dumps(value).decode()
 
 
+class _BotLost(Exception):
+    """A bot's worker could not answer (why, for the log line)."""
+
+
 class ProtocolError(Exception):
     """A request refused with an error ``code`` of docs/protocol.md; nothing changed."""
 
@@ -129,18 +135,11 @@ def new_room_code() -> str:
     return "".join(secrets.choice(ROOM_CODE_ALPHABET) for _ in range(ROOM_CODE_LEN))
 
 
-# A search bot thinks its CPU budget (unokit.bots.ismcts); at a table people
-# wait in wall time, so a loaded server cuts the search at this wall time.
-TABLE_WALL_MS = 1000.0
-
-
-def table_bot(level: str) -> Bot:
-    """A bot of ``level`` for a seat of a room (searches capped in wall time)."""
-    from unokit.bots.tournament import bot_option_names
-
-    if "max_wall_ms" in bot_option_names(level):
-        return make_bot(level, seed=new_seed(), max_wall_ms=TABLE_WALL_MS)
-    return make_bot(level, seed=new_seed())
+def table_bot(level: str, seed: int | None = None) -> Bot:
+    """A bot of ``level`` for a seat of a room, with its budget by count
+    (:mod:`unokit.bots.budget`: never a clock, so the load of the server
+    cannot make it weaker)."""
+    return level_bot(level, seed=new_seed() if seed is None else seed)
 
 
 def new_seed() -> int:
@@ -170,6 +169,8 @@ class Seat:
     missed: int = 0
     until_next: bool = False
     proxy: Bot | None = None
+    #: the seed its bot's decisions are drawn from (with the room's version)
+    seed: int = field(default_factory=lambda: new_seed())
     reactions: deque[float] = field(default_factory=deque)
 
     @property
@@ -496,6 +497,8 @@ class Room:
         self.closed = False
         self.idle_since = time.monotonic()
         self.bot_task: asyncio.Task[None] | None = None
+        self._bot_for: tuple[int, int] | None = None  # (version, seat) bot_task decides
+        self._thinking: tuple[int, int] | None = None  # (version, seat) told "thinking"
         self._declined = -1  # the version at which the bots let a catch go
         self.timer_task: asyncio.Task[None] | None = None
         self.rng = random.Random()
@@ -994,6 +997,9 @@ class Room:
             }
         )
         self.changed(game_changed=False)
+        thinking = self._thinking
+        if thinking is not None and thinking[0] == self.version and self.bot_task is not None:
+            conn.send({"type": "thinking", "seat": thinking[1], "version": thinking[0]})
 
     def detach(self, conn: Conn) -> None:
         if conn not in self.conns:
@@ -1283,6 +1289,13 @@ class Room:
             make_bot(level)
         except UnoError as e:
             raise ProtocolError("bad_message", str(e)) from None
+        pool = self.hub.bots
+        if pool is not None and level.strip().lower() not in INLINE_LEVELS and pool.full():
+            raise ProtocolError(
+                "busy",
+                f"the server's bots are busy: try again in {pool.retry_after()} s, "
+                "or start with normal or easy bots",
+            )
         async with self.lock:
             self._check_open()
             if decided_on is not None and decided_on != self.version:
@@ -1355,24 +1368,45 @@ class Room:
     # ------------------------------------------------------------ automation
 
     def _schedule(self) -> None:
-        """After a change of the game: start the bot's move or the turn timer."""
+        """After a change of the game: start the bot's move or the turn timer.
+
+        A bot already deciding about this very version and seat goes on (a
+        presence change reschedules without changing the game)."""
         current = asyncio.current_task()
-        for task in (self.bot_task, self.timer_task):
+        g = self.game
+        seat = g.to_act if g is not None else None
+        catcher = None
+        if g is not None and not self.closed and self.status == "playing":
+            catcher = bot_catcher(g, self.seats) if self._declined != self.version else None
+        wanted: tuple[int, int] | None = None
+        if g is not None and not self.closed and self.status == "playing":
+            if catcher is not None:
+                # a bot may catch the vulnerable seat before its next action (a race:
+                # a person who acts first closes the window, as at a real table)
+                wanted = (self.version, catcher)
+            elif seat is not None and (
+                self.seats[seat].kind == "bot" or self.auto(self.seats[seat])
+            ):
+                wanted = (self.version, seat)
+        keep = (
+            wanted is not None
+            and self.bot_task is not None
+            and not self.bot_task.done()
+            and self._bot_for == wanted
+        )
+        for task in (None if keep else self.bot_task, self.timer_task):
             if task is not None and task is not current:
                 task.cancel()
-        self.bot_task = self.timer_task = None
+        if not keep:
+            self.bot_task = None
+        self.timer_task = None
         self.deadline = None
-        g = self.game
-        if self.closed or self.status != "playing" or g is None:
+        if g is None or self.closed or self.status != "playing":
             return
-        seat = g.to_act
-        catcher = bot_catcher(g, self.seats) if self._declined != self.version else None
-        if catcher is not None:
-            # a bot may catch the vulnerable seat before its next action (a race:
-            # a person who acts first closes the window, as at a real table)
-            self.bot_task = asyncio.create_task(self._bot_turn(self.version, catcher))
-        elif seat is not None and (self.seats[seat].kind == "bot" or self.auto(self.seats[seat])):
-            self.bot_task = asyncio.create_task(self._bot_turn(self.version, seat))
+        if wanted is not None:
+            if not keep:
+                self._bot_for = wanted
+                self.bot_task = asyncio.create_task(self._bot_turn(*wanted))
         elif self.turn_timer and (seat is not None or g.state == Phase.ROUND_OVER):
             self.deadline = time.time() + self.turn_timer
             self.timer_task = asyncio.create_task(self._timeout(self.version, self.turn_timer))
@@ -1390,28 +1424,72 @@ class Room:
                 return beat
         return 0.0
 
+    def _level_of(self, seat: int) -> str:
+        s = self.seats[seat]
+        return (s.level or "heuristic") if s.kind == "bot" else PROXY_LEVEL
+
     async def _bot_turn(self, version: int, seat: int) -> None:
-        delay = self.hub.settings.bot_delay
+        """A bot's move for ``seat`` at ``version``.
+
+        A level that searches (not one of :data:`~unokit.web.botpool.INLINE_LEVELS`)
+        decides in a worker process (:mod:`unokit.web.botpool`), on the seat's
+        observation only, while this room and every other one go on; the
+        answer is applied only if the room is still at ``version``. The bot's
+        delay and its thinking overlap; if it is still thinking when the delay
+        is over, the table is told (``thinking``, docs/protocol.md). A worker
+        that dies or hangs leaves the seat the heuristic's move."""
         g = self.game
-        beat = self.jump_in_beat(g, seat) if g is not None else 0.0
-        if delay > 0 and g is not None:
-            if g.state == Phase.AWAIT_CHALLENGE:
-                delay *= 1.5
-            await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4) + beat)
-        else:
-            await asyncio.sleep(beat)
+        if self.closed or self.version != version or g is None:
+            return
+        pool = self.hub.bots
+        level = self._level_of(seat)
+        job: asyncio.Future[Any] | None = None
+        obs: Observation | None = None
+        if pool is not None and level not in INLINE_LEVELS:
+            obs = g.observe(seat)
+            job = pool.submit(decide, level, decision_seed(self.seats[seat].seed, version), obs)
+        beat = self.jump_in_beat(g, seat)
+        try:
+            delay = self.hub.settings.bot_delay
+            if delay > 0:
+                if g.state == Phase.AWAIT_CHALLENGE:
+                    delay *= 1.5
+                await asyncio.sleep(delay * self.rng.uniform(0.6, 1.4) + beat)
+            else:
+                await asyncio.sleep(beat)
+            pooled: Action | None = None
+            failed: str | None = None
+            if job is not None:
+                if not job.done() and self.version == version and not self.closed:
+                    self._thinking = (version, seat)
+                    self.broadcast({"type": "thinking", "seat": seat, "version": version})
+                try:
+                    pooled, _cpu = await job
+                except WorkerLost as e:
+                    failed = f"its worker (pid {e.pid}) was lost: {e.reason}; replaced"
+                except Exception as e:
+                    failed = f"it failed in its worker: {type(e).__name__}: {e}"
+        finally:
+            if job is not None:
+                job.cancel()  # the room moved on: a job still queued is dropped
         for attempt in range(5):
             async with self.lock:
                 g = self.game
                 if self.closed or self.version != version or g is None:
-                    return
-                bot = self._bot_of(seat)
+                    return  # an answer about an old version: dropped
                 action: Action | None = None
                 g2 = g.copy(events=True)
                 try:
-                    if bot is None:
-                        raise IllegalActionError("no bot object")
-                    action = bot.act(g.observe(seat))
+                    if job is None:
+                        bot = self._bot_of(seat)
+                        if bot is None:
+                            raise IllegalActionError("no bot object")
+                        action = bot.act(g.observe(seat))
+                    elif failed is not None:
+                        raise _BotLost(failed)
+                    else:
+                        action = pooled
+                    assert action is not None
                     if seat != g.to_act and not isinstance(action, Catch):
                         # offered a catch (bot_catcher), the bot lets it go
                         self._declined = version
@@ -1420,18 +1498,22 @@ class Room:
                     g2.apply(action)
                     if changes_nothing(action, g, g2):
                         raise IllegalActionError(f"{action} changes nothing (docs/rules.md D65)")
-                except Exception:
-                    log.exception(
-                        "bot %s of room %s failed; playing a legal action", seat, self.code
-                    )
-                    legal = [
-                        a for a in g.legal_actions(seat) if not isinstance(a, (CallUno, Catch))
-                    ]
-                    if not legal:  # a catch offer the bot could not take: let it go
+                except Exception as e:
+                    action = self._fallback(g, seat, version, obs)
+                    if isinstance(e, _BotLost):
+                        log.warning(
+                            "bot P%d (%s) of room %s: %s; it plays %s instead",
+                            seat, level, self.code, e, action,
+                        )  # fmt: skip
+                    else:
+                        log.exception(
+                            "bot P%d (%s) of room %s failed; it plays %s instead",
+                            seat, level, self.code, action,
+                        )  # fmt: skip
+                    if action is None:  # a catch offer the bot could not take: let it go
                         self._declined = version
                         self._schedule()
                         return
-                    action = legal[0]
                     g2 = g.copy(events=True)
                     g2.apply(action)
                 line = str(action)
@@ -1441,6 +1523,23 @@ class Room:
                 except StorageError as e:
                     log.warning("room %s: could not store a bot move (%s); retrying", self.code, e)
             await asyncio.sleep(0.5 * (attempt + 1))
+
+    def _fallback(self, g: Game, seat: int, version: int, obs: Observation | None) -> Action | None:
+        """A legal move for a bot that could not decide (lock held): the
+        heuristic's on the seat's observation (microseconds), else the first
+        legal one; None when the seat is only offered a catch."""
+        if seat != g.to_act:
+            return None
+        if obs is None:
+            obs = g.observe(seat)
+        with contextlib.suppress(Exception):
+            action = make_bot("heuristic", seed=decision_seed(self.seats[seat].seed, version)).act(
+                obs
+            )
+            g.copy().apply(action)
+            return action
+        legal = [a for a in g.legal_actions(seat) if not isinstance(a, (CallUno, Catch))]
+        return legal[0] if legal else None
 
     async def _timeout(self, version: int, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -1730,6 +1829,15 @@ class Hub:
         self.settings = settings
         self.store = store
         self.rooms: dict[str, Room] = {}
+        #: the worker processes bots decide in (None: in the event loop)
+        self.bots: WorkerPool | None = None
+        if settings.bot_workers > 0:
+            self.bots = WorkerPool(
+                settings.bot_workers,
+                queue_limit=settings.bot_queue_limit,
+                hang_timeout=settings.bot_hang,
+                imports=settings.bot_imports,
+            )
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
 
     async def get(self, code: str) -> Room | None:

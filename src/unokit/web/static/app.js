@@ -504,6 +504,9 @@ function onMessage(msg) {
     case "reaction":
       table?.reaction(msg);
       return;
+    case "thinking":
+      table?.thinking(msg);
+      return;
     case "ack":
       answered(msg.id);
       return;

@@ -489,10 +489,14 @@ export function createTable(root, handlers) {
       const turn = o.current === s && !["ROUND_OVER", "MATCH_OVER"].includes(o.phase);
       const classes = ["opp"];
       if (turn) classes.push("turn");
+      // a bot still deciding after its delay (the server's "thinking" message)
+      const thinking = ui.thinking && ui.thinking.seat === s && ui.thinking.version === state.version;
+      if (thinking) classes.push("thinking");
       if (o.uno?.[s] === "vulnerable") classes.push("vulnerable");
       if (info && info.kind === "human" && !info.connected) classes.push("offline");
       const badges = [];
       if (info?.kind === "bot") badges.push(`<span class="badge bot">${esc(t("room.bot"))}</span>`);
+      if (thinking) badges.push(`<span class="badge thinking">${esc(t("table.thinking"))}</span>`);
       // an open seat a bot plays until someone takes it: one badge, not two
       if (info?.kind === "human" && !info.claimed) badges.push(info.auto ? `<span class="badge open auto" data-auto="1">${esc(t("table.openBot"))}</span>` : `<span class="badge open">${esc(t("table.open"))}</span>`);
       else if (info?.kind === "human" && info.auto) badges.push(`<span class="badge bot auto" data-auto="1">${esc(t("table.botPlays"))}</span>`);
@@ -1419,6 +1423,10 @@ export function createTable(root, handlers) {
       }
       render();
       if (prev && obs()) announce(prev, obs());
+    },
+    thinking(msg) {
+      ui.thinking = { seat: msg.seat, version: msg.version };
+      if (state && state.version === msg.version) render();
     },
     reaction(msg) {
       const who = msg.seat === me() ? t("table.you") : (msg.name ?? nameOf(msg.seat));
