@@ -83,6 +83,8 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "classic hard:race1000-heuristic": ("classic", 2, "hard:race=true:sims=1000,heuristic"),
     "flip hard:race1000-heuristic": ("flip", 2, "hard:race=true:sims=1000,heuristic"),
     "flex hard:race1000-heuristic": ("flex", 2, "hard:race=true:sims=1000,heuristic"),
+    # Flex's default (2500: race1000 measured weaker than the 4000-6000 above)
+    "flex hard:race2500-heuristic": ("flex", 2, "hard:race=true:sims=2500,heuristic"),
     "classic 4p hard:race1000-3heuristic": (
         "classic", 4, "hard:race=true:sims=1000,heuristic,heuristic,heuristic"),
     "classic 4p hard:s3000-3heuristic": (

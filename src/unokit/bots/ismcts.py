@@ -63,6 +63,10 @@ DEFAULT_THINK_MS = 700.0
 #: per decision, by count (no clock), raced (``race``): most decisions stop
 #: long before it (docs/bots.md)
 DEFAULT_SIMS = 1000
+#: the default's cap where it differs: Flex's decisions have the most
+#: candidates (a card with or without its Flex power) and its rollouts are
+#: the cheapest; at 1000 it measured weaker than ``hard`` before (docs/bots.md)
+DEFAULT_SIMS_BY_VARIANT = {"flex": 2500}
 #: racing: samples between two checks, samples before the first one, the
 #: normal quantile of an elimination and the difference in win rate below
 #: which two moves count as equal
@@ -179,6 +183,8 @@ class ISMCTSBot:
             think_ms = None if iterations is not None or sims is not None else DEFAULT_THINK_MS
         if default_budget:
             sims = DEFAULT_SIMS
+        #: the cap follows the variant (:data:`DEFAULT_SIMS_BY_VARIANT`)
+        self._variant_cap = default_budget
         #: racing (successive elimination on paired samples) instead of
         #: sequential halving: on by default with the default budget
         self.race = default_budget if race is None else _flag("race", race)
@@ -276,7 +282,10 @@ class ISMCTSBot:
         codes = [template.encode(a) for a in choices]
         assert obs.seat is not None
         if self.search == "flat" and self.race and self.iterations is not None:
-            best = self._race(det, codes, choices.index(default), obs.seat)
+            cap = self.iterations
+            if self._variant_cap:
+                cap = DEFAULT_SIMS_BY_VARIANT.get(obs.variant, cap)
+            best = self._race(det, codes, choices.index(default), obs.seat, cap)
         elif self.search == "flat":
             best = self._flat(det, codes, choices.index(default), obs.seat)
         else:
@@ -319,7 +328,7 @@ class ISMCTSBot:
         self.stats.values = {i: wins[i] / tried[i] for i in range(k) if tried[i]}
         return max(alive, key=lambda i: (wins[i] / tried[i], i == default))
 
-    def _race(self, det: Determinizer, codes: list[int], default: int, me: int) -> int:
+    def _race(self, det: Determinizer, codes: list[int], default: int, me: int, cap: int) -> int:
         """Successive elimination on paired samples: every candidate still in
         the race is played on each sample; every :data:`RACE_BLOCK` samples
         (from :data:`RACE_MIN` on) a candidate is dropped when the leader beat
@@ -327,12 +336,10 @@ class ISMCTSBot:
         :data:`RACE_Z` standard deviations of that count (a sign test), and
         the race stops when one candidate is left, when the leader is within
         :data:`RACE_DELTA` of every other one at that confidence (they are
-        as good), or when ``iterations`` rollouts are spent. The index of the
+        as good), or when ``cap`` rollouts are spent. The index of the
         candidate with the most wins (``default`` on a tie)."""
         rng = self._rng
         k = len(codes)
-        cap = self.iterations
-        assert cap is not None
         spec = det.race_spec() if self._c_race else None
         if spec is not None and k <= 64:
             # the whole race in one C call (src/unokit/_core/search.c): the
