@@ -61,11 +61,16 @@ def test_the_default_is_a_race_by_count_and_legacy_is_the_old_bot() -> None:
 def test_the_default_equals_its_written_out_budget(variant: str) -> None:
     """`hard` (what a table and `tournament --bots hard` build) plays game for
     game what `hard:race=true:sims=N` plays, N the variant's cap."""
-    cap = DEFAULT_SIMS_BY_VARIANT.get(variant, DEFAULT_SIMS)
+    cap = DEFAULT_SIMS_BY_VARIANT.get((variant, 2), DEFAULT_SIMS)
     opts = Options.from_dict({"matchMode": "single_round"})
     for i in range(2):
         a = play_game(variant, 2, opts, parse_bots("hard,heuristic"), 7, i)
         b = play_game(variant, 2, opts, parse_bots(f"hard:race=true:sims={cap},heuristic"), 7, i)
+        assert (a.winners, a.turns, a.decisions) == (b.winners, b.turns, b.decisions)
+    if variant == "flex":  # 4 players: the common cap
+        spec = f"hard:race=true:sims={DEFAULT_SIMS}"
+        a = play_game(variant, 4, opts, parse_bots("hard,heuristic,heuristic,heuristic"), 7, 0)
+        b = play_game(variant, 4, opts, parse_bots(f"{spec},heuristic,heuristic,heuristic"), 7, 0)
         assert (a.winners, a.turns, a.decisions) == (b.winners, b.turns, b.decisions)
 
 

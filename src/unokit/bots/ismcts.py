@@ -63,10 +63,11 @@ DEFAULT_THINK_MS = 700.0
 #: per decision, by count (no clock), raced (``race``): most decisions stop
 #: long before it (docs/bots.md)
 DEFAULT_SIMS = 1000
-#: the default's cap where it differs: Flex's decisions have the most
-#: candidates (a card with or without its Flex power) and its rollouts are
-#: the cheapest; at 1000 it measured weaker than ``hard`` before (docs/bots.md)
-DEFAULT_SIMS_BY_VARIANT = {"flex": 2500}
+#: the default's cap where it differs, by (variant, players): 2-player Flex's
+#: decisions have the most candidates (a card with or without its Flex
+#: power) and its rollouts are the cheapest; at 1000 it measured weaker than
+#: ``hard`` before (docs/bots.md). (With 4 players 2500 would cost about 30 ms.)
+DEFAULT_SIMS_BY_VARIANT = {("flex", 2): 2500}
 #: racing: samples between two checks, samples before the first one, the
 #: normal quantile of an elimination and the difference in win rate below
 #: which two moves count as equal
@@ -284,7 +285,7 @@ class ISMCTSBot:
         if self.search == "flat" and self.race and self.iterations is not None:
             cap = self.iterations
             if self._variant_cap:
-                cap = DEFAULT_SIMS_BY_VARIANT.get(obs.variant, cap)
+                cap = DEFAULT_SIMS_BY_VARIANT.get((obs.variant, obs.players), cap)
             best = self._race(det, codes, choices.index(default), obs.seat, cap)
         elif self.search == "flat":
             best = self._flat(det, codes, choices.index(default), obs.seat)
