@@ -193,8 +193,13 @@ class ISMCTSBot:
             raise OptionError("race needs search=flat")
         #: the race in C (``_core.Game.race``) when the samples allow it; the
         #: Python race otherwise (same algorithm, Python's generator)
-        self._c_race = rollout == "sensible" and own == "sensible" and _flag(
-            "c_race", c_race
+        self._c_race = (
+            rollout == "sensible"
+            and own == "sensible"
+            and _flag("c_race", c_race)
+            # a subclass that scores or samples otherwise (expert) races in Python
+            and type(self)._values is ISMCTSBot._values
+            and type(self)._sample is ISMCTSBot._sample
         )
         if sims is not None:
             sims = _count("sims", sims)
