@@ -77,6 +77,18 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     # tuned against the sensible one (benchmarks/tune_rollout.py; issue 16,
     # session 8), paired with "classic hard:s3000-heuristic"
     "classic hard:tuned:s3000-heuristic": ("classic", 2, "hard:own=tuned:sims=3000,heuristic"),
+    # issue 25: hard's default since then, raced in C with at most 1000
+    # rollouts per decision (written out, so the label keeps its meaning),
+    # paired with the match-ups above on the same games
+    "classic hard:race1000-heuristic": ("classic", 2, "hard:race=true:sims=1000,heuristic"),
+    "flip hard:race1000-heuristic": ("flip", 2, "hard:race=true:sims=1000,heuristic"),
+    "flex hard:race1000-heuristic": ("flex", 2, "hard:race=true:sims=1000,heuristic"),
+    # Flex's default (2500: race1000 measured weaker than the 4000-6000 above)
+    "flex hard:race2500-heuristic": ("flex", 2, "hard:race=true:sims=2500,heuristic"),
+    "classic 4p hard:race1000-3heuristic": (
+        "classic", 4, "hard:race=true:sims=1000,heuristic,heuristic,heuristic"),
+    "classic 4p hard:s3000-3heuristic": (
+        "classic", 4, "hard:sims=3000,heuristic,heuristic,heuristic"),
 }
 
 

@@ -75,6 +75,18 @@ class Game:
     def sensible_playout(self, max_turns: int = 100000) -> int: ...
     def weighted_move(self, weights: Sequence[float]) -> int: ...
     def mixed_playout(self, max_turns: int, seat: int, weights: Sequence[float]) -> int: ...
+    def race(
+        self,
+        spec: tuple[Any, ...],
+        codes: Sequence[int],
+        default: int,
+        cap: int,
+        seed: int,
+        block: int,
+        min_samples: int,
+        z: float,
+        delta: float,
+    ) -> tuple[int, int, int, list[int]]: ...
     phase: int
     current: int
     side: int

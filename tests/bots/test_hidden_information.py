@@ -32,6 +32,8 @@ LEVELS: dict[str, dict[str, Any]] = {
     "easy": {},
     "normal": {},
     "hard": {"sims": 40},
+    # hard's default search since issue 25: raced, the samples dealt in C
+    "hard:race": {"sims": 40, "race": True},
     "expert": {"sims": 40},
     # the posterior deals (weighed against every earlier play), explicitly
     "hard:posterior": {"sims": 40, "particles": 24},

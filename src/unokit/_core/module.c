@@ -904,6 +904,10 @@ static PyGetSetDef Game_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
+/* race(...): the hard bot's whole search of one decision (search.c) */
+PyObject *uk_py_race(const uk_game *tpl, PyObject *args);
+static PyObject *Game_race(GameObject *self, PyObject *args) { return uk_py_race(&self->g, args); }
+
 static PyMethodDef Game_methods[] = {
     {"new_match", (PyCFunction)Game_new_match, METH_NOARGS, "choose the dealer, deal round 1"},
     {"next_round", (PyCFunction)Game_next_round, METH_NOARGS, "deal the next round"},
@@ -931,6 +935,7 @@ static PyMethodDef Game_methods[] = {
      "the weighted sensible policy's move"},
     {"mixed_playout", (PyCFunction)Game_mixed_playout, METH_VARARGS,
      "the round played out by the weighted policy for one seat, sensible for the others"},
+    {"race", (PyCFunction)Game_race, METH_VARARGS, "the hard bot's search of one decision"},
     {NULL, NULL, 0, NULL},
 };
 

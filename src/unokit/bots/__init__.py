@@ -82,7 +82,7 @@ def make_bot(name: str, seed: int = 0, **options: Any) -> Bot:
 def _register_builtin() -> None:
     from unokit.agents.engine_protocol import EngineBot
     from unokit.bots.heuristic import HeuristicBot
-    from unokit.bots.ismcts import ISMCTSBot
+    from unokit.bots.ismcts import ISMCTSBot, legacy_hard
     from unokit.bots.levels import EasyBot, NormalBot
     from unokit.bots.random import RandomBot
     from unokit.bots.rlcard_adapter import RLCardRuleBot
@@ -92,6 +92,7 @@ def _register_builtin() -> None:
     register_bot("easy", EasyBot)
     register_bot("normal", NormalBot)
     register_bot("hard", ISMCTSBot)
+    register_bot("hard-legacy", legacy_hard)  # hard before issue 25, for comparisons
     try:
         from unokit.bots.expert import ExpertBot
     except ModuleNotFoundError as e:  # NumPy is an optional dependency

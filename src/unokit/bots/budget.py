@@ -27,6 +27,7 @@ from unokit.bots import Bot, make_bot
 
 __all__ = [
     "HARD_SIMS",
+    "EXPERT_SIMS",
     "LEVEL_BUDGETS",
     "MAX_SIMS",
     "MAX_THINK_MS",
@@ -46,18 +47,22 @@ def _env_count(name: str, default: int) -> int:
     return value
 
 
-#: rollouts per searched decision of ``hard`` at a table: what its former
-#: default, 700 ms of CPU, bought on the project's 2-core machine (about
-#: 25,000 in 4-player and 40,000 in 2-player Classic, 2026-11-28; 4-player
-#: strength still grows with rollouts, docs/bots.md). ``UNOKIT_HARD_SIMS``
-#: overrides it for a whole deployment (every process of it must agree: the
-#: server, its bot workers and any tournament compared with it).
-HARD_SIMS = _env_count("UNOKIT_HARD_SIMS", 25_000)
+#: ``hard``'s own default is already a count (a race of at most
+#: :data:`~unokit.bots.ismcts.DEFAULT_SIMS` rollouts, docs/bots.md), so a table
+#: gives it no options. ``UNOKIT_HARD_SIMS=N`` makes every ``hard`` of a
+#: deployment search N rollouts instead (every process of it must agree: the
+#: server, its bot workers and any tournament compared with it); None: unset.
+HARD_SIMS: int | None = _env_count("UNOKIT_HARD_SIMS", 0) or None
+
+#: rollouts per decision of ``expert``, whose own default is a clock (700 ms of
+#: CPU): about what that clock bought here (its rollouts cost about eight
+#: times ``hard``'s, docs/bots.md)
+EXPERT_SIMS = 3_000
 
 #: the options that make each search level's budget a count
 LEVEL_BUDGETS: dict[str, dict[str, Any]] = {
-    "hard": {"sims": HARD_SIMS},
-    "expert": {"sims": HARD_SIMS},
+    "hard": {} if HARD_SIMS is None else {"sims": HARD_SIMS},
+    "expert": {"sims": EXPERT_SIMS},
 }
 
 #: the largest budget a caller may ask of a search level (MCP ``sims``), and

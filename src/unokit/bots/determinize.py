@@ -520,6 +520,33 @@ class Determinizer:
         c._g.set_deal([None if s == me else h for s, h in enumerate(hands)], draw, seed)
         return c
 
+    def race_spec(self) -> tuple[Any, ...] | None:
+        """What a sample must respect, for the search in C
+        (``_core.Game.race``, ``src/unokit/_core/search.c``), which deals the
+        samples the way :meth:`_sample_deal` does: the unseen cards, the known
+        and unknown cards of each hand, the draw inferences' plans, the named
+        colours, Flip's back faces, the last plays to check. ``None`` when the
+        samples need Python: the chain or particle posteriors, Flip's random
+        pairing, or a position the core copy cannot hold (:attr:`_core`)."""
+        if self._mcmc or self._past or self._random_pairing or self._core is None:
+            return None
+        n = self.obs.players
+        if self.variant.two_sided:
+            faces = list(self._by_back)
+            back = [self._back_index[b] for b in self._back]  # type: ignore[index]
+            need = [[self._need0[s].get(f, 0) for f in faces] for s in range(n)]
+            top = self._back_index[self.draw_top] if self.draw_top is not None else -1
+            groups = len(faces)
+        else:
+            back, need, top, groups = [], [[] for _ in range(n)], -1, 0
+        checks = [
+            (lp.seat, lp.card, lp.side, lp.color, lp.acc, lp.next_size, lp.threat)
+            for lp in self._checks
+        ]
+        return (self.seat, self._pool, back, groups, [list(k) for k in self.known],
+                [len(sl) for sl in self.slots], need, self._plans, self._named, NAMED_TRUST,
+                self.draw_size, top, checks, OFF_POLICY)  # fmt: skip
+
     @property
     def _core(self) -> CoreGame | None:
         """The position on the core, with the observer's hand, when a deal can

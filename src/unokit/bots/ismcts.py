@@ -54,10 +54,27 @@ from unokit.engine.errors import OptionError
 from unokit.engine.game import _RO, Game
 from unokit.engine.observation import Observation
 
-__all__ = ["ISMCTSBot", "DEFAULT_THINK_MS", "SearchStats"]
+__all__ = ["ISMCTSBot", "DEFAULT_THINK_MS", "DEFAULT_SIMS", "SearchStats", "legacy_hard"]
 
-#: default budget of ``hard``: a decision takes well under a second
+#: the budget of ``hard`` before issue 25 (``hard-legacy``): 700 ms of CPU time
+#: per decision, flat sequential halving
 DEFAULT_THINK_MS = 700.0
+#: the default budget of ``hard`` since issue 25: at most this many rollouts
+#: per decision, by count (no clock), raced (``race``): most decisions stop
+#: long before it (docs/bots.md)
+DEFAULT_SIMS = 1000
+#: the default's cap where it differs, by (variant, players): 2-player Flex's
+#: decisions have the most candidates (a card with or without its Flex
+#: power) and its rollouts are the cheapest; at 1000 it measured weaker than
+#: ``hard`` before (docs/bots.md). (With 4 players 2500 would cost about 30 ms.)
+DEFAULT_SIMS_BY_VARIANT = {("flex", 2): 2500}
+#: racing: samples between two checks, samples before the first one, the
+#: normal quantile of an elimination and the difference in win rate below
+#: which two moves count as equal
+RACE_BLOCK = 8
+RACE_MIN = 24
+RACE_Z = 3.0
+RACE_DELTA = 0.02
 #: deals weighed against the other players' earlier plays per decision
 DEFAULT_PARTICLES = 0
 #: Metropolis-Hastings steps between samples of the posterior over the hidden
@@ -144,7 +161,7 @@ class ISMCTSBot:
     def __init__(
         self,
         seed: int = 0,
-        think_ms: float | None = DEFAULT_THINK_MS,
+        think_ms: float | None | str = "default",
         iterations: int | None = None,
         sims: int | None = None,
         search: str = "flat",
@@ -157,9 +174,33 @@ class ISMCTSBot:
         particles: int = DEFAULT_PARTICLES,
         mcmc: int = DEFAULT_MCMC,
         play_eps: float | None = None,
+        race: bool | str | None = None,
+        c_race: bool | str = True,
         name: str | None = None,
         **_: Any,
     ) -> None:
+        default_budget = think_ms == "default" and sims is None and iterations is None
+        if think_ms == "default":
+            think_ms = None if iterations is not None or sims is not None else DEFAULT_THINK_MS
+        if default_budget:
+            sims = DEFAULT_SIMS
+        #: the cap follows the variant (:data:`DEFAULT_SIMS_BY_VARIANT`)
+        self._variant_cap = default_budget
+        #: racing (successive elimination on paired samples) instead of
+        #: sequential halving: on by default with the default budget
+        self.race = default_budget if race is None else _flag("race", race)
+        if self.race and search != "flat":
+            raise OptionError("race needs search=flat")
+        #: the race in C (``_core.Game.race``) when the samples allow it; the
+        #: Python race otherwise (same algorithm, Python's generator)
+        self._c_race = (
+            rollout == "sensible"
+            and own == "sensible"
+            and _flag("c_race", c_race)
+            # a subclass that scores or samples otherwise (expert) races in Python
+            and type(self)._values is ISMCTSBot._values
+            and type(self)._sample is ISMCTSBot._sample
+        )
         if sims is not None:
             sims = _count("sims", sims)
             think_ms, iterations, max_wall_ms = None, sims, None
@@ -246,7 +287,12 @@ class ISMCTSBot:
         template = det.sample(self._rng)
         codes = [template.encode(a) for a in choices]
         assert obs.seat is not None
-        if self.search == "flat":
+        if self.search == "flat" and self.race and self.iterations is not None:
+            cap = self.iterations
+            if self._variant_cap:
+                cap = DEFAULT_SIMS_BY_VARIANT.get((obs.variant, obs.players), cap)
+            best = self._race(det, codes, choices.index(default), obs.seat, cap)
+        elif self.search == "flat":
             best = self._flat(det, codes, choices.index(default), obs.seat)
         else:
             best = self._tree(det, codes, obs.seat)
@@ -287,6 +333,81 @@ class ISMCTSBot:
                 alive = alive[: (len(alive) + 1) // 2]
         self.stats.values = {i: wins[i] / tried[i] for i in range(k) if tried[i]}
         return max(alive, key=lambda i: (wins[i] / tried[i], i == default))
+
+    def _race(self, det: Determinizer, codes: list[int], default: int, me: int, cap: int) -> int:
+        """Successive elimination on paired samples: every candidate still in
+        the race is played on each sample; every :data:`RACE_BLOCK` samples
+        (from :data:`RACE_MIN` on) a candidate is dropped when the leader beat
+        it on more samples than it beat the leader, by more than
+        :data:`RACE_Z` standard deviations of that count (a sign test), and
+        the race stops when one candidate is left, when the leader is within
+        :data:`RACE_DELTA` of every other one at that confidence (they are
+        as good), or when ``cap`` rollouts are spent. The index of the
+        candidate with the most wins (``default`` on a tie)."""
+        rng = self._rng
+        k = len(codes)
+        spec = det.race_spec() if self._c_race else None
+        if spec is not None and k <= 64:
+            # the whole race in one C call (src/unokit/_core/search.c): the
+            # samples dealt there from the determinizer's spec, with its own
+            # generator seeded from this bot's
+            core = det._core
+            assert core is not None
+            best, samples, spent, won = core._g.race(
+                spec, codes, default, cap, rng.getrandbits(64), RACE_BLOCK, RACE_MIN,
+                RACE_Z, RACE_DELTA,
+            )  # fmt: skip
+            self.stats.iterations = samples
+            self.stats.rollouts = spent
+            self.stats.values = {i: won[i] / samples for i in range(k) if samples}
+            return best
+        wins = [0] * k
+        #: beat[i][j]: samples on which i won the round and j did not
+        beat = [[0] * k for _ in range(k)]
+        alive = list(range(k))
+        spent = samples = 0
+        z = RACE_Z
+        sqrt = math.sqrt
+        while len(alive) > 1 and spent < cap:
+            for _ in range(RACE_BLOCK):
+                values = self._values(self._sample(det, rng), [codes[i] for i in alive], me)
+                won = [i for i, v in zip(alive, values, strict=True) if v >= 1.0]
+                if won and len(won) < len(alive):
+                    lost = [i for i in alive if i not in won]
+                    for i in won:
+                        wins[i] += 1
+                        row = beat[i]
+                        for j in lost:
+                            row[j] += 1
+                elif won:
+                    for i in won:
+                        wins[i] += 1
+                samples += 1
+                spent += len(alive)
+                if spent >= cap:
+                    break
+            if samples < RACE_MIN:
+                continue
+            lead = max(alive, key=lambda i: (wins[i], i == default))
+            keep = [lead]
+            close = True
+            for j in alive:
+                if j == lead:
+                    continue
+                a, b = beat[lead][j], beat[j][lead]
+                bound = z * sqrt(a + b)
+                if a - b > bound:
+                    continue
+                keep.append(j)
+                if (abs(a - b) + bound) >= RACE_DELTA * samples:
+                    close = False
+            alive = sorted(keep)
+            if close:
+                break
+        self.stats.iterations = samples
+        self.stats.rollouts = spent
+        self.stats.values = {i: wins[i] / samples for i in range(k) if samples}
+        return max(alive, key=lambda i: (wins[i], i == default))
 
     def _sample(self, det: Determinizer, rng: random.Random) -> Game | CoreGame:
         """One sample for :meth:`_values`: on the core (no ``Game`` is built;
@@ -449,6 +570,26 @@ def _iterate(
     for ch in path:
         ch.visits += 1
         ch.wins += 1.0 if ch.player == winner else share
+
+
+def legacy_hard(seed: int = 0, **options: Any) -> ISMCTSBot:
+    """``hard-legacy``: ``hard`` as it was before issue 25 (700 ms of CPU time
+    per decision, sequential halving), kept so that comparisons with it can
+    be repeated. Its options are ``hard``'s."""
+    if not {"sims", "think_ms", "iterations"} & set(options):
+        options["think_ms"] = DEFAULT_THINK_MS
+    options.setdefault("race", False)
+    options.setdefault("name", "hard-legacy")
+    return ISMCTSBot(seed=seed, **options)
+
+
+def _flag(name: str, value: object) -> bool:
+    """``value`` as a yes/no option (``true``/``false``, ``1``/``0``)."""
+    if value in (True, 1, "1", "true", "True", "on", "yes"):
+        return True
+    if value in (False, 0, "0", "false", "False", "off", "no"):
+        return False
+    raise OptionError(f"{name} must be true or false, got {value!r}")
 
 
 def _share(name: str, value: object) -> float:
