@@ -37,6 +37,8 @@ def test_healthz_and_meta(client: TestClient) -> None:
         "shuffleSeats",
     ]
     assert meta["options"]["scoringMode"]["choices"] == ["highest", "lowest"]
+    # a rule the engine does not play yet is not offered (it would be refused)
+    assert "multiPlay" not in meta["options"] and "mercy" not in meta["options"]
     assert meta["options"]["targetScore"]["default"] == 500
 
 

@@ -36,7 +36,7 @@ from starlette.websockets import WebSocketDisconnect
 from unokit.bots import bot_names, make_bot
 from unokit.engine.errors import RecordError, UnoError
 from unokit.engine.game import Game, Phase
-from unokit.engine.options import _BOOLS, _INTS, HOUSE_RULES, OPTION_CHOICES, Options
+from unokit.engine.options import _BOOLS, _INTS, HOUSE_RULES, NOT_YET_PLAYED, OPTION_CHOICES, Options
 from unokit.engine.variants import VARIANTS
 from unokit.records.record import Record
 from unokit.records.record import loads as record_loads
@@ -332,6 +332,8 @@ def _option_meta() -> dict[str, Any]:
     default = Options()
     out: dict[str, Any] = {}
     for f in fields(Options):
+        if f.name in NOT_YET_PLAYED:  # refused by the engine: not offered
+            continue
         value = getattr(default, f.name)
         if f.name in OPTION_CHOICES:
             out[f.name] = {
