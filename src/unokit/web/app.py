@@ -36,7 +36,14 @@ from starlette.websockets import WebSocketDisconnect
 from unokit.bots import bot_names, make_bot
 from unokit.engine.errors import RecordError, UnoError
 from unokit.engine.game import Game, Phase
-from unokit.engine.options import _BOOLS, _INTS, HOUSE_RULES, NOT_YET_PLAYED, OPTION_CHOICES, Options
+from unokit.engine.options import (
+    _BOOLS,
+    _INTS,
+    HOUSE_RULES,
+    NOT_YET_PLAYED,
+    OPTION_CHOICES,
+    Options,
+)
 from unokit.engine.variants import VARIANTS
 from unokit.records.record import Record
 from unokit.records.record import loads as record_loads
