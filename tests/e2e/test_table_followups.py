@@ -1,0 +1,39 @@
+"""Issue 30 follow-ups in real Chromium: lobby sections and saved settings, the
+phone's round results, the solo game's seat buttons, French words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from unokit import Game
+
+from .test_player_ux import JS_MOUNT_SEATS, _round_over
+from .test_table_states import _state
+
+
+def test_a_solo_game_offers_no_open_to_a_newcomer_on_bot_seats(new_player: Any) -> None:
+    player = new_player("solo")
+    page = player.page
+    page.goto("/")
+    page.wait_for_selector("#create-form")
+    assert page.evaluate(JS_MOUNT_SEATS)
+    over: Game = _round_over([10, 20, 30])
+
+    def show(version: int, public: bool, others: str) -> None:
+        st = _state(over, 0, version)
+        st["info"]["public"] = public
+        st["info"]["seats"][1].update(kind=others, level=None if others == "human" else "normal")
+        page.evaluate("(s) => { window.sent = []; window.T.update(s); }", st)
+        page.wait_for_selector("#round-end:not([hidden])")
+
+    # me and two bots, a private room nobody watches: nothing to open
+    show(1, public=False, others="bot")
+    assert page.locator('.opp[data-seat="2"]').count() == 1
+    assert page.locator('[data-hand-over$=":open"]').count() == 0
+    # a public room: bot seats can be opened to a newcomer
+    show(2, public=True, others="bot")
+    page.wait_for_selector('[data-hand-over="2:open"]', state="attached")
+    # a private room with a friend: the same
+    show(3, public=False, others="human")
+    page.wait_for_selector('[data-hand-over="2:open"]', state="attached")
+    page.wait_for_selector('[data-hand-over="1:bot"]', state="attached")
