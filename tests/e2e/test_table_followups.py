@@ -3,6 +3,7 @@ phone's round results, the solo game's seat buttons, French words."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from unokit import Game
@@ -37,3 +38,20 @@ def test_a_solo_game_offers_no_open_to_a_newcomer_on_bot_seats(new_player: Any) 
     show(3, public=False, others="human")
     page.wait_for_selector('[data-hand-over="2:open"]', state="attached")
     page.wait_for_selector('[data-hand-over="1:bot"]', state="attached")
+
+
+def test_french_says_robots_throughout_and_names_the_default_player(new_player: Any) -> None:
+    player = new_player("fr", locale="fr-FR")
+    page = player.page
+    page.goto("/")
+    page.wait_for_selector("#quick-bots")
+    text = page.inner_text("#view-lobby")
+    assert "Jouer contre des robots" in text
+    assert "Vous et 3 robots, les cartes sont distribuées tout de suite." in text
+    assert not re.search(r"\bbots?\b", text), text
+    # no name typed: the quick game seats me under the French default name
+    page.click("#quick-bots")
+    player.wait_table()
+    state = player.state()
+    assert state is not None
+    assert state["info"]["seats"][player.seat()]["name"] == "Joueur", state["info"]["seats"]
