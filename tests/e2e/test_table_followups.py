@@ -8,6 +8,7 @@ from typing import Any
 
 from unokit import Game
 
+from .conftest import PHONE
 from .test_player_ux import JS_MOUNT_SEATS, _round_over
 from .test_table_states import _state
 
@@ -55,3 +56,51 @@ def test_french_says_robots_throughout_and_names_the_default_player(new_player: 
     state = player.state()
     assert state is not None
     assert state["info"]["seats"][player.seat()]["name"] == "Joueur", state["info"]["seats"]
+
+
+def test_on_a_phone_the_round_results_fit_without_scrolling_and_show_no_key_hints(
+    new_player: Any,
+) -> None:
+    player = new_player("phone", viewport=PHONE)
+    page = player.page
+    page.goto("/")
+    page.wait_for_selector("#create-form")
+    assert page.evaluate(JS_MOUNT_SEATS)
+    left = ["R1", "R2", "R3", "Y4", "Y5", "G6", "G7", "B8", "B9", "W", "W4", "RS"]
+    g = Game.setup(
+        "classic",
+        4,
+        {"targetScore": 500},
+        hands=[left, ["Y1"], ["B1", "B2", "G3", "G4", "GR", "BD2"], ["G1", "G2", "Y2", "Y3", "W"]],
+        draw=["R4", "R5", "R6", "R7", "R8", "G8", "G9"],
+        discard=["Y9"],
+        color="Y",
+        current=1,
+    )
+    g.apply("P1 PLAY Y1")
+    assert g.state.name == "ROUND_OVER"
+    page.evaluate("(s) => window.T.update(s)", _state(g, 0))
+    page.wait_for_selector("#round-end:not([hidden]) #act-next")
+    player.screenshot("round-results-390x844")
+    # the panel needs no scrolling and "Next round" is on screen
+    scroll = page.evaluate(
+        """() => { const p = document.querySelector('#round-end .panel');
+           return [p.scrollHeight, p.clientHeight]; }"""
+    )
+    assert scroll[0] <= scroll[1], scroll
+    box = page.locator("#act-next").bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+    page.locator("#act-next").click(trial=True, timeout=3000)
+    # each hand left is one row of cards, not two
+    rows = page.evaluate(
+        """() => [...document.querySelectorAll('#round-end .mini-hand')].map((h) => {
+           const tops = new Set([...h.querySelectorAll('.card')].map((c) => Math.round(c.getBoundingClientRect().top)));
+           return tops.size; })"""
+    )
+    assert rows and max(rows) <= 1, rows
+    # no key hints on a phone: not on "Next round", not on any table control
+    hints = page.evaluate(
+        """() => [...document.querySelectorAll('#view-table kbd')]
+           .filter((k) => k.getClientRects().length).map((k) => k.textContent)"""
+    )
+    assert hints == [], hints
