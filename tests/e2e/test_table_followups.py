@@ -104,3 +104,49 @@ def test_on_a_phone_the_round_results_fit_without_scrolling_and_show_no_key_hint
            .filter((k) => k.getClientRects().length).map((k) => k.textContent)"""
     )
     assert hints == [], hints
+
+
+JS_SECTIONS_OPEN = (
+    "() => [...document.querySelectorAll('#create-form details.more')].map((d) => d.open)"
+)
+
+
+def test_lobby_sections_stay_open_and_saved_settings_are_shown_with_a_reset(
+    new_player: Any,
+) -> None:
+    player = new_player("lobby")
+    page = player.page
+    page.goto("/")
+    page.wait_for_selector("#create-form")
+    page.evaluate("() => localStorage.removeItem('unokit.lastCreate')")
+    page.reload()
+    page.wait_for_selector("#create-form")
+    assert page.locator("#saved-note").count() == 0  # nothing saved yet
+    # open both sections, then change Players and Game: they stay open
+    page.locator("#create-form details.more > summary").nth(0).click()
+    page.locator("#create-form details.more > summary").nth(1).click()
+    page.select_option("#create-players", "3")
+    page.wait_for_function("() => document.querySelector('#create-players').value === '3'")
+    assert page.evaluate(JS_SECTIONS_OPEN) == [True, True]
+    page.click('.variant-tile[data-variant="flip"]')
+    page.wait_for_selector('.variant-tile.checked[data-variant="flip"]')
+    assert page.evaluate(JS_SECTIONS_OPEN) == [True, True]
+    # a target of 30, then a new visit: the lobby says it reuses those settings
+    page.fill('[name="opt-targetScore"]', "30")
+    page.dispatch_event('[name="opt-targetScore"]', "change")
+    page.reload()
+    page.wait_for_selector("#create-form")
+    note = page.locator("#saved-note")
+    assert note.is_visible() and "Using your last settings" in note.inner_text()
+    create = page.locator("#create-submit").bounding_box()
+    where = note.bounding_box()
+    assert create is not None and where is not None
+    assert abs(where["y"] - create["y"]) < 80  # beside the Create button
+    assert page.input_value('[name="opt-targetScore"]') == "30"
+    # Reset: the defaults again, the note gone, nothing saved
+    page.click("#saved-reset")
+    page.wait_for_selector("#saved-note", state="detached")
+    assert page.input_value('[name="opt-targetScore"]') == "500"
+    assert page.input_value("#create-players") == "4"
+    assert page.locator('.variant-tile.checked[data-variant="classic"]').count() == 1
+    assert page.evaluate("() => localStorage.getItem('unokit.lastCreate')") is None

@@ -11,6 +11,8 @@ export const EN_UX = {
   "quick.play": "Quick play",
   "quick.play.hint": "Sit at a public table with free seats, or open one.",
   "quick.defaultName": "Player",
+  "lobby.saved": "Using your last settings",
+  "lobby.saved.reset": "Reset",
   // presets
   "preset.label": "Rules",
   "preset.official": "Official",
@@ -98,6 +100,8 @@ export const FR_UX = {
   "quick.play": "Partie rapide",
   "quick.play.hint": "Rejoindre une table publique avec des places libres, ou en ouvrir une.",
   "quick.defaultName": "Joueur",
+  "lobby.saved": "Vos derniers réglages sont repris",
+  "lobby.saved.reset": "Réinitialiser",
   "preset.label": "Règles",
   "preset.official": "Officielles",
   "preset.party": "Fête",
