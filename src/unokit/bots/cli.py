@@ -242,8 +242,9 @@ def analyse(
     seed: Annotated[int, typer.Option(help="Seed of the sampling.")] = 0,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """Winning chances of one seat before and after each of its moves (from its
-    own view only), with the moves that lost the most and the better move."""
+    """Winning chances of one seat before and after each of its moves, from its own view.
+
+    The moves that lost the most are listed with the better move."""
     from unokit.bots.analysis import analyse as run
     from unokit.records import record as records
 

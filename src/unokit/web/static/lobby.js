@@ -89,6 +89,10 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
     name: savedName(),
     public: Boolean(last.public),
   };
+  // the last room's settings are reused, and the lobby says so (with a Reset)
+  let fromSaved = Object.keys(last).length > 0;
+  // the sections a player opened stay open when the form is drawn again
+  const openSections = new Set();
 
   function seatKinds() {
     const kinds = [];
@@ -140,6 +144,11 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
   }
 
   function draw() {
+    for (const d of root.querySelectorAll("#create-form details[data-section]")) {
+      if (d.open) openSections.add(d.dataset.section);
+      else openSections.delete(d.dataset.section);
+    }
+    const isOpen = (name) => (openSections.has(name) ? "open" : "");
     const vmeta = variants[form.variant];
     const maxP = vmeta.max_players;
     if (form.players > maxP) form.players = maxP;
@@ -238,7 +247,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
           </fieldset>
           <fieldset class="presets"><legend>${esc(t("preset.label"))}</legend>
             <div class="preset-tiles">${presetTiles}</div>
-            <details class="house" ${preset === "custom" ? "open" : ""}><summary>${esc(t("lobby.house"))}</summary>
+            <details class="house" data-section="house" ${preset === "custom" ? "open" : isOpen("house")}><summary>${esc(t("lobby.house"))}</summary>
               <label class="field"><span>${esc(t("opt.stacking"))}</span><select name="opt-stacking">
                 ${["off", "same_symbol", "escalate"].map((m) => `<option value="${m}" ${stacking === m ? "selected" : ""}>${esc(t(`opt.stacking.${m}`))}</option>`).join("")}</select>
                 <small class="help-line">${esc(t("help.stacking"))}</small></label>
@@ -247,8 +256,9 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
           </fieldset>
           <label class="check"><input type="checkbox" name="public" id="create-public" ${form.public ? "checked" : ""} /> ${esc(t("lobby.public"))}</label>
           <p class="form-error" id="create-error" role="alert" hidden></p>
-          <div class="form-actions"><button type="submit" class="btn primary big" id="create-submit">${esc(t("lobby.submit"))}</button></div>
-          <details class="more"><summary>${esc(t("lobby.moreScoring"))}</summary>
+          <div class="form-actions"><button type="submit" class="btn primary big" id="create-submit">${esc(t("lobby.submit"))}</button>
+            ${fromSaved ? `<p class="saved-note" id="saved-note">${esc(t("lobby.saved"))} · <button type="button" class="btn small ghost" id="saved-reset">${esc(t("lobby.saved.reset"))}</button></p>` : ""}</div>
+          <details class="more" data-section="scoring" ${isOpen("scoring")}><summary>${esc(t("lobby.moreScoring"))}</summary>
             <div class="grid2">
               <label class="field"><span>${esc(t("lobby.target"))}</span><input type="number" name="opt-targetScore" min="1" max="100000" step="50" value="${esc(target)}" /></label>
               <label class="field"><span>${esc(t("lobby.matchMode"))}</span><select name="opt-matchMode">
@@ -259,7 +269,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
                 ${["", "15", "30", "60", "120"].map((s) => `<option value="${s}" ${String(form.turnTimer) === s ? "selected" : ""}>${esc(s ? t("lobby.timer.s", { n: s }) : t("lobby.timer.none"))}</option>`).join("")}</select></label>
             </div>
           </details>
-          <details class="more"><summary>${esc(t("lobby.more"))}</summary><div class="grid2">${more}</div></details>
+          <details class="more" data-section="more" ${isOpen("more")}><summary>${esc(t("lobby.more"))}</summary><div class="grid2">${more}</div></details>
         </form>
         <div class="side-col">
           <form class="panel join-form" id="join-form">
@@ -341,6 +351,17 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
 
   function wire() {
     const f = root.querySelector("#create-form");
+    f.querySelector("#saved-reset")?.addEventListener("click", () => {
+      try {
+        localStorage.removeItem(LAST_KEY);
+      } catch {
+        /* ignore */
+      }
+      Object.assign(form, { variant: "classic", players: 4, seats: null, options: {}, turnTimer: "", public: false });
+      fromSaved = false;
+      draw();
+      root.querySelector("#create-submit")?.focus();
+    });
     f.querySelector("#create-name").addEventListener("input", (e) => {
       form.name = e.target.value;
     });

@@ -247,6 +247,15 @@ export function createTable(root, handlers) {
   // ---- helpers bound to the current state ---------------------------------
   const obs = () => state?.observation ?? null;
   const me = () => (state ? state.seat : null);
+  /** Whether anyone but me can join or watch the room: it is public, watched,
+   * or another seat belongs to a person (claimed or open). A solo game against
+   * bots is not. */
+  const shared = () => {
+    const info = state?.info;
+    if (!info) return false;
+    if (info.public || info.spectators > 0) return true;
+    return (info.seats || []).some((x) => x.seat !== me() && x.kind === "human");
+  };
   const seatInfo = (s) => state?.info?.seats?.[s] ?? null;
   const nameOf = (s) => {
     const info = seatInfo(s);
@@ -516,7 +525,9 @@ export function createTable(root, handlers) {
       }
       if (over && me() !== null && state.info?.host === me() && handlers.handOver) {
         if (info?.kind !== "bot") seatBtns.push(`<button type="button" class="btn small ghost" data-hand-over="${s}:bot">${esc(t("seat.toBot"))}</button>`);
-        if (info?.kind === "bot" || info?.claimed) seatBtns.push(`<button type="button" class="btn small ghost" data-hand-over="${s}:open">${esc(t("seat.open"))}</button>`);
+        // a bot's seat is opened to a newcomer only in a room others can join:
+        // public, watched, or with another person's seat; never in a solo game
+        if (info?.kind === "bot" ? shared() : info?.claimed) seatBtns.push(`<button type="button" class="btn small ghost" data-hand-over="${s}:open">${esc(t("seat.open"))}</button>`);
       }
       const sep = idx < order.length - 1 ? `<span class="flow" aria-hidden="true">${arrow}</span>` : "";
       return `
