@@ -452,6 +452,8 @@ static void copy_game(uk_game *dst, const uk_game *src) {
     memcpy(&dst->side, &src->side, offsetof(uk_game, reveal) - offsetof(uk_game, side));
     if (src->reveal_len > 0)
         memcpy(dst->reveal, src->reveal, sizeof(int16_t) * (size_t)src->reveal_len);
+    memcpy(dst->order, src->order, sizeof src->order); /* the seating (6.16) */
+    memcpy(dst->pos, src->pos, sizeof src->pos);
     dst->commands = src->commands;
     dst->ev = NULL;
 }
