@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import unokit.testing.slowbot  # noqa: F401  (registers test-slow here too)
+from unokit.testing.slowbot import sleep_and_mark
 from unokit.web.app import create_app
 from unokit.web.botpool import WorkerPool
 from unokit.web.config import Settings
@@ -282,21 +283,15 @@ def test_meta_lists_only_levels_a_room_can_be_created_with(client: TestClient) -
 # ---------------------------------------------------------------- the pool alone
 
 
-def _sleep_and_mark(path: str, seconds: float) -> int:
-    Path(path).write_text("ran")
-    time.sleep(seconds)
-    return os.getpid()
-
-
 def test_a_job_cancelled_while_it_waits_never_runs(tmp_path: Path) -> None:
     async def main() -> None:
         pool = WorkerPool(1, queue_limit=10)
         try:
-            first = pool.submit(_sleep_and_mark, str(tmp_path / "a"), 1.0)
-            second = pool.submit(_sleep_and_mark, str(tmp_path / "b"), 0.0)
+            first = pool.submit(sleep_and_mark, str(tmp_path / "a"), 1.0)
+            second = pool.submit(sleep_and_mark, str(tmp_path / "b"), 0.0)
             assert pool.waiting == 2 or pool.waiting == 1
             second.cancel()  # its room moved on: the answer would be stale
-            third = pool.submit(_sleep_and_mark, str(tmp_path / "c"), 0.0)
+            third = pool.submit(sleep_and_mark, str(tmp_path / "c"), 0.0)
             pid = await asyncio.wait_for(first, 60)
             assert await asyncio.wait_for(third, 60) == pid
             assert not (tmp_path / "b").exists()
@@ -312,11 +307,11 @@ def test_a_hung_worker_is_killed_and_replaced(tmp_path: Path) -> None:
     async def main() -> None:
         pool = WorkerPool(1, queue_limit=10, hang_timeout=30.0)
         try:
-            hung = pool.submit(_sleep_and_mark, str(tmp_path / "a"), 600.0)
+            hung = pool.submit(sleep_and_mark, str(tmp_path / "a"), 600.0)
             with pytest.raises(WorkerLost, match="no answer"):
                 await asyncio.wait_for(hung, 120)
             pid = hung.exception().pid  # type: ignore[union-attr]
-            again = await asyncio.wait_for(pool.run(_sleep_and_mark, str(tmp_path / "b"), 0), 120)
+            again = await asyncio.wait_for(pool.run(sleep_and_mark, str(tmp_path / "b"), 0), 120)
             assert again != pid and pool.replaced == 1
         finally:
             await pool.stop()

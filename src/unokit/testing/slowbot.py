@@ -22,7 +22,7 @@ from unokit.bots.heuristic import HeuristicBot
 from unokit.engine.actions import Action
 from unokit.engine.observation import Observation
 
-__all__ = ["SlowBot", "configure", "LEVEL"]
+__all__ = ["SlowBot", "configure", "LEVEL", "sleep_and_mark"]
 
 LEVEL = "test-slow"
 _DIR: Path | None = None
@@ -59,3 +59,15 @@ class SlowBot:
 
 
 register_bot(LEVEL, SlowBot)
+
+
+def sleep_and_mark(path: str, seconds: float) -> int:
+    """A worker job for the pool's tests: mark ``path`` as run, sleep, answer
+    the worker's pid. (Here, not in a test module: a worker process imports
+    what it runs by module name, and the tests are not importable there.)"""
+    import os
+    import time
+
+    Path(path).write_text("ran")
+    time.sleep(seconds)
+    return os.getpid()
