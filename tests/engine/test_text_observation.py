@@ -7,6 +7,7 @@ import random
 import pytest
 
 from unokit import Game
+from unokit.agents.arena import parse_answer
 from unokit.bots import make_bot
 from unokit.engine.narration import TEXT_HISTORY, move_commands, read_command
 
@@ -76,7 +77,7 @@ def test_every_move_command_reads_back_to_its_action(variant: str) -> None:
     rng = random.Random(7)
     opts = {"sevenZero": True} if variant == "classic" else {}
     for seed in range(6):
-        g = Game.new(variant, 3, opts, seed=seed)
+        g = Game.new(variant, 2 + seed % 2, opts, seed=seed)
         for _ in range(400):
             if g.phase >= 4:
                 break
@@ -86,4 +87,7 @@ def test_every_move_command_reads_back_to_its_action(variant: str) -> None:
             assert len(commands) == len(obs.legal) == len(set(commands))
             for cmd, action in zip(commands, obs.legal, strict=True):
                 assert read_command(cmd, obs) == action, cmd
+                # what a model answers: the arena's and TextArena's parsers
+                assert parse_answer(f"Thinking...\nMove: {cmd}", obs) == action, cmd
+                assert parse_answer(f"[{cmd}]", obs) == action, cmd
             g.apply(obs.legal[rng.randrange(len(obs.legal))])

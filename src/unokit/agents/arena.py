@@ -222,7 +222,7 @@ def prompt_messages(obs: Observation, history: int = 12) -> list[Message]:
 # ----------------------------------------------------------------- the parser
 
 _MOVE_LINE = re.compile(r"(?:^|\b)(?:final\s+)?(?:move|answer)\s*[:=]\s*(.+)$", re.I)
-_STRIP = " \t`'\"*_.[](){}<>"
+_STRIP = " \t`'\"_.[](){}<>"  # not '*': Flex cards end in it (G4*)
 
 
 def parse_answer(text: str, obs: Observation) -> Action | str:
@@ -245,6 +245,8 @@ def parse_answer(text: str, obs: Observation) -> Action | str:
     if chosen is None:
         chosen = lines[-1]
     move = chosen.strip(_STRIP)
+    while move.startswith("**") or move.endswith("**"):  # Markdown bold around it
+        move = move.removeprefix("**").removesuffix("**").strip(_STRIP)
     if not move:
         return "no move after 'Move:'"
     legal = obs.legal
