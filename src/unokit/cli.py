@@ -320,6 +320,7 @@ _COMMAND_MODULES = (
     "unokit.agents.cli",
     "unokit.agents.arena_cli",
     "unokit.train.cli",
+    "unokit.bench",
 )
 
 
