@@ -17,8 +17,9 @@ from unokit.envs.textarena import TEXTARENA_IDS, UnoTextArenaEnv  # noqa: E402
 
 
 class RandomTextAgent(ta.Agent):
-    """Reads the legal moves off the last board it was shown and answers one in
-    free text (a share ``bad`` of its answers are not moves at all)."""
+    """Reads the legal moves off the last board it was shown and answers a
+    random one in free text, a play when there is one (a share ``bad`` of its
+    answers name a card nobody holds)."""
 
     def __init__(self, seed: int, bad: float = 0.0) -> None:
         self.rng = random.Random(seed)
@@ -31,7 +32,8 @@ class RandomTextAgent(ta.Agent):
         moves = lines[-1][len("Legal moves: ") : -1].split("; ")
         if self.rng.random() < self.bad:
             return "I think I will play the purple eleven. Final Answer: [play X11]"
-        return f"Let me think. Final Answer: [{self.rng.choice(moves)}]"
+        plays = [m for m in moves if m.startswith("play ")]  # short games: play when possible
+        return f"Let me think. Final Answer: [{self.rng.choice(plays or moves)}]"
 
 
 def _play(env_id: str, players: int, seed: int, bad: float = 0.0) -> tuple[dict, dict, int]:
@@ -53,7 +55,6 @@ def _play(env_id: str, players: int, seed: int, bad: float = 0.0) -> tuple[dict,
 @pytest.mark.parametrize("players", [2, 3])
 def test_whole_games_through_textarena(variant: str, players: int) -> None:
     env_id = TEXTARENA_IDS[variant]
-    outcomes = []
     for seed in range(2):
         rewards, info, steps = _play(env_id, players, seed)
         assert sorted(rewards) == list(range(players)) and steps > 3
@@ -61,8 +62,6 @@ def test_whole_games_through_textarena(variant: str, players: int) -> None:
         values = sorted(rewards.values())
         # one winner (+1, the others -1) or a blocked round (all 0)
         assert values in ([-1] * (players - 1) + [1], [0] * players)
-        outcomes.append(rewards)
-    assert len({tuple(sorted(r.items())) for r in outcomes}) >= 1
 
 
 def test_the_engine_decides_and_the_winner_is_rewarded() -> None:
