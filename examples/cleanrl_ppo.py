@@ -139,7 +139,8 @@ def main(argv: list[str] | None = None) -> dict:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
-    kw = {"reward": args.reward, "stall_reward": args.stall_reward, "max_steps": args.max_steps}
+    kw = {"reward": args.reward, "stall_reward": args.stall_reward, "max_steps": args.max_steps,
+          "obs_layout": 1}  # the raw vector: this recipe scales it itself
     envs = MODULES[args.variant].vector_env(args.num_envs, 2, seed=args.seed, **kw)
     high = envs.encoder.high
     agent = Agent(high, envs.reset().action_mask.shape[1])
@@ -218,7 +219,7 @@ def main(argv: list[str] | None = None) -> dict:
         fresh = Agent(high, out.action_mask.shape[1])
         fresh.load_state_dict(torch.load(file))
         policy = greedy(fresh)
-        return evaluate_many(policy, args.variant, games=games, seed=args.eval_seed,
+        return evaluate_many(policy, args.variant, games=games, seed=args.eval_seed, obs_layout=1,
                              echo=lambda line: print(line, flush=True))  # fmt: skip
 
     curve = []

@@ -78,7 +78,7 @@ class UnoMultiAgentEnv(MultiAgentEnv):  # type: ignore[misc]
         c = dict(config or {})
         variant = c.pop("variant", "classic")
         self.features = observation_fn(variant, c.pop("features", True))
-        self.env = MODULES[variant].env(players=2, **c)
+        self.env = MODULES[variant].env(players=2, obs_layout=1, **c)  # raw vector + uno_features
         self.agents = self.possible_agents = list(self.env.possible_agents)
         box = self.env.observation_space(self.agents[0])["observation"]
         n = self.env.action_space(self.agents[0]).n
@@ -214,7 +214,7 @@ def greedy(module: RLModule, features: Any) -> Any:
 
 def evaluate_both(module: RLModule, features: Any, args: argparse.Namespace, games: int,
                   seconds: float, steps: int) -> dict[str, Any]:  # fmt: skip
-    rates = evaluate_many(greedy(module, features), args.variant, games=games,
+    rates = evaluate_many(greedy(module, features), args.variant, games=games, obs_layout=1,
                           seed=args.eval_seed, echo=lambda line: print(line, flush=True))  # fmt: skip
     return {"seconds": seconds, "steps": steps, **rates}
 

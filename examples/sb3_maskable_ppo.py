@@ -242,7 +242,7 @@ def make_env(variant: str, opponent: str, args: argparse.Namespace) -> Any:
     def thunk() -> gymnasium.Env[Any, Any]:
         env: gymnasium.Env[Any, Any] = gymnasium.make(
             GYM_IDS[variant], players=2, opponent=opponent, reward=args.reward,
-            stall_reward=args.stall_reward)  # fmt: skip
+            stall_reward=args.stall_reward, obs_layout=1)  # the raw vector + uno_features  # fmt: skip
         if args.shaping:
             env = HandShaping(env, args.shaping, args.gamma)
         return FeatureObservation(env, variant, args.features, args.policy == "scoring")
@@ -302,7 +302,7 @@ def evaluate_model(path: Path, args: argparse.Namespace, games: int) -> dict:
     model = MaskablePPO.load(path, device="cpu")
     policy = greedy(model, observation_transform(args.variant, args.features,
                                                  args.policy == "scoring"))  # fmt: skip
-    return evaluate_many(policy, args.variant, games=games, seed=args.eval_seed,
+    return evaluate_many(policy, args.variant, games=games, seed=args.eval_seed, obs_layout=1,
                          echo=lambda line: print(line, flush=True))  # fmt: skip
 
 

@@ -62,7 +62,7 @@ class FeatureNet(Net):
 
 def make_env(args: argparse.Namespace, seed: int) -> LearnerView:
     aec = MODULES[args.variant].env(players=2, reward=args.reward, stall_reward=args.stall_reward,
-                                    max_steps=args.max_steps)  # fmt: skip
+                                    max_steps=args.max_steps, obs_layout=1)  # fmt: skip
     return LearnerView(aec, UnoFeatures(args.variant, 2), seed=seed)
 
 
@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> dict:
     policy = greedy(fresh, env.features)
     print(f"reloaded from {path}, {args.eval_games} games each:", flush=True)
     final: dict[str, Any] = {"seconds": train_seconds, "steps": steps}
-    final |= evaluate_many(policy, args.variant, games=args.eval_games, seed=args.eval_seed,
+    final |= evaluate_many(policy, args.variant, games=args.eval_games, seed=args.eval_seed, obs_layout=1,
                            echo=lambda line: print(line, flush=True))  # fmt: skip
     results = {"library": "tianshou DQN (learner view of the PettingZoo env)",
                "variant": args.variant, "args": {k: str(v) for k, v in vars(args).items()},

@@ -92,7 +92,7 @@ def make_env(args: argparse.Namespace, seed: int, index: int = 0) -> LearnerView
     (``--opponent heuristic``, and every other environment with ``mixed``)
     against unokit's ``heuristic`` bot."""
     aec = MODULES[args.variant].env(players=2, reward=args.reward, stall_reward=args.stall_reward,
-                                    max_steps=args.max_steps)  # fmt: skip
+                                    max_steps=args.max_steps, obs_layout=1)  # fmt: skip
     opponent = getattr(args, "opponent", "random")
     heuristic = opponent == "heuristic" or (opponent == "mixed" and index % 2 == 1)
     bot = BotOpponent("heuristic", seed) if heuristic else None
@@ -123,7 +123,7 @@ def greedy(learner: PPO, features: UnoFeatures) -> Any:
 
 def evaluate_both(learner: PPO, features: UnoFeatures, args: argparse.Namespace, games: int,
                   seconds: float, steps: int) -> dict[str, Any]:  # fmt: skip
-    rates = evaluate_many(greedy(learner, features), args.variant, games=games,
+    rates = evaluate_many(greedy(learner, features), args.variant, games=games, obs_layout=1,
                           seed=args.eval_seed, echo=lambda line: print(line, flush=True))  # fmt: skip
     return {"seconds": seconds, "steps": steps, **rates}
 

@@ -51,12 +51,15 @@ They are functions of the observation and mask (no hidden information, nothing
 the policy could not compute itself), so a policy trained with them plays the
 same environments; they only save the network from learning to count.
 :func:`features` appends them to the observation divided by its Box's upper
-bound (every raw feature in 0..1). The layout of the environments' own
-observation is unchanged.
+bound (every raw feature in 0..1). They read observation layout 1 (the
+environments' ``obs_layout=1``, which the recipes ask for); layout 2, the
+environments' default since issue 28, already holds the scaled vector and
+these state features (``unokit.envs.observation.FeatureLayout``), not the
+per-action ones.
 
 >>> import numpy as np
 >>> from unokit.envs.gym import UnoGymEnv
->>> env = UnoGymEnv("classic", 2)
+>>> env = UnoGymEnv("classic", 2, obs_layout=1)
 >>> f = UnoFeatures("classic", 2)
 >>> obs, _ = env.reset(seed=1)
 >>> x = f(obs["observation"], obs["action_mask"])

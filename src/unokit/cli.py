@@ -318,7 +318,9 @@ _COMMAND_MODULES = (
     "unokit.envs.cli",
     "unokit.records.cli",
     "unokit.agents.cli",
+    "unokit.agents.arena_cli",
     "unokit.train.cli",
+    "unokit.bench",
 )
 
 

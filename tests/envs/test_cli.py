@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from unokit.cli import app
 from unokit.envs.actions import action_table
-from unokit.envs.observation import ObservationEncoder
+from unokit.envs.observation import FeatureLayout, ObservationEncoder
 
 runner = CliRunner()
 
@@ -26,7 +26,17 @@ def test_layout_json_is_the_encoder_layout() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     enc = ObservationEncoder("flex", 2, {"sevenZero": True})
+    layout = FeatureLayout(enc, action_table("flex", 2, {"sevenZero": True}))
+    assert data["obs_layout"] == 2 and data["size"] == layout.size
+    assert [(s["name"], s["offset"], s["length"]) for s in data["segments"]] == layout.describe()
+    assert layout.describe()[: len(enc.describe())] == enc.describe()  # layout 1 comes first
+    result = runner.invoke(
+        app, ["envs", "layout", "flex", "-o", "sevenZero=true", "--json", "--obs-layout", "1"]
+    )
+    data = json.loads(result.output)
     assert [(s["name"], s["offset"], s["length"]) for s in data["segments"]] == enc.describe()
+    result = runner.invoke(app, ["envs", "layout", "flex", "--obs-layout", "3"])
+    assert result.exit_code == 2 and "obs_layout must be one of 1, 2" in result.output
 
 
 def test_table_is_printed_for_people() -> None:

@@ -53,7 +53,8 @@ def test_sb3_make_vec_env_and_check_env() -> None:
 
     vec = env_util.make_vec_env(GYM_IDS["classic"], n_envs=2, seed=0)
     obs = vec.reset()
-    assert obs["observation"].shape == (2, 181) and obs["action_mask"].shape == (2, 70)
+    # layout 2 (the default): the 181 raw values scaled, then 42 features
+    assert obs["observation"].shape == (2, 223) and obs["action_mask"].shape == (2, 70)
     masks = np.stack(vec.env_method("action_masks"))
     assert (masks == obs["action_mask"]).all()
     vec.close()
@@ -86,7 +87,7 @@ def test_observations_stay_within_the_box() -> None:
     """The Box bounds are honest: every observation of long random rounds lies
     in them, and a hand or discard count never exceeds its card's copies."""
     for variant in ("classic", "flip", "flex"):
-        env = UnoGymEnv(variant, 3, max_steps=None)
+        env = UnoGymEnv(variant, 3, max_steps=None, obs_layout=1)
         space = env.observation_space["observation"]
         assert isinstance(space, gymnasium.spaces.Box)
         hand = env.encoder.slice("hand")

@@ -91,7 +91,7 @@ def test_the_differential_check_finds_a_difference() -> None:
 def test_rounds_are_engine_games_from_consecutive_seeds(variant: str) -> None:
     """Game i starts as Game.new(seed=seed+i); a round dealt by an automatic reset
     takes the next unused seed; the first rows are the engine's observations."""
-    env = MODULES[variant].vector_env(5, players=3, seed=40)
+    env = MODULES[variant].vector_env(5, players=3, seed=40, obs_layout=1)  # the raw vector
     out = env.reset()
     assert env.seeds.tolist() == [40, 41, 42, 43, 44]
     for i in range(5):
@@ -136,7 +136,7 @@ def test_catch_window() -> None:
         "classic", 2, hands=[["RS", "R1"], ["B3", "G4"]], draw=["G7", "B1"], discard=["R5"],
         current=0, events=False,
     )  # fmt: skip
-    env = UnoClassicVectorEnv(2, 2, max_steps=3)
+    env = UnoClassicVectorEnv(2, 2, max_steps=3, obs_layout=1)
     at = env.table.index_of
     env.reset_from([g, g])
     out = env.step(np.full(2, at("PLAY RS")))
@@ -179,7 +179,7 @@ def test_same_seed_same_games_and_reset_reseeds(backend: str) -> None:
 @pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
 def test_automatic_reset_returns_the_new_round(variant: str) -> None:
     players = 3
-    env = MODULES[variant].vector_env(32, players, seed=4)
+    env = MODULES[variant].vector_env(32, players, seed=4, obs_layout=1)
     out = env.reset()
     rng = np.random.default_rng(0)
     seen = 0
@@ -291,8 +291,9 @@ def test_options_and_arguments() -> None:
         v = MODULES[variant].vector_env(3, players, seed=1, **options)
         aec = MODULES[variant].raw_env(players=players, **options)
         assert v.table.names == aec.table.names
-        assert v.reset().observation.shape == (3, aec.encoder.size)
+        assert v.reset().observation.shape == (3, aec.layout.size)
         assert np.array_equal(v.encoder.high, aec.encoder.high)
+        assert v.observation_size == aec.observation_space("player_0")["observation"].shape[0]
 
 
 def test_reset_from_checks_its_games() -> None:

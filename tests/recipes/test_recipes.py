@@ -106,7 +106,7 @@ def test_features_count_what_the_engine_holds(variant: str) -> None:
     from unokit.envs.gym import UnoGymEnv
 
     features = _load("uno_features").UnoFeatures(variant, 2)
-    env = UnoGymEnv(variant, 2, opponent="random")
+    env = UnoGymEnv(variant, 2, opponent="random", obs_layout=1)
     table = env.table
     at = features.at
     rng = np.random.default_rng(0)
@@ -155,7 +155,7 @@ def test_action_features_describe_each_legal_play(variant: str) -> None:
     from unokit.envs.gym import UnoGymEnv
 
     features = _load("uno_features").UnoFeatures(variant, 2)
-    env = UnoGymEnv(variant, 2, opponent="random")
+    env = UnoGymEnv(variant, 2, opponent="random", obs_layout=1)
     table = env.table
     kinds = features.action_at["dyn"] - 3 - 7
     dyn = features.action_at["dyn"]
@@ -247,7 +247,7 @@ def test_flip_features_read_the_opponents_backs() -> None:
     from unokit.envs.gym import UnoGymEnv
 
     features = _load("uno_features").UnoFeatures("flip", 2)
-    env = UnoGymEnv("flip", 2, opponent="random")
+    env = UnoGymEnv("flip", 2, opponent="random", obs_layout=1)
     table = env.table
     universe = list(features.encoder.cards)
     at = features.at
@@ -343,9 +343,9 @@ def test_hand_shaping_is_potential_based() -> None:
     import gymnasium
 
     sb3 = _load("sb3_maskable_ppo")
-    raw = gymnasium.make("unokit/UnoClassic-v0", players=2, opponent="heuristic", reward="win")
+    raw = gymnasium.make("unokit/UnoClassic-v0", players=2, opponent="heuristic", reward="win", obs_layout=1)
     shaped = sb3.HandShaping(
-        gymnasium.make("unokit/UnoClassic-v0", players=2, opponent="heuristic", reward="win"),
+        gymnasium.make("unokit/UnoClassic-v0", players=2, opponent="heuristic", reward="win", obs_layout=1),
         coef=0.1, gamma=1.0)  # fmt: skip
     rng = np.random.default_rng(1)
     for seed in range(5):
@@ -377,7 +377,7 @@ def test_tianshou_view_gives_the_learner_the_opponents_win() -> None:
     ts = _load("tianshou_dqn")
     from unokit.envs import uno_classic_v0
 
-    aec = uno_classic_v0.env(players=2, reward="win", max_steps=1000)
+    aec = uno_classic_v0.env(players=2, reward="win", max_steps=1000, obs_layout=1)
     view = ts.LearnerView(aec, ts.UnoFeatures("classic", 2), seed=3)
     rng = np.random.default_rng(2)
     lost = won = 0
@@ -608,7 +608,7 @@ def test_learner_view_takes_unokits_bots_as_the_opponent() -> None:
     from unokit.envs import uno_classic_v0
 
     def wins(opponent: Any, call_uno: bool, rounds: int = 30) -> int:
-        aec = uno_classic_v0.env(players=2, reward="win", max_steps=1000)
+        aec = uno_classic_v0.env(players=2, reward="win", max_steps=1000, obs_layout=1)
         view = ts.LearnerView(aec, ts.UnoFeatures("classic", 2), opponent=opponent, seed=4)
         uno = aec.table.index_of("UNO")
         rng = np.random.default_rng(3)

@@ -193,13 +193,13 @@ class AgentTable:
         return out
 
     def text(self) -> str:
-        """The agent's observation in words (the terminal's plain mode text)."""
-        from unokit.engine.narration import describe
+        """The agent's observation in words (``Observation.to_text``: the table,
+        the round's latest events) and what the agent may do now."""
+        from unokit.engine.narration import observation_text
 
         obs = self.observe()
-        lines = describe(obs, self.names, [b is not None for b in self.bots])
-        lines.append(self.status())
-        return "\n".join(lines)
+        bots = [b is not None for b in self.bots]
+        return observation_text(obs, self.names, bots, status=False) + "\n" + self.status()
 
     def status(self) -> str:
         g = self.game

@@ -52,6 +52,9 @@ __all__ = [
     "seat_label",
     "FLEX_SIDE_EFFECT",
     "previous_color",
+    "observation_text",
+    "move_commands",
+    "TEXT_HISTORY",
 ]
 
 #: Colour-blind symbols, the same as the web cards (cards.js).
@@ -564,3 +567,122 @@ def describe(
         held = " ".join(card_text(c, side) for c in obs.hand) or "no cards"
         lines.append(f"Your hand ({len(obs.hand)}): {held}.")
     return lines
+
+
+# ------------------------------------------------------------------ the text API
+
+#: How many of the round's latest events :func:`observation_text` narrates.
+TEXT_HISTORY = 12
+
+#: What the summary of the earlier events counts, by event type.
+_SUMMARY = (
+    (ev.Played, "card played", "cards played"),
+    (ev.Drew, "draw", "draws"),
+    (ev.Skipped, "skip", "skips"),
+    (ev.Reversed, "reverse", "reverses"),
+    (ev.Flipped, "flip", "flips"),
+    (ev.Challenged, "challenge", "challenges"),
+    (ev.Caught, "catch", "catches"),
+    (ev.Reshuffled, "reshuffle", "reshuffles"),
+)
+
+
+def move_commands(obs: Observation) -> list[str]:
+    """Every legal action of ``obs`` as one plain-mode command (``play R5``,
+    ``play W4 color=G``, ``play R5 uno``, ``draw``, ``catch P1``...), in the
+    order of ``obs.legal``; :func:`read_command` reads each back to its
+    action. Unlike :func:`legal_summary`, nothing is grouped. A Flip card is
+    written by the face up, or whole (``Y6|OrSE``) when another card of the
+    hand shows the same face."""
+    side = obs.side
+    # Flip: two different cards of the hand may show the same face; they are
+    # then written whole (light|dark)
+    faces: dict[str, set[Card]] = {}
+    for c in obs.hand:
+        faces.setdefault(card_text(c, side), set()).add(c)
+    out = []
+    for a in obs.legal:
+        if isinstance(a, Play):
+            face = card_text(a.card, side)
+            words = ["play", face if len(faces.get(face, ())) <= 1 else str(a.card)]
+            if a.flex:
+                words.append("flex")
+            if a.color is not None:
+                words.append(f"color={a.color.name}")
+            if a.target is not None:
+                words.append(f"target=P{a.target}")
+            if a.swap is not None:
+                words.append(f"swap=P{a.swap}")
+            if a.flip_color is not None:
+                words.append(f"flipcolor={a.flip_color.name}")
+            if a.uno:
+                words.append("uno")
+            out.append(" ".join(words))
+        elif isinstance(a, Draw):
+            out.append("draw")
+        elif isinstance(a, Pass):
+            out.append("pass")
+        elif isinstance(a, ChooseColor):
+            out.append(f"color {a.color.name}")
+        elif isinstance(a, Accept):
+            out.append("accept")
+        elif isinstance(a, Challenge):
+            out.append("challenge")
+        elif isinstance(a, CallUno):
+            out.append("uno")
+        elif isinstance(a, Catch):
+            out.append(f"catch P{a.target}")
+        else:  # pragma: no cover - every action kind is listed above
+            out.append(str(a))
+    return out
+
+
+def observation_text(
+    obs: Observation,
+    names: Sequence[str] | None = None,
+    bots: Sequence[bool] = (),
+    *,
+    history: int = TEXT_HISTORY,
+    moves: bool = False,
+    status: bool = True,
+) -> str:
+    """:meth:`Observation.to_text`: the seat's view in plain words and the
+    project's notation (docs/arena.md, "Text observations").
+
+    In order: the table and every seat (:func:`describe`), the round's last
+    ``history`` events in words preceded by one line counting the earlier
+    ones, what the game waits for (:func:`status_line`; not with ``status``
+    false) and, with ``moves``, the legal moves as commands
+    (:func:`move_commands`). ``names`` label the seats (default ``Player
+    0``, ``Player 1``...), ``bots`` marks the seats played by bots. Its length does not
+    grow with the round: at most ``history`` event lines, one summary line,
+    one line per seat and the hands, all bounded by the deck."""
+    if history < 0:
+        raise ValueError(f"history must be >= 0, not {history}")
+    labels = list(names) if names is not None else [f"Player {s}" for s in range(obs.players)]
+    if len(labels) != obs.players:
+        raise ValueError(f"{len(labels)} names for {obs.players} players")
+    lines = describe(obs, labels, bots)
+    if history and obs.history:
+        narrator = Narrator(labels, obs.seat)
+        said = [(e, narrator.line(e)) for e in obs.history]  # in order: it follows the side
+        told = [(e, t) for e, t in said if t]
+        earlier, recent = told[: -history], told[-history:]
+        if earlier:
+            counts = []
+            for kind, one, many in _SUMMARY:
+                k = sum(isinstance(e, kind) for e, _ in earlier)
+                if k:
+                    counts.append(f"{k} {one if k == 1 else many}")
+            lines.append(
+                f"Earlier this round: {len(earlier)} events"
+                + (f" ({', '.join(counts)})" if counts else "")
+                + "."
+            )
+        lines.append("Latest events:" if earlier else "This round so far:")
+        lines += [f"- {t}" for _, t in recent]
+    if status:
+        lines.append(status_line(obs, labels))
+    if moves and obs.legal:
+        lines.append("Legal moves: " + "; ".join(move_commands(obs)) + ".")
+    return "\n".join(lines)

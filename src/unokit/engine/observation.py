@@ -88,6 +88,22 @@ class Observation:
     def is_my_turn(self) -> bool:
         return self.seat is not None and self.seat == self.current and bool(self.legal)
 
+    def to_text(
+        self,
+        names: Sequence[str] | None = None,
+        *,
+        history: int = 12,
+        moves: bool = False,
+    ) -> str:
+        """This view in plain words and the project's notation, bounded in
+        length whatever the round's history: the table, the seats, the last
+        ``history`` events (plus a count of the earlier ones), what the game
+        waits for and, with ``moves``, the legal moves as commands. See
+        :func:`unokit.engine.narration.observation_text` and docs/arena.md."""
+        from unokit.engine.narration import observation_text
+
+        return observation_text(self, names, history=history, moves=moves)
+
     def to_dict(self, keys: Iterable[str] | None = None) -> dict[str, Any]:
         """A JSON-ready form: cards and faces as notation strings.
 

@@ -31,7 +31,7 @@ from unokit.engine.variants import get_variant
 
 from ._corebatch import make_batch, restore_game, save_game, step_arrays, to_game
 from .actions import ActionTable, action_table
-from .observation import ObservationEncoder
+from .observation import DEFAULT_OBS_LAYOUT, ObservationEncoder, check_obs_layout, make_layout
 from .rewards import REWARDS, STALL_REWARDS, RewardSpec
 
 __all__ = [
@@ -153,6 +153,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         max_steps: int | None = MAX_STEPS,
         stall_reward: str = "loss",
         step_cost: float = 0.0,
+        obs_layout: int = DEFAULT_OBS_LAYOUT,
         **options: Any,
     ) -> None:
         super().__init__()
@@ -185,13 +186,15 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.illegal_reward = float(illegal_reward)
         self.table: ActionTable = action_table(v, players, self.options)
         self.encoder = ObservationEncoder(v, players, self.options)
+        self.obs_layout = check_obs_layout(obs_layout)
+        #: layout 2 (the default) made from the encoder's vector; None: layout 1
+        self.layout = make_layout(self.encoder, self.table, obs_layout)
+        high = self.encoder.high if self.layout is None else self.layout.high
         self.possible_agents: list[str] = [f"player_{i}" for i in range(players)]
         self._seat_of = {a: i for i, a in enumerate(self.possible_agents)}
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
-                ),
+                "observation": spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.table.size,), dtype=np.int8),
             }
         )
@@ -332,6 +335,8 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self._batch.observe_seat(0, self._seat_of[agent], obs, mask)
         if self.truncations.get(agent) or self.terminations.get(agent):
             mask[:] = 0
+        if self.layout is not None:
+            obs = self.layout(obs, mask)
         return {"observation": obs, "action_mask": mask}
 
     def legal_actions(self) -> list[int]:

@@ -76,26 +76,35 @@ def layout_command(
     players: Players = 2,
     option: OptionList = None,
     as_json: AsJson = False,
+    obs_layout: Annotated[
+        int,
+        typer.Option("--obs-layout", help="1: the raw vector; 2: the default (0..1, features)."),
+    ] = 2,
 ) -> None:
     """The observation vector: segments, offsets and lengths."""
     needs("numpy")
-    from unokit.envs.observation import ObservationEncoder
+    from unokit.envs.actions import action_table
+    from unokit.envs.observation import ObservationEncoder, make_layout
 
-    enc = _or_exit(lambda: ObservationEncoder(variant.value, players, parse_options(option)))
-    rows = enc.describe()
+    opts = parse_options(option)
+    enc = _or_exit(lambda: ObservationEncoder(variant.value, players, opts))
+    lay = _or_exit(lambda: make_layout(enc, action_table(variant.value, players, opts), obs_layout))
+    rows = enc.describe() if lay is None else lay.describe()
+    size = enc.size if lay is None else lay.size
     if as_json:
         print(
             json.dumps(
                 {
                     "variant": enc.variant.name,
                     "players": players,
-                    "size": enc.size,
+                    "obs_layout": obs_layout,
+                    "size": size,
                     "segments": [{"name": n, "offset": o, "length": k} for n, o, k in rows],
                 }
             )
         )
         return
-    out = Table(title=f"{enc.variant.name}, {players} players: {enc.size} values")
+    out = Table(title=f"{enc.variant.name}, {players} players, layout {obs_layout}: {size} values")
     for col in ("segment", "offset", "length"):
         out.add_column(col, justify="left" if col == "segment" else "right")
     for name, off, length in rows:

@@ -84,7 +84,7 @@ from ._base import (
 )
 from ._corebatch import make_batch, restore_game, save_game, step_arrays, to_game
 from .actions import ActionTable, action_table
-from .observation import ObservationEncoder
+from .observation import DEFAULT_OBS_LAYOUT, ObservationEncoder, check_obs_layout, make_layout
 from .rewards import RewardSpec
 
 __all__ = ["UnoGymEnv", "GYM_IDS"]
@@ -119,6 +119,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         render_mode: str | None = None,
         stall_reward: str = "loss",
         step_cost: float = 0.0,
+        obs_layout: int = DEFAULT_OBS_LAYOUT,
         **options: Any,
     ) -> None:
         v = get_variant(variant)
@@ -149,11 +150,13 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         check_playable(v.name, players, self.options)
         self.table: ActionTable = action_table(v, players, self.options)
         self.encoder = ObservationEncoder(v, players, self.options)
+        self.obs_layout = check_obs_layout(obs_layout)
+        #: layout 2 (the default) made from the encoder's vector; None: layout 1
+        self.layout = make_layout(self.encoder, self.table, obs_layout)
+        high = self.encoder.high if self.layout is None else self.layout.high
         self.observation_space = spaces.Dict(
             {
-                "observation": spaces.Box(
-                    low=0.0, high=self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
-                ),
+                "observation": spaces.Box(low=0.0, high=high, shape=high.shape, dtype=np.float32),
                 "action_mask": spaces.Box(low=0, high=1, shape=(self.table.size,), dtype=np.int8),
             }
         )
@@ -372,6 +375,8 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if not legal:
             mask[:] = 0
         self._mask = mask
+        if self.layout is not None:
+            obs = self.layout(obs, mask)
         return {"observation": obs, "action_mask": mask.copy()}
 
 

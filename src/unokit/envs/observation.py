@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from unokit.engine.cards import Card, Face
+from unokit.engine.cards import Card, Face, Kind
 from unokit.engine.observation import Observation
 from unokit.engine.options import Options
 from unokit.engine.variants import Variant, get_variant
@@ -67,7 +67,15 @@ from .actions import card_universe
 if TYPE_CHECKING:
     from unokit.engine.game import Game
 
-__all__ = ["ObservationEncoder", "PHASES"]
+__all__ = [
+    "ObservationEncoder",
+    "FeatureLayout",
+    "PHASES",
+    "OBS_LAYOUTS",
+    "DEFAULT_OBS_LAYOUT",
+    "check_obs_layout",
+    "make_layout",
+]
 
 #: The decision phases encoded in the ``phase`` segment (engine Phase values 0..3).
 PHASES = ("AWAIT_TURN", "AWAIT_DRAWN", "AWAIT_COLOR", "AWAIT_CHALLENGE")
@@ -341,3 +349,271 @@ class ObservationEncoder:
         self._disc_len = len(disc)
         self._disc_last = disc[-1] if disc else -1
         return counts
+
+
+# ---------------------------------------------------------------------- layout 2
+
+#: The observation layouts of the environments (``obs_layout=``): 1 is the raw
+#: vector of :class:`ObservationEncoder`, 2 (the default) is
+#: :class:`FeatureLayout`.
+OBS_LAYOUTS = (1, 2)
+DEFAULT_OBS_LAYOUT = 2
+
+_ACTION_KINDS = frozenset(
+    {
+        Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO, Kind.DRAW_ONE, Kind.DRAW_FIVE, Kind.FLIP,
+        Kind.SKIP_EVERYONE, Kind.FLEX_SKIP, Kind.FLEX_REVERSE, Kind.FLEX_DRAW_TWO,
+    }
+)  # fmt: skip
+_SIZES = 10  # hand-size buckets: 1..9, 10 or more
+
+
+def check_obs_layout(layout: object) -> int:
+    """``layout`` if it is one of :data:`OBS_LAYOUTS`, else an :class:`OptionError`."""
+    from unokit.engine.errors import OptionError
+
+    if isinstance(layout, bool) or not isinstance(layout, int) or layout not in OBS_LAYOUTS:
+        raise OptionError(
+            f"obs_layout must be one of {', '.join(map(str, OBS_LAYOUTS))}, not {layout!r}"
+        )
+    return layout
+
+
+def make_layout(
+    encoder: ObservationEncoder, table: Any, obs_layout: object
+) -> FeatureLayout | None:
+    """The :class:`FeatureLayout` of layout 2, or None for layout 1 (the
+    encoder's raw vector); an :class:`OptionError` for any other value."""
+    return FeatureLayout(encoder, table) if check_obs_layout(obs_layout) == 2 else None
+
+
+class FeatureLayout:
+    """Observation layout 2: every value in 0..1, what a UNO player counts made explicit.
+
+    The layout-1 vector of :class:`ObservationEncoder` divided by its upper
+    bound (same segments, same offsets), followed by features computed from
+    it and the action mask alone (no hidden information; the recipes'
+    ``examples/uno_features.py`` state features, moved into the environment):
+
+    =====================  ========  ============================================================
+    segment                length    value (clipped to 0..1)
+    =====================  ========  ============================================================
+    *layout 1, scaled*     as there  each value / its upper bound
+    ``hand_colors``        4         cards of each colour in hand (side up), / 10
+    ``hand_kinds``         3         wilds / 4, action cards / 10, the hand's points / 100
+    ``in_color``           1         cards of the colour in force in hand, / 10
+    ``size_onehot``        10 n      per seat (observer first): hand size 1..9, 10 or more
+    ``legal``              10        legal plays / 10; any play legal; legal plays of each
+                                     colour / 5; legal wild plays / 4; legal action plays / 5;
+                                     DRAW legal; UNO legal
+    ``unseen_colors``      4         cards of each colour neither in hand nor discarded, / 25
+    ``opp_colors``         4         Flip only: the next opponent's expected cards of each
+                                     colour on the side up (from its visible backs), / 10
+    ``opp_kinds``          3         Flip only: its wilds / 4, action cards / 10, points / 100
+    ``opp_other_colors``   4         Flip only: the same on the side down (its backs: exact)
+    ``opp_other_kinds``    3         Flip only: the same on the side down
+    ``my_other_colors``    4         Flip only: my hand's colours on the side down, / 10
+    ``my_other_kinds``     3         Flip only: my wilds / action cards / points there
+    =====================  ========  ============================================================
+
+    Colours are folded modulo 4 (Flip's dark colours on the light ones). A
+    seat that is not to act has an all-zero mask, so its ``legal`` segment is
+    zero. :meth:`__call__` takes one vector or a batch (rows).
+
+    >>> from unokit import Game
+    >>> from unokit.envs.actions import action_table
+    >>> enc = ObservationEncoder("classic", 2)
+    >>> lay = FeatureLayout(enc, action_table("classic", 2))
+    >>> g = Game.new("classic", 2, seed=3, events=False)
+    >>> x = lay(enc.encode_game(g, 1), action_table("classic", 2).mask([0]))
+    >>> x.shape == (lay.size,), float(x.max()) <= 1.0, float(x[lay.slice("size_onehot")][6])
+    (True, True, 1.0)
+    """
+
+    version = 2
+
+    def __init__(self, encoder: ObservationEncoder, table: Any) -> None:
+        enc = encoder
+        v = enc.variant
+        n = enc.players
+        self.encoder = enc
+        self.players = n
+        self.table = table
+        self.two_sided = bool(v.two_sided)
+        sides = (0, 1) if v.two_sided else (0,)
+        u = len(enc.cards)
+        self._inv_high = np.divide(
+            1.0, enc.high, out=np.zeros_like(enc.high), where=enc.high > 0
+        ).astype(np.float32)
+        self._color = np.zeros((len(sides), u, 4), np.float32)
+        self._kinds = np.zeros((len(sides), u, 3), np.float32)
+        for s in sides:
+            for i, cid in enumerate(enc.cards):
+                face = v.cards.cards[cid].face(s)
+                if face.color is not None:
+                    self._color[s, i, int(face.color) % 4] = 1.0
+                self._kinds[s, i] = (
+                    face.is_wild / 4,
+                    (face.kind in _ACTION_KINDS) / 10,
+                    face.points / 100,
+                )
+        deck = np.zeros(u, np.float32)
+        at = {c: i for i, c in enumerate(enc.cards)}
+        for c in v.deck(enc.options, 0):
+            deck[at[c]] += 1
+        self._deck = deck
+        plays = table.num_plays
+        self._plays = plays
+        self._play_feats = np.zeros((len(sides), plays, 6), np.float32)
+        for s in sides:
+            for a in range(plays):
+                face = v.cards.cards[(table.codes[a] >> 4) & 0xFFF].face(s)
+                row = self._play_feats[s, a]
+                if face.color is not None:
+                    row[int(face.color) % 4] = 1 / 5
+                row[4] = face.is_wild / 4
+                row[5] = (face.kind in _ACTION_KINDS) / 5
+        self._draw = table.index_of("DRAW")
+        self._uno = table.index_of("UNO")
+        self._hand = enc.slice("hand")
+        self._discard = enc.slice("discard")
+        self._colour = enc.slice("color")
+        self._sizes = enc.slice("hand_sizes")
+        self._side = enc.segments["side"][0] if v.two_sided else -1
+        names = [
+            ("hand_colors", 4), ("hand_kinds", 3), ("in_color", 1), ("size_onehot", _SIZES * n),
+            ("legal", 10), ("unseen_colors", 4),
+        ]  # fmt: skip
+        if v.two_sided:
+            nf = len(enc.faces)
+            face_at = {f: i for i, f in enumerate(enc.faces)}
+            self._backs_of = np.zeros((2, nf, u), np.float32)
+            for t in (0, 1):
+                for j, cid in enumerate(enc.cards):
+                    self._backs_of[t, face_at[v.cards.cards[cid].face(t)], j] = 1.0
+            start = enc.segments["backs"][0]  # the next opponent's backs come first
+            self._next_backs = slice(start, start + nf)
+            names += [
+                ("opp_colors", 4), ("opp_kinds", 3), ("opp_other_colors", 4),
+                ("opp_other_kinds", 3), ("my_other_colors", 4), ("my_other_kinds", 3),
+            ]  # fmt: skip
+        self.segments: dict[str, tuple[int, int]] = dict(enc.segments)
+        off = enc.size
+        for name, length in names:
+            self.segments[name] = (off, length)
+            off += length
+        self.size = off
+        self.high: Vector = np.ones(self.size, dtype=np.float32)
+        self._fuse(enc, table, sides)
+
+    def _fuse(self, enc: ObservationEncoder, table: Any, sides: tuple[int, ...]) -> None:
+        """Every feature linear in the vector and the mask as one affine map
+        per side up (``x @ wx[s] + m @ wm[s] + bias[s]``): a single vector
+        costs two small matrix products instead of dozens of NumPy calls."""
+        size1, size, a = enc.size, self.size, table.size
+        ns = len(sides)
+        wx = np.zeros((ns, size1, size), np.float32)
+        wm = np.zeros((ns, a, size), np.float32)
+        bias = np.zeros((ns, size), np.float32)
+        hand = np.arange(size1)[self._hand]
+        disc = np.arange(size1)[self._discard]
+        seg = self.segments
+        for s in sides:
+            wx[s, np.arange(size1), np.arange(size1)] = self._inv_high
+            at = seg["hand_colors"][0]
+            wx[s, hand, at : at + 4] = self._color[s] / 10
+            at = seg["hand_kinds"][0]
+            wx[s, hand, at : at + 3] = self._kinds[s]
+            at = seg["legal"][0]
+            wm[s, : self._plays, at] = 0.1
+            wm[s, : self._plays, at + 2 : at + 8] = self._play_feats[s]
+            wm[s, self._draw, at + 8] = 1.0
+            wm[s, self._uno, at + 9] = 1.0
+            at = seg["unseen_colors"][0]
+            wx[s, hand, at : at + 4] -= self._color[s] / 25
+            wx[s, disc, at : at + 4] -= self._color[s] / 25
+            bias[s, at : at + 4] = self._deck @ self._color[s] / 25
+            if self.two_sided:
+                other = 1 - s
+                at = seg["my_other_colors"][0]
+                wx[s, hand, at : at + 4] = self._color[other] / 10
+                at = seg["my_other_kinds"][0]
+                wx[s, hand, at : at + 3] = self._kinds[other]
+        self._wx, self._wm, self._bias = wx, wm, bias
+
+    def slice(self, name: str) -> slice:
+        """The slice of segment ``name`` (layout 1's names included)."""
+        off, length = self.segments[name]
+        return slice(off, off + length)
+
+    def describe(self) -> list[tuple[str, int, int]]:
+        """``(segment, offset, length)`` rows, in order."""
+        return [(name, off, length) for name, (off, length) in self.segments.items()]
+
+    def _per_side(self, x: Vector, side: npt.NDArray[np.int64], tables: Vector) -> Vector:
+        """``x @ tables[side]`` row by row (``tables``: one matrix per side)."""
+        out: Vector = x @ tables[0]
+        if len(tables) > 1 and side.any():
+            rows = side == 1
+            out[rows] = x[rows] @ tables[1]
+        return out
+
+    def __call__(self, raw: npt.ArrayLike, mask: npt.ArrayLike) -> Vector:
+        """Layout 2 of layout-1 vector(s) ``raw`` and action mask(s) ``mask``."""
+        x = np.asarray(raw, dtype=np.float32)
+        single = x.ndim == 1
+        x = np.atleast_2d(x)
+        m = np.atleast_2d(np.asarray(mask)).astype(np.float32)
+        B = x.shape[0]
+        seg = self.segments
+        out: Vector = x @ self._wx[0] + m @ self._wm[0] + self._bias[0]
+        side = np.zeros(B, np.int64)
+        if self.two_sided:
+            side = (x[:, self._side] > 0.5).astype(np.int64)
+            rows = side == 1
+            if rows.any():
+                out[rows] = x[rows] @ self._wx[1] + m[rows] @ self._wm[1] + self._bias[1]
+        # the features that are not linear in the vector and the mask
+        at = seg["hand_colors"][0]
+        current = x[:, self._colour].reshape(B, -1, 4).sum(axis=1)
+        out[:, seg["in_color"][0]] = (out[:, at : at + 4] * current).sum(axis=1)
+        at, length = seg["size_onehot"]
+        sizes = np.minimum(x[:, self._sizes], _SIZES)
+        hot = sizes[:, :, None] == np.arange(1, _SIZES + 1, dtype=np.float32)
+        out[:, at : at + length] = hot.reshape(B, -1)
+        at = seg["legal"][0]
+        out[:, at + 1] = out[:, at] > 0
+        if self.two_sided:
+            hand = x[:, self._hand]
+            unseen = self._deck - hand - x[:, self._discard]
+            opp = self._opponent_cards(x, side, hand, unseen)
+            other = 1 - side
+            for name, sides, tables, scale in (
+                ("opp_colors", side, self._color, 10.0),
+                ("opp_kinds", side, self._kinds, 1.0),
+                ("opp_other_colors", other, self._color, 10.0),
+                ("opp_other_kinds", other, self._kinds, 1.0),
+            ):
+                at, length = seg[name]
+                out[:, at : at + length] = self._per_side(opp, sides, tables) / scale
+        np.clip(out, 0.0, 1.0, out=out)
+        return out[0] if single else out
+
+    def _opponent_cards(
+        self, x: Vector, side: npt.NDArray[np.int64], hand: Vector, unseen: Vector
+    ) -> Vector:
+        """Flip: the next opponent's hand as expected copies of each card, from
+        its back faces (seen exactly) and, for the face up, the cards with that
+        back neither in my hand nor discarded, in proportion."""
+        backs = x[:, self._next_backs]
+        left = np.maximum(unseen, 0.0) + 1e-6
+        out = np.zeros_like(hand)
+        for s in (0, 1):
+            rows = side == s
+            if not rows.any():
+                continue
+            of = self._backs_of[1 - s]  # the backs are the faces of the side down
+            denom = left[rows] @ of.T
+            share = np.divide(backs[rows], denom, out=np.zeros_like(denom), where=denom > 0)
+            out[rows] = (share @ of) * left[rows]
+        return out

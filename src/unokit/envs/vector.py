@@ -149,7 +149,7 @@ from unokit.engine.variants import get_variant
 from ._base import MAX_STEPS, check_max_steps, check_playable
 from ._corebatch import make_batch, per_seed_tables, to_game
 from .actions import ActionTable, action_table
-from .observation import ObservationEncoder
+from .observation import DEFAULT_OBS_LAYOUT, ObservationEncoder, check_obs_layout, make_layout
 from .rewards import RewardSpec
 
 __all__ = ["UnoVectorEnv", "VectorStep", "BACKENDS"]
@@ -209,6 +209,7 @@ class UnoVectorEnv:
         stall_reward: str = "loss",
         step_cost: float = 0.0,
         backend: str = "core",
+        obs_layout: int = DEFAULT_OBS_LAYOUT,
         **options: Any,
     ) -> None:
         v = get_variant(variant)
@@ -238,6 +239,9 @@ class UnoVectorEnv:
         self.max_steps = max_steps
         self.table: ActionTable = action_table(v, self.players, self.options)
         self.encoder = ObservationEncoder(v, self.players, self.options)
+        self.obs_layout = check_obs_layout(obs_layout)
+        #: layout 2 (the default) made from the encoder's vector; None: layout 1
+        self.layout = make_layout(self.encoder, self.table, obs_layout)
         self._base_seed = base
         self._has_reset = False
         self._cur = np.zeros(self.num_envs, dtype=np.int64)
@@ -255,8 +259,13 @@ class UnoVectorEnv:
 
     @property
     def observation_size(self) -> int:
-        """Length of the observation vector."""
-        return self.encoder.size
+        """Length of the observation vector (of the layout, ``obs_layout``)."""
+        return self.encoder.size if self.layout is None else self.layout.size
+
+    @property
+    def observation_high(self) -> npt.NDArray[np.float32]:
+        """Upper bound of each observation value (all 1 in layout 2)."""
+        return self.encoder.high if self.layout is None else self.layout.high
 
     @property
     def seeds(self) -> IntArray:
@@ -331,6 +340,8 @@ class UnoVectorEnv:
         truncated: npt.NDArray[np.bool_],
     ) -> VectorStep:
         obs, mask, cur = self._batch.outputs()
+        if self.layout is not None:
+            obs = self.layout(obs, mask)
         self._cur = cur.copy()  # the acting seats of the next step (step_cost)
         return VectorStep(obs, mask, cur, rewards, terminated, truncated)
 

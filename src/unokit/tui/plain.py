@@ -18,13 +18,13 @@ from unokit.engine.errors import UnoError
 from unokit.engine.narration import (
     Meta,
     Narrator,
-    describe,
     legal_summary,
+    observation_text,
     points,
     read_command,
     seat_label,
-    status_line,
 )
+from unokit.engine.observation import Observation
 from unokit.tui.rules_text import commands_help, rules_text
 from unokit.tui.session import Session
 
@@ -127,7 +127,7 @@ class _Plain:
                 return False
             self.viewer = seat
         obs = s.observe(seat)
-        self.say("", *describe(obs, s.names, s.bot_flags), status_line(obs, s.names))
+        self.say("", *self.table(obs))
         self.say("You can: " + ", ".join(legal_summary(obs)) + ".")
         while True:
             line = self.ask("> ")
@@ -149,7 +149,7 @@ class _Plain:
                     rules = rules_text(obs.variant, obs.options).replace("**", "").replace("`", "")
                     self.say(*commands_help().splitlines(), "", *rules.splitlines())
                 elif cmd.name == "show":
-                    self.say(*describe(obs, s.names, s.bot_flags), status_line(obs, s.names))
+                    self.say(*self.table(obs))
                     self.say("You can: " + ", ".join(legal_summary(obs)) + ".")
                 elif cmd.name == "scores":
                     self.say(*self.scoreboard())
@@ -163,6 +163,11 @@ class _Plain:
             if isinstance(cmd, CallUno | Catch) and s.human_to_act() == seat:
                 continue
             return True
+
+    def table(self, obs: Observation) -> list[str]:
+        """The table and what the game waits for (``Observation.to_text``
+        without the events: the log above has printed them already)."""
+        return observation_text(obs, self.s.names, self.s.bot_flags, history=0).splitlines()
 
     def act(self, seat: int, action: Action) -> bool:
         s = self.s
