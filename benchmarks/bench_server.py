@@ -494,6 +494,9 @@ def _start_server(
         "1000000",
         "--lobby-rate",
         "100000",
+        # every simulated client connects from 127.0.0.1: lift the per-address cap
+        "--max-connections-per-address",
+        "1000000",
         "--sqlite-sync",
         a.sqlite_sync,
         "--ws-deflate" if a.server_deflate else "--no-ws-deflate",

@@ -335,6 +335,7 @@ def main() -> None:
         "--db", f"sqlite:///{work / 'soak.sqlite3'}",
         "--bot-delay", str(a.bot_delay), "--log-level", "warning",
         "--ws-addr-rate", "1000000", "--lobby-rate", "1000000",
+        "--max-connections-per-address", "1000000",  # every client is 127.0.0.1
         "--idle-unload", str(a.idle_unload),
     ]  # fmt: skip
     if a.probe is not None:

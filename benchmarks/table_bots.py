@@ -226,6 +226,7 @@ def main() -> None:
     cmd = [
         sys.executable, "-m", "unokit", "serve", "--port", str(port),
         "--db", f"sqlite:///{workdir / 'bench.sqlite3'}", "--lobby-rate", "100000",
+        "--max-connections-per-address", "1000000",  # every client is 127.0.0.1
         "--log-level", "warning",
     ]  # fmt: skip
     if args.bot_workers is not None:
