@@ -181,6 +181,10 @@ class Server:
             "--ws-addr-rate",
             "100000",
         ]
+        self.launch(cmd)
+
+    def launch(self, cmd: list[str]) -> None:
+        """Start ``cmd`` (an ``unokit serve``) and wait until it answers ``/healthz``."""
         env = dict(os.environ, UNOKIT_DATA_DIR=str(self.workdir / "data"))
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(

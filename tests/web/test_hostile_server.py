@@ -39,29 +39,11 @@ class FlagServer(Server):
         self.sent = 0  # hostile inputs sent
 
     def start(self) -> None:
-        import os
-        import subprocess
-
         from .conftest import UNOKIT
 
         cmd = [str(UNOKIT), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         cmd += ["--db", self.db_url, "--bot-delay", "0", "--log-level", "info", *self.flags]
-        env = dict(os.environ, UNOKIT_DATA_DIR=str(self.workdir / "data"))
-        with open(self.log, "ab") as out:
-            self.proc = subprocess.Popen(
-                cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=self.workdir
-            )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited: {self.log.read_text()[-3000:]}")
-            try:
-                if httpx.get(self.http + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)  # polling for readiness, not a timing assertion
-        raise AssertionError(f"server did not start: {self.log.read_text()[-3000:]}")
+        self.launch(cmd)
 
     def check_clean(self) -> None:
         """No 5xx answered, no traceback logged."""
