@@ -133,13 +133,15 @@ def test_bad_arguments_are_one_line_errors(
 
 
 def test_default_tournament_says_how_long_it_takes(tmp_path: Path) -> None:
-    """The default tournament (search bots, 100 games) announces its duration
-    before the first game; a bad --plot is refused before any game is played."""
+    """A tournament of bots that think a fixed time (here 700 ms of CPU per
+    decision, 100 games) announces its duration before the first game; a bad
+    --plot is refused before any game is played. (The default ``hard`` thinks
+    by count, a few ms: its tournaments are quick and say nothing.)"""
     done = run("tournament", "--plot", str(tmp_path / "missing" / "c.png"), cwd=tmp_path)
     user_error(done, "does not exist")
     assert "rounds" not in done.stdout  # no game was played
     proc = subprocess.Popen(
-        [*UNOKIT, "tournament", "--workers", "1"], stdout=subprocess.PIPE,
+        [*UNOKIT, "tournament", "--workers", "1", "--think-ms", "700"], stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True, cwd=tmp_path,
     )  # fmt: skip
     try:

@@ -48,7 +48,7 @@ as a :class:`unokit.Game` (a snapshot with the random opponent).
 >>> env = UnoGymEnv("classic", players=2, opponent="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs["observation"].shape, obs["action_mask"].dtype
-((181,), dtype('int8'))
+((223,), dtype('int8'))
 >>> legal = [i for i, ok in enumerate(obs["action_mask"]) if ok]
 >>> obs, reward, terminated, truncated, info = env.step(legal[0])
 """

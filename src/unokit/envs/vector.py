@@ -59,7 +59,7 @@ What a step returns
     * ``observation`` ``float32 (num_envs, size)``: the observation of the seat
       to act, the vector :meth:`ObservationEncoder.encode_game(game, seat)
       <unokit.envs.observation.ObservationEncoder.encode_game>` gives (seats
-      relative to that seat; Classic: 181 values at 2 players);
+      relative to that seat; Classic, 2 players: 223 values in the default layout 2, 181 in layout 1);
     * ``action_mask`` ``int8 (num_envs, actions)``: the legal actions of the
       seat to act, as the AEC environment's mask (UNO calls and catches
       included when they have an effect);
@@ -118,7 +118,7 @@ Compared with the AEC environment
 >>> env = UnoVectorEnv("classic", num_envs=4, players=2, seed=0)
 >>> out = env.reset()
 >>> out.observation.shape, out.action_mask.shape, out.rewards.shape
-((4, 181), (4, 70), (4, 2))
+((4, 223), (4, 70), (4, 2))
 >>> bool((out.action_mask.sum(axis=1) > 0).all()), env.seeds.tolist()
 (True, [0, 1, 2, 3])
 >>> rng = np.random.default_rng(1)

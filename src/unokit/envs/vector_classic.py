@@ -7,7 +7,7 @@ behaviour. Unlike the NumPy version of unokit 0.1 it plays every option.
 
 >>> env = UnoClassicVectorEnv(num_envs=4, players=2, seed=0)
 >>> env.reset().observation.shape
-(4, 181)
+(4, 223)
 """
 
 from __future__ import annotations

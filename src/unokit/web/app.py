@@ -813,7 +813,9 @@ def room_levels() -> list[str]:
 
     out = []
     for name in bot_names():
-        if name == "engine":
+        # an engine program is no level; hard-legacy (a clock budget) is kept
+        # for comparisons with the hard before issue 25, not offered to tables
+        if name in ("engine", "hard-legacy"):
             continue
         if any(importlib.util.find_spec(m) is None for m in _LEVEL_NEEDS.get(name, ())):
             continue
