@@ -113,11 +113,17 @@ def start_slow_decision(client: TestClient, slow_dir: Path) -> tuple[Any, WS, in
     room = create_room(client, seats=[{"kind": "human"}, {"kind": "bot", "level": SLOW}])
     cm, ws = hello(client, room)
     before = len(started(slow_dir))
-    first = ws.state(lambda m: m["observation"] is not None)
-    if first["observation"]["current"] == 0:
-        play_first_legal(ws, first, 1)
+    state = ws.state(lambda m: m["observation"] is not None)
+    msg_id = 1
+    # the person moves until the bot's turn (a draw, then a kept card, keeps
+    # the turn for a second command: a deal where the person must draw first)
+    while state["observation"]["current"] == 0 and state["observation"]["legal"]:
+        play_first_legal(ws, state, msg_id)
+        msg_id += 1
+        version = state["version"]
+        state = ws.state(lambda m, v=version: m["version"] > v and m["observation"] is not None)
     wait_for(lambda: len(started(slow_dir)) > before, what="slow decision")
-    return cm, ws, first["version"]
+    return cm, ws, state["version"]
 
 
 def test_a_slow_bot_does_not_hold_up_other_rooms(pool_client: TestClient, slow_dir: Path) -> None:
