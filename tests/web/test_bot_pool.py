@@ -19,8 +19,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-import unokit.testing.slowbot  # noqa: F401  (registers test-slow here too)
-from unokit.testing.slowbot import sleep_and_mark
+from unokit.testing.slowbot import register, sleep_and_mark
 from unokit.web.app import create_app
 from unokit.web.botpool import WorkerPool
 from unokit.web.config import Settings
@@ -28,6 +27,7 @@ from unokit.web.config import Settings
 from .conftest import WS, connect, create_room
 
 SLOW = "test-slow"
+register()  # the level is known here too (rooms are created with it)
 # a reply that never comes fails the test instead of hanging it
 pytestmark = pytest.mark.timeout(240, method="thread")
 

@@ -22,7 +22,7 @@ from unokit.bots.heuristic import HeuristicBot
 from unokit.engine.actions import Action
 from unokit.engine.observation import Observation
 
-__all__ = ["SlowBot", "configure", "LEVEL", "sleep_and_mark"]
+__all__ = ["SlowBot", "configure", "register", "LEVEL", "sleep_and_mark"]
 
 LEVEL = "test-slow"
 _DIR: Path | None = None
@@ -30,9 +30,18 @@ _COUNT = itertools.count()
 
 
 def configure(directory: str) -> None:
-    """Steer the slow bots of this process through ``directory``."""
+    """Steer the slow bots of this process through ``directory`` (and make
+    the level known here: a bot worker calls this at start)."""
     global _DIR
     _DIR = Path(directory)
+    register()
+
+
+def register() -> None:
+    """Make the ``test-slow`` level known to this process's bot registry. Not
+    done at import: importing every module (doctests) must not add a test
+    level to the levels a server offers."""
+    register_bot(LEVEL, SlowBot)
 
 
 def seconds(directory: Path | None) -> float:
@@ -56,9 +65,6 @@ class SlowBot:
             marker.write_text(str(obs.seat))
         time.sleep(seconds(_DIR))
         return self._heuristic.act(obs)
-
-
-register_bot(LEVEL, SlowBot)
 
 
 def sleep_and_mark(path: str, seconds: float) -> int:
