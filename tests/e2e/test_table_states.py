@@ -193,6 +193,26 @@ def test_challenge_and_revealed_hand(table: Table) -> None:
     assert page.locator("#reveal").is_hidden()
 
 
+def test_revealed_hand_stays_until_the_challenger_plays(table: Table) -> None:
+    """Other seats' plays (a bot plays at once) do not take the hand away
+    before the challenger has seen it; the challenger's own play does."""
+    g = _classic(hands=[["R5", "W4", "G2"], ["B1", "B2", "RD2", "W4"], ["Y1", "G3", "Y3"]])
+    g.apply("P0 PLAY W4 color=G")
+    g.apply("P1 CHALLENGE")  # a bluff: Ann draws four, Bob keeps his turn
+    g.apply("P1 DRAW")  # nothing playable: the turn passes
+    g.apply("P2 PLAY G3")
+    table.show(g, 1, version=2)
+    page = table.page
+    page.wait_for_selector("#reveal:not([hidden]) .reveal-cards")
+    assert "Ann" in page.inner_text("#reveal")
+    while g.observe(1).to_dict()["current"] != 1:
+        g.apply(g.legal_actions()[0])
+    play = next(a for a in g.legal_actions() if str(a).startswith("P1 PLAY"))
+    g.apply(play)
+    table.show(g, 1, version=3)
+    assert page.locator("#reveal").is_hidden()
+
+
 def test_stacked_draw_offers_stack_or_take(table: Table) -> None:
     g = _classic(
         options={"stacking": "escalate"},

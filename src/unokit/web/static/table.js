@@ -920,10 +920,12 @@ export function createTable(root, handlers) {
     let played = false;
     for (let i = h.length - 1; i >= 0; i--) {
       const ev = h[i];
-      if (ev.type === "Played") played = true;
+      if (ev.type === "Played" && ev.seat === me()) played = true;
       if (ev.type !== "Challenged") continue;
       // only the round's latest challenge, only for its challenger, and only
-      // until the next card is played (the hand shown is then out of date)
+      // until the challenger plays a card: a bot that plays at once must not
+      // take the hand away before it was seen (it then shows the hand as it
+      // was at the challenge)
       if (ev.seat === me() && ev.revealed && !played) return { seat: ev.offender, hand: ev.revealed, key: `${o.round}:${i}` };
       break;
     }
