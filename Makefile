@@ -2,7 +2,9 @@
 #   make serve   install and run the web app with bots (http://127.0.0.1:8000)
 #   make test    install everything (Python packages, Debian's chromium) and run all tests
 #   make sim     install and run a simulation
-#   make bench   engine, environment and C core benchmarks against RLCard
+#   make bench   the speed benchmarks (= make bench-speed): engine, environments
+#                and C core against RLCard; also bench-server, bench-bots and
+#                bench-strength, each bounded to minutes (benchmarks/README.md)
 #   make dataset write the sample dataset: 1,000 recorded matches per variant (dataset/)
 #   make screenshots  the web app's pictures in docs/img (Debian's chromium)
 #   make fuzz    fuzz the rules engine (SECONDS=600 for ten minutes; SEED=n)
@@ -20,7 +22,7 @@ STAMP  := $(VENV)/.installed-dev
 SCENARIOS := $(wildcard ../shared/rules/scenarios) tests/scenarios
 DATASET ?= dataset
 
-.PHONY: cc install install-web system-deps test lint typecheck conformance unit sim bench bench-server serve dataset screenshots clean fuzz fuzz-core fuzz-vector
+.PHONY: cc install install-web system-deps test lint typecheck conformance unit sim bench bench-speed bench-server bench-bots bench-strength serve dataset screenshots clean fuzz fuzz-core fuzz-vector
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -113,6 +115,7 @@ unit: install system-deps
 # so `test` does not run `conformance` a second time.
 test: install system-deps lint typecheck unit
 
+
 sim: install-web
 	$(BIN)/unokit sim --variant classic --players 4 --games 2000 --seed 1 --bots heuristic,random,random,random
 	$(BIN)/unokit sim --variant flip --players 4 --games 2000 --seed 1 --bots heuristic,random,random,random
@@ -124,9 +127,30 @@ dataset: install
 	$(BIN)/unokit record sample $(DATASET) --games 1000 --players 4 --seed 1 --bots heuristic --force
 	$(BIN)/unokit record validate --quiet $(DATASET)/*.jsonl
 
-bench: install
-	$(BIN)/python benchmarks/bench_engine.py
-	$(BIN)/python benchmarks/bench_core.py
+# Benchmarks by kind (benchmarks/README.md: what each script measures and its
+# anchor, measured in the same run). Each target is bounded to a few minutes;
+# the scripts' own options run longer measurements.
+BENCH_OUT ?= artifacts/bench
+
+bench: bench-speed
+
+# rounds/s of random play (engine, C core, environments) against RLCard's UNO
+bench-speed: install
+	$(BIN)/python benchmarks/speed/bench_engine.py --seconds 1 --repeats 3
+	$(BIN)/python benchmarks/speed/bench_core.py --seconds 1 --repeats 3
+
+# CPU per decision of every bot level as the table runs it (anchor: heuristic)
+bench-bots: install
+	$(BIN)/python benchmarks/bots/level_cost.py --players 2 --positions 20
+
+# win rates of the search levels' defaults against heuristic, 20 duplicate
+# games per variant (a smoke of benchmarks/strength/strength.py: the
+# intervals are wide; --games 500 for a real measurement)
+bench-strength: install
+	mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/strength.jsonl
+	$(BIN)/python benchmarks/strength/strength.py --out $(BENCH_OUT)/strength.jsonl --games 20 \
+	  --only "classic hard:race1000-heuristic,flip hard:race1000-heuristic,flex hard:race2500-heuristic"
+	$(BIN)/python benchmarks/strength/strength.py --out $(BENCH_OUT)/strength.jsonl --report
 
 # Seeded random matches over every variant, player count, option and valid
 # handSize, checked after every command (src/unokit/testing/fuzz.py). Prints matches,
@@ -159,8 +183,9 @@ serve: install-web
 screenshots: install system-deps
 	$(BIN)/python scripts/screenshots.py --out docs/img
 
+# the web server under 100 rooms of 4 WebSocket players (20 s after 3 s of warmup)
 bench-server: install
-	$(BIN)/python benchmarks/bench_server.py
+	$(BIN)/python benchmarks/server/bench_server.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .hypothesis artifacts $(DATASET)

@@ -12,7 +12,7 @@ Decisions per second of random play, 2-player Classic, each measured for
   default) computed for the whole batch;
 * ``web server``: moves per second the server accepted from 4 rooms of 4
   WebSocket clients answering at once on 127.0.0.1, by
-  ``benchmarks/bench_server.py`` (a checkout's, run for 3 s after 1 s of
+  ``benchmarks/server/bench_server.py`` (a checkout's, run for 3 s after 1 s of
   warm-up, at most 100 s with its start; skipped when it is not there or with
   ``--no-server``).
 
@@ -122,10 +122,10 @@ def vector_rate(batch: int, seconds: float, seed: int = 0) -> float:
 
 
 def server_script() -> Path | None:
-    """``benchmarks/bench_server.py`` of the checkout this package runs from, if any."""
+    """``benchmarks/server/bench_server.py`` of the checkout this package runs from, if any."""
     here = Path(__file__).resolve()
     for root in (Path.cwd(), *here.parents):
-        candidate = root / "benchmarks" / "bench_server.py"
+        candidate = root / "benchmarks" / "server" / "bench_server.py"
         if candidate.is_file():
             return candidate
     return None
@@ -163,7 +163,7 @@ def run_bench(seconds: float, server: bool = True) -> dict[str, Any]:
         script = server_script()
         if script is None:
             out["web_server"] = {
-                "error": "benchmarks/bench_server.py not found (run from a checkout)"
+                "error": "benchmarks/server/bench_server.py not found (run from a checkout)"
             }
         else:
             out["web_server"] = server_rate(script)

@@ -1,4 +1,4 @@
-"""benchmarks/information_value.py keeps running against the bots' current API.
+"""benchmarks/strength/information_value.py keeps running against the bots' current API.
 
 The oracle subclasses ``hard``'s search; when the search began asking its
 sampler for core games (``sample_core``) the script broke unnoticed, because
@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "information_value.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "strength" / "information_value.py"
 
 
 @pytest.fixture(scope="module")

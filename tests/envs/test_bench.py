@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_envs.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "speed" / "bench_envs.py"
 
 
 def test_benchmark_reports_every_environment() -> None:

@@ -5,7 +5,7 @@ them all. A server that cannot start FAILS the test (never a skip): these
 tests are the proof that the cluster works.
 
 PostgreSQL and Redis are started by :mod:`unokit.testing.servers` (as in
-tests/web/test_postgres.py and benchmarks/bench_server.py)."""
+tests/web/test_postgres.py and benchmarks/server/bench_server.py)."""
 
 from __future__ import annotations
 

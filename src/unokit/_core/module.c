@@ -1080,7 +1080,7 @@ static PyObject *shuffle(PyObject *mod, PyObject *args) {
  * 2-player deals of seeds seed0 .. seed0+count-1, each played twice (the
  * weighted policy in seat 0, then in seat 1, the sensible policy in the other):
  * returns (rounds won by the weighted seat, rounds lost, rounds without a
- * winner). For tuning the weights (benchmarks/tune_rollout.py). */
+ * winner). For tuning the weights (benchmarks/strength/tune_rollout.py). */
 static PyObject *weighted_duels(PyObject *mod, PyObject *args) {
     (void)mod;
     PyObject *tables, *opts, *wo;

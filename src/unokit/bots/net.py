@@ -164,7 +164,7 @@ class ValueNet:
 
         The logit ``z`` goes through :func:`calibrate` with the network's
         metadata before the sigmoid: the maps are fitted by
-        ``benchmarks/calibration.py --fit`` on games of the bots, after
+        ``benchmarks/strength/calibration.py --fit`` on games of the bots, after
         training, because self-play with random moves makes outcomes noisier
         than real play, so the raw chances are too timid."""
         z = calibrate(self.logits(np.asarray(x, dtype=np.float32)), self.meta)

@@ -350,10 +350,10 @@ def _argmax4(held: list[int], side: int) -> int:
 #: weights tuned for the searching seat's own rollout moves in 2-player
 #: Classic single rounds, against the sensible policy in the other seat (which
 #: models the heuristic bot), by coordinate search on duplicate deals
-#: (benchmarks/tune_rollout.py; issue 16, eighth session):
+#: (benchmarks/strength/tune_rollout.py; issue 16, eighth session):
 #:
-#:     python benchmarks/tune_rollout.py --deals 30000 --sweeps 6
-#:     python benchmarks/tune_rollout.py --deals 60000 --tune-seed 3000000 --sweeps 3 \
+#:     python benchmarks/strength/tune_rollout.py --deals 30000 --sweeps 6
+#:     python benchmarks/strength/tune_rollout.py --deals 60000 --tune-seed 3000000 --sweeps 3 \
 #:         --scale 0.5 --start 1,0.75,25,-40,-100,30,-5,0.5,1,4,1,0,0,-3,10,20
 #:
 #: In the order of UK_W_* (core.h): held 1 (sensible 2), points 0.25 (1),

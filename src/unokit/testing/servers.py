@@ -1,5 +1,5 @@
 """Throw-away PostgreSQL and Redis servers on free ports of 127.0.0.1, for the
-tests (tests/web/test_postgres.py, tests/scale) and ``benchmarks/bench_server.py``:
+tests (tests/web/test_postgres.py, tests/scale) and ``benchmarks/server/bench_server.py``:
 one place that knows how to start and stop them.
 
 PostgreSQL is created with ``initdb`` and run with ``pg_ctl`` in a temporary

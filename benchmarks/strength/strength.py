@@ -12,9 +12,9 @@ depend on the machine's load). The report gives each match-up's first bot's
 win rate with its 95% Wilson interval.
 
 Usage:
-    python benchmarks/strength.py --out FILE.jsonl [--until HH:MM] [--games G] [--shard K/N]
+    python benchmarks/strength/strength.py --out FILE.jsonl [--until HH:MM] [--games G] [--shard K/N]
         [--sims K] [--seed S] [--only LABEL,...]
-    python benchmarks/strength.py --out FILE.jsonl --report [--json]
+    python benchmarks/strength/strength.py --out FILE.jsonl --report [--json]
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     # issue 16, session 6: the sensible rollouts and the samplers' shuffles in
     # C make a rollout about three times cheaper, so 100 ms of CPU buys more
     # samples: the counts that cost 100 ms per searched decision or less
-    # (benchmarks/search_cost.py, docs/bots.md)
+    # (benchmarks/bots/search_cost.py, docs/bots.md)
     "classic hard:s3000-heuristic": ("classic", 2, "hard:sims=3000,heuristic"),
     "flip hard:s1300-heuristic": ("flip", 2, "hard:sims=1300,heuristic"),
     "flex hard:s4000-heuristic": ("flex", 2, "hard:sims=4000,heuristic"),
@@ -69,12 +69,12 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     # the chain posterior at the CPU time of plain hard's 3000 samples
     "classic hard:mcmc=4:s1400-heuristic": ("classic", 2, "hard:mcmc=4:sims=1400,heuristic"),
     # issue 16, session 8: the whole 100 ms the issue allows, as counts
-    # (benchmarks/search_cost.py on 2026-11-28: Classic 5000 samples 94 ms,
+    # (benchmarks/bots/search_cost.py on 2026-11-28: Classic 5000 samples 94 ms,
     # Flex 6000 samples 99 ms of CPU per searched decision)
     "classic hard:s5000-heuristic": ("classic", 2, "hard:sims=5000,heuristic"),
     "flex hard:s6000-heuristic": ("flex", 2, "hard:sims=6000,heuristic"),
     # the searching seat's own rollout moves by the weighted sensible policy
-    # tuned against the sensible one (benchmarks/tune_rollout.py; issue 16,
+    # tuned against the sensible one (benchmarks/strength/tune_rollout.py; issue 16,
     # session 8), paired with "classic hard:s3000-heuristic"
     "classic hard:tuned:s3000-heuristic": ("classic", 2, "hard:own=tuned:sims=3000,heuristic"),
     # issue 25: hard's default since then, raced in C with at most 1000

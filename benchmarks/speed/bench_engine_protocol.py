@@ -1,7 +1,7 @@
 """Engine protocol benchmark: the cost of a decision made by an external
 program over stdin/stdout, against the same kind of decision made in process.
 
-Usage: python benchmarks/bench_engine_protocol.py [--rounds N] [--repeats R] [--json]
+Usage: python benchmarks/speed/bench_engine_protocol.py [--rounds N] [--repeats R] [--json]
 
 Compiles examples/engine/firstplay.c with gcc, then plays 2-player Classic
 rounds ``heuristic`` against the engine, and ``heuristic`` against
@@ -25,7 +25,7 @@ from pathlib import Path
 from unokit.bots.tournament import BotSpec, engine_specs, play_game
 from unokit.engine.options import Options
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def sample(specs: list[BotSpec], rounds: int, seed: int) -> float:

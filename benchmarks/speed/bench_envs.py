@@ -31,7 +31,7 @@ Policies:
   ``state["legal_actions"]``, ``env.step``, ``env.reset()`` when
   ``env.is_over()``.
 
-Usage: ``python benchmarks/bench_envs.py [--seconds 3] [--json out.json]``
+Usage: ``python benchmarks/speed/bench_envs.py [--seconds 3] [--json out.json]``
 (``make bench``); ``seconds`` is the time given to each measurement. The
 report ends with each variant's ratios to RLCard against the goals of issue
 11 (AEC and Gymnasium >= 2x, batched >= 20x, in environment time).

@@ -11,7 +11,7 @@ all entries are valued on the same rollouts, so their differences are paired.
 The true hand is read only to value the moves, never by the bots.
 
 Usage:
-    python benchmarks/decision_quality.py [--variant classic] [--games 100] [--sims 1000]
+    python benchmarks/strength/decision_quality.py [--variant classic] [--games 100] [--sims 1000]
         [--rollouts 200] [--bots hard,hard:mcmc=4] [--seed 11] [--shard K/N]
 
 Prints one JSON line per entry: positions, mean gain per decision (win

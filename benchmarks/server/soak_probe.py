@@ -1,6 +1,6 @@
 """Run ``unokit serve`` with a memory probe: what the server holds, over time.
 
-A diagnostic for the soak (benchmarks/soak_server.py ``--probe FILE``), not
+A diagnostic for the soak (benchmarks/server/soak_server.py ``--probe FILE``), not
 part of the server: it wraps ``unokit.web.app.create_app`` to keep the hub, then
 runs the ordinary ``unokit serve`` command. A thread writes one JSON line to
 ``--out`` every ``--every`` seconds:
@@ -18,7 +18,7 @@ runs the ordinary ``unokit serve`` command. A thread writes one JSON line to
   compared with the first probe (tracemalloc slows the server down ~2x: use
   it with fewer players).
 
-    python benchmarks/soak_probe.py --out probe.jsonl --every 30 -- serve --port 8000
+    python benchmarks/server/soak_probe.py --out probe.jsonl --every 30 -- serve --port 8000
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``Game.new`` for every valid configuration (docs/rules.md D59): how long the
 slowest call takes, against the default configuration measured in the same run.
 
-Usage: python benchmarks/bench_new.py [--seeds N] [--limit-ms 50]
+Usage: python benchmarks/speed/bench_new.py [--seeds N] [--limit-ms 50]
 
 Every variant, every player count, every valid ``handSize`` (1 to the largest
 the deck allows) and the options that change a deal or a first card

@@ -5,7 +5,7 @@ often ``sensible_move`` on the true game picks another move than the bot did,
 by phase, with a few examples.
 
 Usage:
-    python benchmarks/policy_agreement.py [--variant classic] [--games 150] [--seed 1000]
+    python benchmarks/strength/policy_agreement.py [--variant classic] [--games 150] [--seed 1000]
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ time but hardly the figures. Decisions with one sensible answer are made at
 once by the search levels; both the median over all decisions and over the
 searched ones (more than one candidate) are printed.
 
-    python benchmarks/level_cost.py --players 4 --positions 40
+    python benchmarks/bots/level_cost.py --players 4 --positions 40
 """
 
 from __future__ import annotations

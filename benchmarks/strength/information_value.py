@@ -11,7 +11,7 @@ in seat ``i % N``, every other seat the opponent; with 2 players the games
 are those of earlier runs).
 
 Usage:
-    python benchmarks/information_value.py [--variant classic] [--games 400]
+    python benchmarks/strength/information_value.py [--variant classic] [--games 400]
         [--sims 1000] [--seed 7] [--workers 2] [--bots oracle,hard,hard:particles=128]
         [--opponent heuristic] [--players 2]
 

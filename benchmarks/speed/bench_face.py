@@ -1,6 +1,6 @@
 """Game on the C core against the Python engine: commands and bot rollouts per second.
 
-    python benchmarks/bench_face.py --before /path/to/old/src [--seconds 2] [--repeats 3]
+    python benchmarks/speed/bench_face.py --before /path/to/old/src [--seconds 2] [--repeats 3]
 
 ``--before`` is a checkout of ``src/`` whose ``unokit.Game`` still runs the
 Python rules (e.g. ``git archive i11-core src | tar -x -C /tmp/before`` plus a

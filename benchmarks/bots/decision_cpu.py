@@ -11,7 +11,7 @@ and catches cost nothing), with the anchor: the ``heuristic`` bot's median
 on the same observations, so that ratios can be compared across machines.
 
 Usage:
-    python benchmarks/decision_cpu.py [--bot hard] [--option key=value ...]
+    python benchmarks/bots/decision_cpu.py [--bot hard] [--option key=value ...]
         [--variants classic,flip,flex] [--players 2,4] [--games 6] [--seed 5]
 """
 

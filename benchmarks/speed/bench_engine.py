@@ -1,7 +1,7 @@
 """Engine benchmark: random-play rounds per second for each variant, against
 RLCard's UNO (``env.run`` with ``RandomAgent``s) measured in the same run.
 
-Usage: python benchmarks/bench_engine.py [--seconds S] [--repeats R] [--json]
+Usage: python benchmarks/speed/bench_engine.py [--seconds S] [--repeats R] [--json]
 
 Machines here are noisy, so measurements are interleaved (unokit, RLCard,
 unokit, ...) and the median of the repeats is reported; compare the ratio, not

@@ -17,7 +17,7 @@ default), ``--bot-workers`` as given (default: the server's own, cores - 1).
 ``--hard-sims N`` sets ``UNOKIT_HARD_SIMS`` for the server (the count of
 rollouts of ``hard``; default: the shipped budget).
 
-    python benchmarks/table_bots.py --rooms 60 --seconds 60
+    python benchmarks/server/table_bots.py --rooms 60 --seconds 60
 """
 
 from __future__ import annotations

@@ -7,9 +7,9 @@ sampled from what the seat has seen); each estimate is then compared with the
 round's outcome. Reports, per decile of predicted chance, the positions, the
 mean prediction and the observed win rate; calibrated means within 5 points.
 
-Usage: python benchmarks/calibration.py [--variant V] [--positions N]
+Usage: python benchmarks/strength/calibration.py [--variant V] [--positions N]
        [--samples S] [--seed S] [--json]
-       python benchmarks/calibration.py --fit FILE.npz [--map platt|monotone]
+       python benchmarks/strength/calibration.py --fit FILE.npz [--map platt|monotone]
        [--seed S1,S2,...] [--positions-file PREFIX] [--variant V] ...
 
 The standard error printed per decile is the observed rate's,

@@ -20,12 +20,12 @@ move and of p99 in the second half against the first half (at most
 ``--flat`` times). The run fails (exit 1) on any error, any server traceback
 or anything not flat.
 
-``--probe FILE`` runs the server under benchmarks/soak_probe.py, which writes
+``--probe FILE`` runs the server under benchmarks/server/soak_probe.py, which writes
 what the server holds (rooms, connections, per-room buffers, limiter entries,
 Python and C allocator figures) to FILE every ``--probe-every`` seconds.
 
-    nice -n 19 python benchmarks/soak_server.py           # 30 min, 600 players
-    python benchmarks/soak_server.py --minutes 3 --warmup 0.5 --interval 20  # a short check
+    nice -n 19 python benchmarks/server/soak_server.py           # 30 min, 600 players
+    python benchmarks/server/soak_server.py --minutes 3 --warmup 0.5 --interval 20  # a short check
 """
 
 from __future__ import annotations
@@ -320,7 +320,7 @@ def main() -> None:
     ap.add_argument(
         "--probe",
         type=Path,
-        help="run the server under benchmarks/soak_probe.py, its JSON lines written here",
+        help="run the server under benchmarks/server/soak_probe.py, its JSON lines written here",
     )
     ap.add_argument("--probe-every", type=float, default=30.0, help="seconds between probes")
     ap.add_argument("--tracemalloc", action="store_true", help="the probe compares allocations")

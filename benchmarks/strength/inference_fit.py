@@ -11,7 +11,7 @@ each line gives the mean share with a 95% interval of the paired difference
 against the first method, and the CPU time per sample.
 
 Usage:
-    python benchmarks/inference_fit.py [--variant classic] [--games 60] [--samples 64]
+    python benchmarks/strength/inference_fit.py [--variant classic] [--games 60] [--samples 64]
         [--methods prior,infer,particles=128,mcmc=4] [--opponent heuristic] [--seed 1]
 """
 

@@ -20,9 +20,9 @@ Measured over ``--seconds`` (after ``--warmup``), bounded in time and count:
   shows the command, so both are the same);
 * server CPU time per accepted move.
 
-    python benchmarks/bench_server.py                       # 100 rooms x 4 players
-    python benchmarks/bench_server.py --think-ms 0          # capacity
-    python benchmarks/bench_server.py --rooms 25 --seconds 10 --json
+    python benchmarks/server/bench_server.py                       # 100 rooms x 4 players
+    python benchmarks/server/bench_server.py --think-ms 0          # capacity
+    python benchmarks/server/bench_server.py --rooms 25 --seconds 10 --json
 
 Clients run in ``--procs`` processes (default 1) with uvloop.
 
@@ -34,8 +34,8 @@ connects to process ``(k + s) % N``, as a load balancer without sticky sessions
 would spread them: most players of a room are relayed to its owner. The report
 adds the CPU time Redis and PostgreSQL spent per accepted move.
 
-    python benchmarks/bench_server.py --processes 1 --think-ms 0 --mode deltas
-    python benchmarks/bench_server.py --processes 2 --think-ms 0 --mode deltas
+    python benchmarks/server/bench_server.py --processes 1 --think-ms 0 --mode deltas
+    python benchmarks/server/bench_server.py --processes 2 --think-ms 0 --mode deltas
 """
 
 from __future__ import annotations

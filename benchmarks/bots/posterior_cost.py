@@ -3,7 +3,7 @@
 count, same observations, measured alternately in one process.
 
 Usage:
-    python benchmarks/posterior_cost.py [--variant classic] [--games 10] [--sims 1000] [--mcmc 4]
+    python benchmarks/bots/posterior_cost.py [--variant classic] [--games 10] [--sims 1000] [--mcmc 4]
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""Two match-ups of benchmarks/strength.py compared game by game (the same
+"""Two match-ups of benchmarks/strength/strength.py compared game by game (the same
 deals, line-ups and bot seeds): each first bot's win rate with its 95% Wilson
 interval, the paired difference with a 95% interval (over games, and over
 deals, whose two seatings are not independent), and the games won by only
 one of them.
 
 Usage:
-    python benchmarks/paired.py FILE.jsonl "LABEL A" "LABEL B" [--base FILE2.jsonl]
+    python benchmarks/strength/paired.py FILE.jsonl "LABEL A" "LABEL B" [--base FILE2.jsonl]
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The C rules core (issue 11): ``unokit sim`` rounds/s per variant and bot
 playouts/s, each against RLCard's ``env.run`` measured in the same run, and
-the distance to a bare C loop (benchmarks/bare_loop.c, built here with gcc).
+the distance to a bare C loop (benchmarks/speed/bare_loop.c, built here with gcc).
 
-Usage: python benchmarks/bench_core.py [--seconds S] [--repeats R] [--json]
+Usage: python benchmarks/speed/bench_core.py [--seconds S] [--repeats R] [--json]
 
 Samples are interleaved (RLCard, unokit, bare loop, ...) and the median of the
 repeats is kept: the machine is shared, so compare ratios, not absolute numbers.
@@ -12,11 +12,12 @@ Rows:
   players, single rounds -- what ``unokit sim --bots random`` runs (each round a
   new game: dealer cut, shuffle, deal, first card, the round played out);
 * ``python``: the same rounds on the Python engine (``Game`` and
-  :func:`unokit.engine.playout.playout_python`), the reference and the "before";
+  the reference engine, :class:`unokit.testing.reference.ReferenceGame`, stepping
+  :func:`unokit.engine.playout.random_move`), the rules in Python: the "before";
 * ``playouts``: what a search bot does per rollout -- copy a mid-round
   ``Game`` and play the round out with :func:`unokit.engine.playout.playout` (the
   position goes to the core and back) -- and the same on a ``CoreGame`` copy;
-* ``bare``: benchmarks/bare_loop.c, Classic rounds with nothing but the rules
+* ``bare``: benchmarks/speed/bare_loop.c, Classic rounds with nothing but the rules
   of a plain game (no options, events, legality checks or CPython's generator).
 """
 
@@ -31,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +43,17 @@ from bench_engine import rlcard_rounds_per_second  # noqa: E402
 from unokit import Game, Options  # noqa: E402
 from unokit.bots.sim import simulate  # noqa: E402
 from unokit.engine.core import CoreGame  # noqa: E402
-from unokit.engine.playout import playout, playout_python  # noqa: E402
+from unokit.engine.playout import playout, random_move  # noqa: E402
+from unokit.testing.reference import ReferenceGame  # noqa: E402
 
 VARIANTS = ("classic", "flip", "flex")
+
+
+def playout_python(game: Game, rnd: Callable[[], float]) -> None:
+    """The random playout on the Python rules (``ReferenceGame``): the same
+    policy as :func:`playout`, one command at a time."""
+    while game.phase < 4:
+        game.apply_move(random_move(game, rnd), uno=True)
 
 
 def sim_rounds_per_second(variant: str, seconds: float, players: int = 2) -> float:
@@ -66,7 +76,7 @@ def python_rounds_per_second(variant: str, seconds: float, players: int = 2) -> 
     rounds = 0
     start = time.perf_counter()
     while True:
-        g = Game.new(variant, players, opts, seed=rounds, events=False)
+        g = ReferenceGame.new(variant, players, opts, seed=rounds, events=False)
         playout_python(g, rnd)
         rounds += 1
         if rounds % 32 == 0 and time.perf_counter() - start >= seconds:
@@ -74,13 +84,13 @@ def python_rounds_per_second(variant: str, seconds: float, players: int = 2) -> 
     return rounds / (time.perf_counter() - start)
 
 
-def _positions(variant: str, players: int, count: int) -> list[Game]:
+def _positions(variant: str, players: int, count: int, cls: type[Game] = Game) -> list[Game]:
     """Mid-round positions (a dozen random decisions in), as a search bot meets them."""
     out = []
     r = random.Random(1)
     seed = 0
     while len(out) < count:
-        g = Game.new(variant, players, {"matchMode": "single_round"}, seed=seed, events=False)
+        g = cls.new(variant, players, {"matchMode": "single_round"}, seed=seed, events=False)
         seed += 1
         for _ in range(12):
             if g.phase >= 4:
@@ -92,7 +102,7 @@ def _positions(variant: str, players: int, count: int) -> list[Game]:
 
 
 def playouts_per_second(variant: str, seconds: float, how: str, players: int = 2) -> float:
-    positions = _positions(variant, players, 64)
+    positions = _positions(variant, players, 64, ReferenceGame if how == "python" else Game)
     cores = [CoreGame.from_game(g) for g in positions]
     rng = random.Random(2)
     rnd = rng.random
@@ -177,7 +187,7 @@ def report(res: dict[str, Any]) -> None:
     if "core_to_bare" in res:
         print(
             f"\nunokit sim classic reaches {res['core_to_bare']:.0%} of the bare C loop "
-            f"(benchmarks/bare_loop.c)"
+            f"(benchmarks/speed/bare_loop.c)"
         )
 
 

@@ -9,7 +9,7 @@ jobs on the machine slow it down less than wall time would). Only decisions
 that searched are counted (one legal answer and catches take no time).
 
 Usage:
-    python benchmarks/search_cost.py [--variant classic] [--games 10] [--sims 1000,4000]
+    python benchmarks/bots/search_cost.py [--variant classic] [--games 10] [--sims 1000,4000]
         [--players 2]
 """
 

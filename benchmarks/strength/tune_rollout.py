@@ -10,9 +10,9 @@ halved after a sweep without a gain). Tuning deals: seeds ``--tune-seed`` ..
 ``--eval-seed`` .. +``--eval-deals``), never used in tuning.
 
 Usage:
-    python benchmarks/tune_rollout.py [--deals 30000] [--sweeps 6] [--eval-deals 100000]
-    python benchmarks/tune_rollout.py --start W0,W1,... --scale 0.5 (continue a search)
-    python benchmarks/tune_rollout.py --eval-only W0,W1,...
+    python benchmarks/strength/tune_rollout.py [--deals 30000] [--sweeps 6] [--eval-deals 100000]
+    python benchmarks/strength/tune_rollout.py --start W0,W1,... --scale 0.5 (continue a search)
+    python benchmarks/strength/tune_rollout.py --eval-only W0,W1,...
 """
 
 from __future__ import annotations

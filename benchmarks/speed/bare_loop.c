@@ -7,7 +7,7 @@
  * legality checks, and a xorshift generator instead of CPython's Mersenne
  * Twister re-seeded per shuffle.
  *
- *   gcc -O2 -o bare_loop benchmarks/bare_loop.c && ./bare_loop 2 1.0
+ *   gcc -O2 -o bare_loop benchmarks/speed/bare_loop.c && ./bare_loop 2 1.0
  * prints: rounds/s turns/round
  */
 #include <stdint.h>

@@ -1,6 +1,6 @@
 """The floor of the web server's CPU per move: the same load against servers with no game.
 
-``benchmarks/bench_server.py`` drives rooms of 4 WebSocket players (delta
+``benchmarks/server/bench_server.py`` drives rooms of 4 WebSocket players (delta
 clients) against ``unokit serve`` and reports the server's CPU time per
 accepted move. This script runs the *same* client code (imported from
 bench_server, not copied) and the same measurement (bench_server's ``_run``:
@@ -32,8 +32,8 @@ with the real server in one invocation:
   one worker thread, one transaction per batch of what is waiting (group
   commit, raw ``sqlite3``), and the updates are sent after the commit.
 
-    python benchmarks/server_floor.py                     # real, floor, floor-db, x3
-    python benchmarks/server_floor.py --kinds floor,real --repeat 3 --seconds 10
+    python benchmarks/server/server_floor.py                     # real, floor, floor-db, x3
+    python benchmarks/server/server_floor.py --kinds floor,real --repeat 3 --seconds 10
 
 The client load is bench_server's defaults for issue 13 (250 rooms x 4 players,
 think 200 ms x U(0.5, 1.5), deltas, 2 client processes).

@@ -1,6 +1,6 @@
 """Decision time and search effort of the bots, per variant (prints numbers).
 
-    python benchmarks/bench_bots.py [--rounds 4] [--think-ms 100] [--players 2]
+    python benchmarks/bots/bench_bots.py [--rounds 4] [--think-ms 100] [--players 2]
 
 For each variant, ``hard`` plays ``--rounds`` rounds against the heuristic;
 the script prints, over hard's decisions that needed a search, the mean and
