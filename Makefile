@@ -150,12 +150,12 @@ bench-speed: install
 bench-bots: install
 	$(BIN)/python benchmarks/bots/level_cost.py --players 2 --positions 20
 
-# win rates of the search levels' defaults against heuristic, 20 duplicate
+# win rates of the search levels' defaults against heuristic, 60 duplicate
 # games per variant (a smoke of benchmarks/strength/strength.py: the
 # intervals are wide; --games 500 for a real measurement)
 bench-strength: install
 	mkdir -p $(BENCH_OUT) && rm -f $(BENCH_OUT)/strength.jsonl
-	$(BIN)/python benchmarks/strength/strength.py --out $(BENCH_OUT)/strength.jsonl --games 20 \
+	$(BIN)/python benchmarks/strength/strength.py --out $(BENCH_OUT)/strength.jsonl --games 60 \
 	  --only "classic hard:race1000-heuristic,flip hard:race1000-heuristic,flex hard:race2500-heuristic"
 	$(BIN)/python benchmarks/strength/strength.py --out $(BENCH_OUT)/strength.jsonl --report
 
