@@ -37,6 +37,7 @@ MOVED: dict[str, str] = {
     "unokit.botclient": "unokit.agents.botclient",
     "unokit.agent_table": "unokit.agents.table",
     "unokit.agents_cli": "unokit.agents.cli",
+    "unokit.envs.vector_classic": "unokit.envs.vector",
     "unokit.bots.engine": "unokit.agents.engine_protocol",
     "unokit.reference": "unokit.testing.reference",
     "unokit.fuzz": "unokit.testing.fuzz",

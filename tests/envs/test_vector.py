@@ -22,8 +22,7 @@ from unokit.engine.errors import IllegalActionError, OptionError
 from unokit.engine.game import Phase
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0
 from unokit.envs.differential import Disagreement, vector_differential
-from unokit.envs.vector import BACKENDS, UnoVectorEnv, VectorStep
-from unokit.envs.vector_classic import UnoClassicVectorEnv
+from unokit.envs.vector import BACKENDS, UnoClassicVectorEnv, UnoVectorEnv, VectorStep
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
 _ROUND_OVER = int(Phase.ROUND_OVER)

@@ -1,8 +1,8 @@
 """What a round is worth to each seat: the reward options of every UNO environment.
 
 The AEC environments (:mod:`unokit.envs.uno_classic_v0` ...), the Gymnasium
-wrapper (:mod:`unokit.envs.gym`) and the batched Classic environment
-(:mod:`unokit.envs.vector_classic`) take the same three reward arguments and
+wrapper (:mod:`unokit.envs.gym`) and the batched environments
+(:mod:`unokit.envs.vector`) take the same three reward arguments and
 compute rewards here, so the three agree by construction. None of them changes
 a rule of the game: they only say what an outcome is worth.
 

@@ -152,7 +152,7 @@ from .actions import ActionTable, action_table
 from .observation import DEFAULT_OBS_LAYOUT, ObservationEncoder, check_obs_layout, make_layout
 from .rewards import RewardSpec
 
-__all__ = ["UnoVectorEnv", "VectorStep", "BACKENDS"]
+__all__ = ["UnoVectorEnv", "UnoClassicVectorEnv", "VectorStep", "BACKENDS"]
 
 #: ``core``: the games live in the C rules core, stepped and encoded there;
 #: ``reference``: engine games (:class:`unokit.Game`) stepped one by one in
@@ -502,7 +502,7 @@ class _GameBatch:
                     g.apply_move(move, seat)
                     w.clear()
             else:
-                g._step(move, False)
+                g.apply_move(move, g.current, False)
                 self.window[i] = g.catch_window()
                 self.window_of[i] = g.vulnerable if self.window[i] else -1
             self.steps[i] += 1
@@ -640,3 +640,16 @@ class _CoreBatch:
             seed = int(self._seeds[i])
         return to_game(self.batch, i, self.env.table, seed)
 
+
+
+class UnoClassicVectorEnv(UnoVectorEnv):
+    """:class:`UnoVectorEnv` playing Classic (``uno_classic_v0.vector_env``), under
+    its name of unokit 0.1 (the old path ``unokit.envs.vector_classic`` is an
+    alias of this module, with a deprecation warning).
+
+    >>> UnoClassicVectorEnv(num_envs=4, players=2, seed=0).reset().observation.shape
+    (4, 223)
+    """
+
+    def __init__(self, num_envs: int, players: int = 2, **kwargs: Any) -> None:
+        super().__init__("classic", num_envs, players, **kwargs)
