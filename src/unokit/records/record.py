@@ -157,12 +157,18 @@ class Record:
         return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
 
+def _run(g: Game, command: str) -> None:
+    """One recorded command: ``START`` deals the first round, anything else is
+    a game command."""
+    if command.strip().upper() == "START":
+        g.start()
+    else:
+        g.apply(command)
+
+
 def _apply(g: Game, command: str, n: int) -> None:
     try:
-        if command.strip().upper() == "START":
-            g.start()
-        else:
-            g.apply(command)
+        _run(g, command)
     except UnoError as e:
         raise RecordError(f"command {n} ({command!r}) cannot be replayed: {e}") from None
 
@@ -612,10 +618,7 @@ def validate(record: Record, text: str | None = None) -> list[Problem]:
         check_deal(0)
     for k, command in enumerate(record.commands, 1):
         try:
-            if command.strip().upper() == "START":
-                g.start()
-            else:
-                g.apply(command)
+            _run(g, command)
         except UnoError as e:
             problems.append(Problem(f"{command!r} cannot be replayed: {e}", line_of(k), k))
             return problems
