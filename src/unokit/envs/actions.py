@@ -89,20 +89,6 @@ def card_universe(variant: Variant, options: Options) -> tuple[int, ...]:
     return tuple(sorted(set(variant.deck(options, 0))))
 
 
-def _relative(move: int, seat: int, n: int) -> int:
-    """The move code with its target / swap / catch seat written relative to ``seat``."""
-    hi = move >> 21
-    if not hi:
-        return move
-    t = (hi & 15) - 1
-    s = ((hi >> 4) & 15) - 1
-    if t >= 0:
-        t = (t - seat) % n
-    if s >= 0:
-        s = (s - seat) % n
-    return (move & _LOW) | ((t + 1) << 21) | ((s + 1) << 25)
-
-
 def _play_codes(v: Variant, options: Options, n: int, cid: int) -> list[int]:
     """Every (relative) PLAY code of card ``cid``, mirroring ``Game._play_codes``."""
     modes = [(side, False) for side in ((0, 1) if v.two_sided else (0,))]
