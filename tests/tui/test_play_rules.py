@@ -125,3 +125,29 @@ def test_bad_rules_are_refused_in_one_line(args: list[str], words: str) -> None:
     assert done.returncode == 2
     assert words in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and done.stdout == ""
+
+
+async def test_textual_title_and_seats_show_the_rules_and_teams() -> None:
+    from pilot import human_ready, wait_until
+    from textual.widgets import Static
+
+    from unokit.tui.app import UnoApp
+    from unokit.tui.widgets import PlayersView
+
+    options = {**preset_options("Party"), "teams": "pairs"}
+    session = Session("classic", 4, seed=2, bots="heuristic", options=options)
+    app = UnoApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: human_ready(app, 0), "the person's turn")
+        title = str(app.query_one("#title", Static).render())
+        assert "· 5 house rules" in title
+        seats = str(app.query_one(PlayersView).render())
+        partner = 2  # seats i and i + n/2 (no shuffled seats)
+        lines = {line.strip("▶ ").split()[0]: line for line in seats.splitlines() if line.strip()}
+        assert "partner" in lines[session.names[partner]]
+        assert all(" T2" in lines[session.names[s]] for s in (1, 3))
+    session = Session("classic", 4, seed=2, bots="heuristic", options=preset_options("Party"))
+    app = UnoApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_until(pilot, lambda: human_ready(app, 0), "the person's turn")
+        assert "· Party rules" in str(app.query_one("#title", Static).render())
