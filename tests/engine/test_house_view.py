@@ -74,3 +74,37 @@ def test_pending_names_the_victim_and_where_a_deflection_sends_it() -> None:
                 assert g.current == p["to"]
                 checked["stack_or_skip"] += 1
     assert checked["reverse"] > 0 and checked["stack_or_skip"] > 0, checked
+
+
+def test_heuristic_spares_its_partner() -> None:
+    """teams: the heuristic bot swaps hands (7) with an opponent, not with its
+    partner holding fewer cards, and catches an opponent, never its partner."""
+    from unokit.bots.heuristic import HeuristicBot
+    from unokit.engine.actions import Catch, Play
+
+    hands = [["R7", "B9", "G4", "Y8", "Y9"], ["B1", "B2", "B3"], ["G1"], ["Y1", "Y2", "Y3"]]
+    draw = ["R1", "R2", "R3", "R4", "R6", "G8", "G9"]
+    game = Game.setup(
+        "classic", 4, {"teams": "pairs", "sevenSwap": True}, hands=hands, draw=draw,
+        discard=["R5"], color="R", current=0,
+    )  # fmt: skip
+    bot = HeuristicBot(seed=1)
+    a = bot.act(game.observe(0))
+    assert isinstance(a, Play) and str(a.card) == "R7" and a.swap in (1, 3), a
+    # without teams the smallest hand (seat 2) is the one taken
+    solo = Game.setup(
+        "classic", 4, {"sevenSwap": True}, hands=hands, draw=draw, discard=["R5"], color="R",
+        current=0,
+    )  # fmt: skip
+    b = HeuristicBot(seed=1).act(solo.observe(0))
+    assert isinstance(b, Play) and b.swap == 2, b
+    # on its turn, P3 catches an opponent who forgot UNO, never its partner P1
+    hands2 = [["R1"], ["B2"], ["G1", "G2", "G3"], ["Y1", "Y2", "R3"]]
+    for vulnerable, catch in ((0, True), (1, False)):
+        g2 = Game.setup(
+            "classic", 4, {"teams": "pairs"}, hands=hands2, draw=draw, discard=["R5"],
+            color="R", current=3, uno={vulnerable: "vulnerable"},
+        )  # fmt: skip
+        assert any(isinstance(x, Catch) for x in g2.legal_actions(3))
+        act = HeuristicBot(seed=1).act(g2.observe(3))
+        assert isinstance(act, Catch) == catch, act
