@@ -51,7 +51,12 @@ def house_step(p: Player) -> bool:
     obs = p.obs()
     if obs["phase"].endswith("OVER") or obs["current"] != p.seat():
         return False
-    plays = [c.split(None, 1)[1] for c in obs["legal"] if " PLAY " in c]
+    # single-card plays (a multi-play, once played, needs more than one click)
+    plays = [
+        c.split(None, 1)[1]
+        for c in obs["legal"]
+        if " PLAY " in c and all("=" in w for w in c.split()[3:]) and "+" not in c.split()[2]
+    ]
     if obs.get("pending"):
         deflect = [c for c in plays if _body(c.split()[1]) in ("S", "R")]
         if deflect:
@@ -62,6 +67,9 @@ def house_step(p: Player) -> bool:
         if draws:
             p.play(draws[0])
             return True
+    if plays:
+        p.play(plays[0])
+        return True
     return first_legal_step(p)
 
 
@@ -185,7 +193,14 @@ def test_custom_set_teams_and_a_deflection_at_the_table(new_player: Any) -> None
 
     end = play_until(
         p,
-        lambda o: pending_seen(o) or o["phase"].endswith("OVER") and deflections(o["history"]) > 0,
+        lambda o: (
+            pending_seen(o)
+            or (
+                o["phase"].endswith("OVER")
+                and o["winner"] is not None
+                and deflections(o["history"]) > 0
+            )
+        ),
         max_steps=600,
     )
     winner = end["winner"]

@@ -99,9 +99,8 @@ export function ruleChipsHtml(options) {
   const chips = on
     .map((k) => {
       const v = options[k];
-      let text = t(`chip.${k}`, { v });
-      if (typeof v === "string" && k !== "wildDrawChallenge" && k !== "teams" && has(`opt.${k}.${v}`)) text = `${text}: ${t(`opt.${k}.${v}`)}`;
-      return `<li class="rule-chip" data-rule="${esc(k)}" title="${esc(t(`help.${k}`))}">${esc(text)}</li>`;
+      // short on the table; the value and the rule's line in its title
+      return `<li class="rule-chip" data-rule="${esc(k)}" title="${esc(`${ruleLabel(k, v)} — ${t(`help.${k}`)}`)}">${esc(t(`chip.${k}`, { v }))}</li>`;
     })
     .join("");
   return `<ul class="rule-chips" id="rule-chips" aria-label="${esc(t("chips.label"))}">${chips}</ul>`;

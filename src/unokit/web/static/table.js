@@ -235,7 +235,7 @@ export function createTable(root, handlers) {
   // every seat, the piles and any dialog or panel
   feed.avoid(() => [
     ...document.querySelectorAll(
-      ".topbar, #me-bar .me-info, #me-bar button, #me-bar .confirm-play, #hand, #hint-slot, .opp, #center .pile, #status, #next-step, #reveal, #decision .decision-card, #log, #round-end, #scores, #overlay, #help, #conn, #toast, #view-table button, #view-table input",
+      ".topbar, #me-bar .me-info, #me-bar button, #me-bar .confirm-play, #hand, #hint-slot, .opp, #center .pile, #center .pending, #rule-chips, #team-scores, #status, #next-step, #reveal, #decision .decision-card, #log, #round-end, #scores, #overlay, #help, #conn, #toast, #view-table button, #view-table input",
     ),
   ]);
   window.addEventListener("resize", () => feed.place());
