@@ -235,7 +235,7 @@ export function createTable(root, handlers) {
   // every seat, the piles and any dialog or panel
   feed.avoid(() => [
     ...document.querySelectorAll(
-      ".topbar, #me-bar .me-info, #me-bar button, #me-bar .confirm-play, #hand, #hint-slot, .opp, #center .pile, #center .pending, #rule-chips, #team-scores, #status, #next-step, #reveal, #decision .decision-card, #log, #round-end, #scores, #overlay, #help, #conn, #toast, #view-table button, #view-table input",
+      ".topbar, #me-bar .me-info, #me-bar button, #me-bar .confirm-play, #hand, #hint-slot, .opp, #center .pile, #center .pending, #center .pending-to, #rule-chips, #team-scores, #status, #next-step, #reveal, #decision .decision-card, #log, #round-end, #scores, #overlay, #help, #conn, #toast, #view-table button, #view-table input",
     ),
   ]);
   window.addEventListener("resize", () => feed.place());
@@ -581,7 +581,7 @@ export function createTable(root, handlers) {
       ? `<div class="color-badge" style="--c:${cInfo.css}" data-color="${color}">${renderSymbol(color, { px: 26, label: colorName(color) })}<span>${esc(colorName(color))}</span></div>`
       : "";
     const dirLabel = t(o.direction === "cw" ? "table.dir.cw" : "table.dir.ccw");
-    const pending = o.pending_draw > 0 ? `<div class="pending">${esc(t("table.pending", { n: o.pending_draw }))}<small class="pending-to">${esc(pendingToText(o, whoText))}</small></div>` : "";
+    const pending = o.pending_draw > 0 ? `<div class="pending">${esc(t("table.pending", { n: o.pending_draw }))}</div>${o.pending ? `<small class="pending-to">${esc(pendingToText(o, whoText))}</small>` : ""}` : "";
     const sideBadge =
       o.variant === "flip"
         ? `<div class="side-badge ${o.side}" data-side="${o.side}"><span aria-hidden="true">${o.side === "dark" ? "☾" : "☀"}</span> ${esc(t(`table.side.${o.side}`))}</div>`
