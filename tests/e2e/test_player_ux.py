@@ -278,19 +278,23 @@ def test_presets_rules_at_the_table_and_how_to_play(new_player: Any) -> None:
         'input[name="opt-sevenZero"]'
     )
     assert page.locator('select[name="opt-stacking"]').input_value() == "same_symbol"
-    # every switch is explained in one line
-    assert page.locator("details.house .help-line").count() == 6
-    page.click('.preset[data-preset="hard"]')
-    assert page.is_checked('input[name="opt-drawUntilPlayable"]') and page.is_checked(
-        'input[name="opt-forcedPlay"]'
-    )
+    # every house rule the server plays is explained in one line
+    rules = page.evaluate("() => fetch('/api/meta').then(r => r.json()).then(m => m.house_rules)")
+    assert page.locator("details.house .help-line").count() == len(rules) >= 15
+    page.click('.preset[data-preset="official"]')
+    assert not page.is_checked('input[name="opt-drawUntilPlayable"]')
     assert not page.is_checked('input[name="opt-jumpIn"]')
     page.click('.preset[data-preset="party"]')
     for i in (1, 2, 3):
         page.select_option(f"#seat-{i}", "bot:normal")
     page.click("#create-submit-top")
     p.wait_table()
-    assert p.obs()["options"] == {"stacking": "same_symbol", "jumpIn": True, "sevenZero": True}
+    assert p.obs()["options"] == {
+        "stacking": "same_symbol",
+        "jumpIn": True,
+        "sevenZero": True,
+        "drawUntilPlayable": True,
+    }
     assert page.inner_text("#rules-chip") == "Rules: Party"
     page.click("#rules-chip")
     page.wait_for_selector(".howto-panel #howto-house")

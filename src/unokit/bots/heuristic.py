@@ -11,7 +11,11 @@
   (estimated from the unseen cards of the previous colour) beats the odds of
   the penalty table;
 * Flex: uses a flex side when it is the only play or a strong one (Skip All,
-  everyone draws) and targets the opponent with the fewest cards.
+  everyone draws) and targets the opponent with the fewest cards;
+* house rules: "next" follows the seating (``shuffleSeats``); with ``teams``
+  it never attacks its partner when another move will do (no catch, 7 swap,
+  target, draw card or passed-on draw aimed at the partner) and counts only
+  the opponents' hands as threats.
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ from unokit.engine.actions import (
 )
 from unokit.engine.cards import Card, Color, Kind
 from unokit.engine.events import ColorChosen, Played
+from unokit.engine.house_view import teams
 from unokit.engine.observation import Observation
 
 __all__ = ["HeuristicBot", "challenge_odds"]
@@ -60,8 +65,9 @@ class HeuristicBot:
 
     def act(self, obs: Observation) -> Action:
         legal = obs.legal
+        partners = _partners(obs)
         for a in legal:
-            if isinstance(a, Catch):
+            if isinstance(a, Catch) and a.target not in partners:
                 return a
         mine = [a for a in legal if not isinstance(a, CallUno | Catch)]
         if obs.seat is not None and obs.seat != obs.current:
@@ -96,7 +102,15 @@ class HeuristicBot:
         plays = [a for a in mine if isinstance(a, Play)]
         if obs.pending_draw:
             if plays:
-                return self._choose_play(obs, plays)
+                play = self._choose_play(obs, plays)
+                # teams: a stack or deflection that passes the draw to the partner
+                # is worse than taking it, unless it is the last card
+                if _victim(obs, play) not in _partners(obs) or len(obs.hand) == 1:
+                    return play
+                for a in mine:
+                    if isinstance(a, Draw):
+                        return a
+                return play
             for a in mine:
                 if isinstance(a, Challenge) and challenge_odds(obs) > 0.4:
                     return a
@@ -133,8 +147,9 @@ class HeuristicBot:
         side = obs.side
         n = obs.players
         seat = obs.seat
-        nxt = (seat + obs.direction) % n
-        threat = min(obs.hand_sizes[s] for s in range(n) if s != seat)
+        nxt = _next(obs)
+        partners = _partners(obs)
+        threat = min(obs.hand_sizes[s] for s in range(n) if s != seat and s not in partners)
         next_size = obs.hand_sizes[nxt]
         held: Counter[Color | None] = Counter(c.face(side).color for c in obs.hand)
         current = obs.color
@@ -163,10 +178,18 @@ class HeuristicBot:
                     score += 12
                 if f.kind in (Kind.WILD_TARGET_DRAW, Kind.FLEX_WILD_DRAW_FOUR):
                     score += 20
+            if partners and _victim(obs, a) in partners and (
+                f.kind in _ATTACK or f.kind in _WILD_DRAW or obs.pending_draw
+            ):
+                score -= 60  # teams: never attack the partner when another play will do
             if a.target is not None:
                 score -= obs.hand_sizes[a.target]  # hit the closest to going out
+                if a.target in partners:
+                    score -= 100
             if a.swap is not None:
                 score -= 2 * obs.hand_sizes[a.swap]
+                if a.swap in partners:
+                    score -= 100  # teams: never take the partner's good hand
             if f.kind is Kind.FLIP:
                 score += 10 if threat <= 2 else -2
             score += self._rng.random() * 0.01  # stable tie-break
@@ -174,6 +197,31 @@ class HeuristicBot:
                 best = (score, i, a)
         assert best is not None
         return with_uno(best[2], obs)
+
+
+def _next(obs: Observation, steps: int = 1) -> int:
+    """The seat ``steps`` after this one in the direction of play, around the
+    table as seated (``shuffleSeats``: the observation's seating)."""
+    assert obs.seat is not None
+    order = obs.seating or tuple(range(obs.players))
+    return order[(order.index(obs.seat) + steps * obs.direction) % len(order)]
+
+
+def _partners(obs: Observation) -> tuple[int, ...]:
+    """This seat's partners under ``teams`` (none without teams)."""
+    for team in teams(obs):
+        if obs.seat in team:
+            return tuple(s for s in team if s != obs.seat)
+    return ()
+
+
+def _victim(obs: Observation, play: Play) -> int:
+    """Who a draw or skip ``play`` hits first: the next player, or under a
+    pending draw the previous one for a deflecting Reverse."""
+    kind = play.card.face(obs.side).kind
+    if obs.pending_draw and kind in (Kind.REVERSE, Kind.FLEX_REVERSE) and obs.players > 2:
+        return _next(obs, -1)
+    return _next(obs)
 
 
 def challenge_odds(obs: Observation) -> float:

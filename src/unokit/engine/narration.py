@@ -34,6 +34,7 @@ from unokit.engine.actions import (
 )
 from unokit.engine.cards import FLIP, Card, Color, Face, Kind, parse_color
 from unokit.engine.errors import ParseError, UnoError
+from unokit.engine.house_view import house_lines
 from unokit.engine.observation import Observation
 from unokit.engine.variants import get_variant
 
@@ -663,6 +664,7 @@ def observation_text(
     if len(labels) != obs.players:
         raise ValueError(f"{len(labels)} names for {obs.players} players")
     lines = describe(obs, labels, bots)
+    lines += house_lines(obs, labels)  # seating, teams, pending draw (house rules)
     if history and obs.history:
         narrator = Narrator(labels, obs.seat)
         said = [(e, narrator.line(e)) for e in obs.history]  # in order: it follows the side

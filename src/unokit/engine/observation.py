@@ -25,7 +25,8 @@ from typing import TYPE_CHECKING, Any, cast
 from unokit.engine.actions import Action
 from unokit.engine.cards import Card, Color, Face
 from unokit.engine.events import Event, redact
-from unokit.engine.options import Options
+from unokit.engine.house_view import HOUSE_JSON, HOUSE_SOURCES
+from unokit.engine.options import Options, seating
 
 if TYPE_CHECKING:
     from unokit.engine.game import Game
@@ -83,6 +84,7 @@ class Observation:
     final_hands: tuple[tuple[Card, ...], ...] | None  # all hands, once the round is over
     legal: tuple[Action, ...]
     history: tuple[Event, ...]
+    seating: tuple[int, ...] = ()  # seats clockwise (shuffleSeats); () = in seat order
 
     @property
     def is_my_turn(self) -> bool:
@@ -157,12 +159,15 @@ _JSON: dict[str, Callable[[Observation], Any]] = {
     "history": lambda o: [event_to_dict(e) for e in o.history],
 }
 
+_JSON.update(HOUSE_JSON)  # seating, teams, team_scores, pending (house_view.py)
+
 #: the keys of :meth:`Observation.to_dict`, in order
 JSON_KEYS: tuple[str, ...] = tuple(_JSON)
 
 #: the :class:`Observation` fields each key of :meth:`Observation.to_dict` is made from
 JSON_SOURCES: dict[str, tuple[str, ...]] = {k: (k,) for k in _JSON}
 JSON_SOURCES["top_face"] = ("top", "side")
+JSON_SOURCES.update(HOUSE_SOURCES)
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
@@ -221,6 +226,7 @@ class PublicView:
     match_winners: tuple[int, ...]
     final_hands: tuple[tuple[Card, ...], ...] | None
     over: bool
+    seating: tuple[int, ...] = ()
 
 
 _NO_BACKS: dict[int, tuple[tuple[Face, ...], ...]] = {}
@@ -279,6 +285,7 @@ def public_view(game: Game) -> PublicView:
         match_winners=tuple(game.match_winners),
         final_hands=tuple(tuple(map(cs.__getitem__, h)) for h in hands) if over else None,
         over=over,
+        seating=seating(game.seed, n, game.options) if game.options.shuffleSeats else (),
     )
 
 
@@ -432,6 +439,7 @@ def combine(public: PublicView, part: SeatPart, history: tuple[Event, ...] = ())
         final_hands=public.final_hands,
         legal=part.legal,
         history=history,
+        seating=public.seating,
     )
 
 

@@ -56,7 +56,7 @@ from unokit.tui.dialogs import (
     color_choices,
     score_table,
 )
-from unokit.tui.rules_text import keys_text, rules_text
+from unokit.tui.rules_text import keys_text, rules_short, rules_text
 from unokit.tui.session import Session
 from unokit.tui.widgets import HandView, PlayersView, SeatInfo, TableView
 
@@ -241,7 +241,7 @@ class UnoApp(App[None]):
             else f"lowest at {opts.targetScore}"
         )
         me = "" if self.viewer is None else f" · {s.names[self.viewer]}"
-        title = f"{VARIANT_TITLE[obs.variant]} · round {obs.round} · {goal}{me}"
+        title = f"{VARIANT_TITLE[obs.variant]} · round {obs.round} · {goal} · {rules_short(opts)}{me}"
         if obs.variant == "flip":
             title += " · " + ("DARK side" if obs.side else "light side")
         self.query_one("#title", Static).update(Text(title, Style(bold=True)))

@@ -30,6 +30,22 @@ def play(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
     ] = None,
+    preset: Annotated[
+        str | None,
+        typer.Option(
+            "--preset",
+            help="A preset of house rules: Official, Party, Crazy, Merciless "
+            "(docs/rules.md §6.17); --rules and --option change it further.",
+        ),
+    ] = None,
+    rules: Annotated[
+        str | None,
+        typer.Option(
+            "--rules",
+            help="House rules as key=value,key=value (e.g. deflect=both,teams=pairs); "
+            "a true/false rule may be named alone (jumpIn).",
+        ),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the match (random if omitted).")] = None,
     hotseat: Annotated[
         int,
@@ -63,6 +79,7 @@ def play(
         needs("textual")
     if save is not None:
         check_output(save, "--save", force)
+    options = rule_options(preset, rules, option)
     bot_options: dict[str, int] = {} if think_ms is None else {"think_ms": think_ms}
     if sims is not None:
         bot_options = {"sims": sims}
@@ -73,7 +90,7 @@ def play(
             humans=hotseat,
             names=name or (),
             bots=bots,
-            options=parse_options(option),
+            options=options,
             seed=seed,
             bot_options=bot_options,
             save=save,
@@ -138,6 +155,37 @@ def replay(
     from unokit.tui.replay import ReplayApp
 
     ReplayApp(rp, start=at).run()
+
+
+def rule_options(
+    preset: str | None, rules: str | None, option: list[str] | None
+) -> dict[str, object]:
+    """The options of ``--preset``, then ``--rules``, then ``--option`` on top,
+    checked at once: any bad part ends in one ``error:`` line, before playing."""
+    from unokit.engine.options import Options, preset_options
+
+    out: dict[str, object] = {}
+    if preset is not None:
+        try:
+            out.update(preset_options(preset))
+            Options.from_dict(out)
+        except UnoError as e:
+            fail(f"--preset {preset}: {e}")
+    if rules is not None:
+        items = [x.strip() for x in rules.split(",") if x.strip()]
+        if not items:
+            fail("--rules: no rule given (expected key=value,key=value)")
+        for item in items:
+            key, sep, value = item.partition("=")
+            if not key.strip() or (sep and not value.strip()):
+                fail(f"--rules: expected key=value, got {item!r}")
+            out[key.strip()] = value.strip() if sep else "true"
+        try:
+            Options.from_dict(out)
+        except UnoError as e:
+            fail(f"--rules: {e}")
+    out.update(parse_options(option))
+    return out
 
 
 def _lines(numbers: list[int]) -> str:

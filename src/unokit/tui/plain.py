@@ -25,7 +25,7 @@ from unokit.engine.narration import (
     seat_label,
 )
 from unokit.engine.observation import Observation
-from unokit.tui.rules_text import commands_help, rules_text
+from unokit.tui.rules_text import commands_help, rules_line, rules_text, team_lines
 from unokit.tui.session import Session
 
 __all__ = ["run_plain"]
@@ -87,6 +87,7 @@ class _Plain:
         self.say(
             f"unokit: {s.variant}, {s.players} players (seed {s.seed}). "
             "Type help for the commands and rules.",
+            rules_line(s.game.options),
             *self.commitment_line(),
         )
         while True:
@@ -212,6 +213,7 @@ class _Plain:
         out = [f"Scores (target {opts.targetScore}):"]
         for seat in range(s.players):
             out.append(f"  {s.names[seat]}: {s.game.scores[seat]}")
+        out += team_lines(s.observe(self.log_viewer), s.names)
         for rnd, winner, pts, _ in s.round_history:
             who = "nobody (blocked)" if winner is None else s.names[winner]
             out.append(f"  round {rnd}: won by {who}, {points(pts)}")

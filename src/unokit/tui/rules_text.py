@@ -12,7 +12,11 @@ True
 
 from __future__ import annotations
 
-from unokit.engine.options import HOUSE_RULES, Options
+from collections.abc import Sequence
+
+from unokit.engine.house_view import team_scores, teams
+from unokit.engine.observation import Observation
+from unokit.engine.options import ALL_HOUSE_RULES, HOUSE_RULES, PRESETS, Options
 
 __all__ = ["rules_text", "keys_text", "commands_help", "SYMBOLS_TEXT"]
 
@@ -131,6 +135,8 @@ _HOUSE = {
     "deflect": "Deflect: a Reverse or Skip of the colour passes a draw penalty on.",
     "zeroRotate": "Zero rotate: a 0 passes every hand to the next player.",
     "sevenSwap": "Seven swap: a 7 swaps hands with a player you choose.",
+    "multiPlay": "Multi-play: several number cards of one number may be played together.",
+    "mercy": "Mercy: whoever reaches the limit of cards is out of the match.",
     "finishRestriction": "Finish restriction: your last card may not be an action card or a wild.",
     "handLimit": "Hand limit: nobody holds more cards than the limit; draws stop there.",
     "teams": "Teams: partners sit opposite; when one goes out the team wins and scores.",
@@ -163,6 +169,47 @@ def rules_text(variant: str, options: Options) -> str:
     if house:
         text += "\n## House rules in force\n\n" + "\n".join(f"- {h}" for h in house) + "\n"
     return text + "\n" + SYMBOLS_TEXT
+
+
+def rules_line(options: Options) -> str:
+    """The house rules in force in one line: the preset they are, if any, and
+    each rule (a true/false rule by its name alone).
+
+    >>> rules_line(Options())
+    'Rules: official (no house rules).'
+    >>> rules_line(Options(stacking="same_symbol", jumpIn=True, sevenZero=True, drawUntilPlayable=True))
+    'Rules: Party -- stacking=same_symbol, jumpIn, sevenZero, drawUntilPlayable.'
+    >>> rules_line(Options(teams="pairs", handLimit=12))
+    'Rules: handLimit=12, teams=pairs.'
+    """
+    on = {k: v for k, v in options.to_dict().items() if k in ALL_HOUSE_RULES}
+    if not on:
+        return "Rules: official (no house rules)."
+    words = ", ".join(k if v is True else f"{k}={v}" for k, v in on.items())
+    name = next((n for n, v in PRESETS.items() if v == on), None)
+    return f"Rules: {name} -- {words}." if name else f"Rules: {words}."
+
+
+def rules_short(options: Options) -> str:
+    """The house rules in a few words, for a title: the preset's name, the
+    count of rules, or "official rules".
+
+    >>> rules_short(Options()), rules_short(Options(jumpIn=True, teams="pairs"))
+    ('official rules', '2 house rules')
+    """
+    on = {k: v for k, v in options.to_dict().items() if k in ALL_HOUSE_RULES}
+    name = next((n for n, v in PRESETS.items() if v == on), None)
+    if name is not None:
+        return "official rules" if not on else f"{name} rules"
+    return f"{len(on)} house rule{'s' if len(on) != 1 else ''}"
+
+
+def team_lines(obs: Observation, names: Sequence[str]) -> list[str]:
+    """Each team with its total (``teams=pairs``), for the scoreboard; [] without teams."""
+    return [
+        f"  Team {i + 1} ({' and '.join(names[s] for s in team)}): {score}"
+        for i, (team, score) in enumerate(zip(teams(obs), team_scores(obs), strict=True))
+    ]
 
 
 def keys_text() -> str:

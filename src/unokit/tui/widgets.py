@@ -385,6 +385,7 @@ class PlayersView(Widget):
                     " ✓" if obs.powers[s] else " ✗", "bold green" if obs.powers[s] else "bold red"
                 )
             line.append(" D" if s == obs.dealer else "  ", "dim")
+            line.append(_team_mark(obs, s, info.viewer), "bold cyan")
             if obs.uno[s] == "safe":
                 line.append(" UNO!", "bold yellow")
             elif obs.uno[s] == "vulnerable":
@@ -410,3 +411,13 @@ class PlayersView(Widget):
             if k < len(seats) - 1:
                 out.append("\n")
         return out
+
+
+def _team_mark(obs: Observation, seat: int, viewer: int | None) -> str:
+    """`` partner`` or `` T2`` beside a seat under ``teams=pairs`` ("" without teams)."""
+    from unokit.engine.house_view import teams
+
+    for i, team in enumerate(teams(obs)):
+        if seat in team:
+            return " partner" if viewer is not None and viewer in team else f" T{i + 1}"
+    return ""

@@ -42,6 +42,7 @@ from unokit.engine.options import (
     HOUSE_RULES,
     NOT_YET_PLAYED,
     OPTION_CHOICES,
+    PRESETS,
     Options,
 )
 from unokit.engine.variants import VARIANTS
@@ -357,6 +358,22 @@ def _option_meta() -> dict[str, Any]:
     return out
 
 
+def _preset_meta() -> list[dict[str, Any]]:
+    """The presets of the rules registry (RULES.md §6.17) for the lobby: each
+    with its options, and whether the engine plays it (a preset naming a rule
+    the engine refuses is listed with the reason, so the lobby shows it
+    disabled until the rule is played)."""
+    out = []
+    for name, values in PRESETS.items():
+        try:
+            Options.from_dict(values)
+            why = None
+        except UnoError as e:
+            why = str(e)
+        out.append({"name": name, "options": dict(values), "playable": why is None, "why": why})
+    return out
+
+
 def _seat_reply(room: Room, seat: int, token: str) -> dict[str, Any]:
     """The answer to a player who took a seat (creating or joining a room)."""
     return {
@@ -475,6 +492,8 @@ def create_app(settings: Settings) -> FastAPI:
         "bots": room_levels(),
         "house_rules": list(HOUSE_RULES),
         "options": _option_meta(),
+        "presets": _preset_meta(),
+        "not_yet_played": sorted(NOT_YET_PLAYED),
         "turn_timer": {"min": 5, "max": 600},
     }
 

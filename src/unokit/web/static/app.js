@@ -9,7 +9,7 @@
  */
 
 import { LANGS, lang, onLangChange, setLang, t, translatePage } from "./i18n.js";
-import { howToHtml } from "./howto.js";
+import { howToHtml, useRegistry } from "./howto.js";
 import { renderLobby, renderRoom } from "./lobby.js";
 import { openReplay } from "./replay.js";
 import { createTable, esc } from "./table.js";
@@ -168,6 +168,7 @@ async function route() {
     const bad = /^\/r\/(.+)$/.exec(location.pathname);
     return showLobby(bad ? t("error.noRoom", { code: decodeURIComponent(bad[1]).slice(0, 40) }) : null);
   }
+  loadMeta(); // the rules registry, for the table's rule chips (not awaited)
   return openRoom(app.code);
 }
 
@@ -182,6 +183,7 @@ async function loadMeta() {
   if (app.meta) return app.meta;
   try {
     app.meta = await api("GET", "/api/meta");
+    useRegistry(app.meta); // the house rules and presets the server plays
   } catch {
     app.meta = null;
   }

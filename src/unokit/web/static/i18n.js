@@ -13,6 +13,7 @@
  * starts with "fr"), switchable at any time.
  */
 
+import { EN_HOUSE, FR_HOUSE } from "./house_texts.js";
 import { EN_UX, FR_UX } from "./texts.js";
 
 const STORE_KEY = "unokit.lang";
@@ -700,8 +701,8 @@ const FR = {
   "word.red": "rouge",
 };
 
-Object.assign(EN, EN_UX);
-Object.assign(FR, FR_UX);
+Object.assign(EN, EN_UX, EN_HOUSE);
+Object.assign(FR, FR_UX, FR_HOUSE);
 const DICTS = { en: EN, fr: FR };
 
 function initialLang() {

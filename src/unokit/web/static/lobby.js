@@ -7,12 +7,13 @@
  */
 
 import { renderCard } from "./cards.js";
-import { HOUSE_SWITCHES, PRESETS, presetOf } from "./howto.js";
+import { HOUSE_SWITCHES, PRESET_LIST, PRESETS, presetOf, ruleOn } from "./howto.js";
 import { has, t } from "./i18n.js";
 import { esc } from "./table.js";
 
 const NAME_KEY = "unokit.name";
 const LAST_KEY = "unokit.lastCreate";
+const CUSTOM_KEY = "unokit.customRules";
 
 export function savedName() {
   try {
@@ -44,7 +45,87 @@ const VARIANT_SAMPLES = {
   flex: [["R5~G", "light"], ["FW4", "light"]],
 };
 
-const HOUSE_BOOLS = ["jumpIn", "sevenZero", "drawUntilPlayable", "forcedPlay", "noBluff"];
+const HOUSE_BOOLS = ["jumpIn", "sevenZero", "drawUntilPlayable", "forcedPlay", "noBluff", "zeroRotate", "sevenSwap", "mustPlayDrawn", "shuffleSeats"];
+
+/** The custom set of house rules this browser keeps (the Custom preset brings it back). */
+function loadCustom() {
+  try {
+    const v = JSON.parse(localStorage.getItem(CUSTOM_KEY) ?? "null");
+    return v && typeof v === "object" && !Array.isArray(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveCustom(rules) {
+  try {
+    localStorage.setItem(CUSTOM_KEY, JSON.stringify(rules));
+  } catch {
+    /* ignore */
+  }
+}
+
+/**
+ * The rules of a share link: `?variant=flip&preset=Party&rules=jumpIn=false,handLimit=12`
+ * (the same key=value list as `unokit play --rules`). Returns null without
+ * one, {error} when a part is not valid (then nothing is applied), else
+ * {variant, options}: the preset's house rules with the listed options on top.
+ */
+export function parseShareLink(search, meta) {
+  const q = new URLSearchParams(search);
+  if (!q.has("rules") && !q.has("preset") && !q.has("variant")) return null;
+  const optMeta = meta?.options ?? {};
+  const options = {};
+  let variant = null;
+  if (q.has("variant")) {
+    variant = String(q.get("variant")).toLowerCase();
+    if (!(meta?.variants ?? { classic: 1, flip: 1, flex: 1 })[variant]) return { error: t("share.why.variant", { name: q.get("variant") }) };
+  }
+  if (q.has("preset")) {
+    const name = String(q.get("preset"));
+    const p = PRESET_LIST.find((x) => x.key === name.toLowerCase());
+    if (!p) return { error: t("share.why.preset", { name }) };
+    if (!p.playable) return { error: t("share.why.presetNotYet", { name: p.name }) };
+    Object.assign(options, p.options);
+  }
+  for (const item of String(q.get("rules") ?? "").split(",").map((x) => x.trim()).filter(Boolean)) {
+    const at = item.indexOf("=");
+    if (at <= 0) return { error: t("share.why.pair", { item }) };
+    const wanted = item.slice(0, at).trim();
+    const raw = item.slice(at + 1).trim();
+    const key = Object.keys(optMeta).find((k) => k.toLowerCase() === wanted.toLowerCase().replace(/[-_]/g, "")) ?? Object.keys(optMeta).find((k) => k.toLowerCase() === wanted.toLowerCase());
+    const m = key ? optMeta[key] : null;
+    if (!m) return { error: (meta?.not_yet_played ?? []).includes(wanted) ? t("share.why.ruleNotYet", { name: wanted }) : t("share.why.key", { key: wanted }) };
+    let value;
+    const low = raw.toLowerCase();
+    if (m.type === "bool") {
+      if (["true", "on", "yes", "1"].includes(low)) value = true;
+      else if (["false", "off", "no", "0"].includes(low)) value = false;
+    } else if (m.type === "int") {
+      if (/^\d{1,6}$/.test(raw)) value = Number(raw);
+    } else if (m.type === "choice") {
+      value = m.choices.find((c) => c.toLowerCase() === low);
+    } else if (raw) {
+      value = raw;
+    }
+    if (value === undefined) return { error: t("share.why.value", { value: raw, key }) };
+    options[key] = value;
+  }
+  return { variant, options };
+}
+
+/** The share link of a variant and a set of options (only what differs from the defaults). */
+export function shareLink(variant, options, optMeta) {
+  const preset = presetOf(options);
+  const parts = [`variant=${encodeURIComponent(variant)}`];
+  const base = preset !== "custom" && preset !== "official" ? PRESETS[preset] : {};
+  if (preset !== "custom" && preset !== "official") parts.push(`preset=${encodeURIComponent(PRESET_LIST.find((p) => p.key === preset)?.name ?? preset)}`);
+  const rules = Object.entries(options)
+    .filter(([k, v]) => optMeta[k] && optMeta[k].default !== v && !(k in base && base[k] === v))
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  if (rules.length) parts.push(`rules=${rules.join(",")}`);
+  return `${location.origin}/?${parts.join("&")}`;
+}
 
 /** Options shown under "More options", per variant (null: all variants). */
 const MORE_OPTIONS = [
@@ -91,6 +172,20 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
   };
   // the last room's settings are reused, and the lobby says so (with a Reset)
   let fromSaved = Object.keys(last).length > 0;
+  // a share link's rules replace the house rules (all of them, or none when it is not valid)
+  const shared = parseShareLink(location.search, meta);
+  let shareNote = null;
+  if (shared) {
+    window.history.replaceState(null, "", "/"); // (`history` here is the games played)
+    if (shared.error) shareNote = { error: t("share.bad", { why: shared.error }) };
+    else {
+      for (const k of HOUSE_SWITCHES) delete form.options[k];
+      for (const [k, v] of Object.entries(shared.options)) if (optMeta[k]?.default !== v) form.options[k] = v;
+      if (shared.variant) form.variant = shared.variant;
+      fromSaved = false;
+      shareNote = { ok: t("share.applied") };
+    }
+  }
   // the sections a player opened stay open when the form is drawn again
   const openSections = new Set();
 
@@ -143,6 +238,21 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
     return "";
   }
 
+  /** One house rule: its control, one line that explains it, and a "?" that shows an example. */
+  function houseField(k) {
+    const m = optMeta[k] ?? { type: HOUSE_BOOLS.includes(k) ? "bool" : "choice", choices: ["off"] };
+    const v = optValue(k);
+    const why = `<button type="button" class="rule-why" data-example="${esc(k)}" aria-expanded="false" aria-controls="example-${esc(k)}" aria-label="${esc(t("rule.example"))}: ${esc(t(`opt.${k}`))}">?</button>`;
+    const lines = `<small class="help-line">${esc(t(`help.${k}`))} ${why}</small><small class="rule-example" id="example-${esc(k)}" hidden>${esc(t("rule.example"))}: ${esc(t(`example.${k}`))}</small>`;
+    if (m.type === "bool") {
+      return `<div class="house-rule" data-rule="${esc(k)}"><label class="check"><input type="checkbox" name="opt-${k}" ${v ? "checked" : ""} /> <span>${esc(t(`opt.${k}`))}</span></label>${lines}</div>`;
+    }
+    if (m.type === "int") {
+      return `<div class="house-rule" data-rule="${esc(k)}"><label class="field"><span>${esc(t(`opt.${k}`))}</span><input type="number" name="opt-${k}" min="0" max="10000" value="${esc(v ?? 0)}" /></label>${lines}</div>`;
+    }
+    return `<div class="house-rule" data-rule="${esc(k)}"><label class="field"><span>${esc(t(`opt.${k}`))}</span><select name="opt-${k}">${choiceOptions(k, v)}</select></label>${lines}</div>`;
+  }
+
   function draw() {
     for (const d of root.querySelectorAll("#create-form details[data-section]")) {
       if (d.open) openSections.add(d.dataset.section);
@@ -179,16 +289,22 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
           <select id="seat-${i + 1}" name="seat-${i + 1}" data-seat="${i + 1}">${opts}</select></li>`;
       }),
     ].join("");
-    const stacking = optValue("stacking") ?? "off";
-    const houseChecks = HOUSE_BOOLS.filter((k) => optMeta[k] || !meta)
-      .map((k) => `<label class="check"><input type="checkbox" name="opt-${k}" ${optValue(k) ? "checked" : ""} /> <span>${esc(t(`opt.${k}`))}<small class="help-line">${esc(t(`help.${k}`))}</small></span></label>`)
+    const houseFields = HOUSE_SWITCHES.filter((k) => optMeta[k] || !meta)
+      .map((k) => houseField(k))
       .join("");
     const preset = presetOf(Object.fromEntries(HOUSE_SWITCHES.map((k) => [k, optValue(k)])));
-    const presetTiles = ["official", "party", "hard", "custom"]
-      .map(
-        (p) => `<label class="preset ${preset === p ? "checked" : ""}" data-preset="${p}"><input type="radio" name="preset" value="${p}" ${preset === p ? "checked" : ""} />
-          <strong>${esc(t(`preset.${p}`))}</strong><small>${esc(t(`preset.${p}.desc`))}</small></label>`,
-      )
+    const presetTiles = [...PRESET_LIST, { key: "custom", playable: true }]
+      .map((p) => {
+        const name = has(`preset.${p.key}`) ? t(`preset.${p.key}`) : p.name;
+        const desc = has(`preset.${p.key}.desc`) ? t(`preset.${p.key}.desc`) : "";
+        if (!p.playable) {
+          // a preset naming a rule the engine does not play yet: shown, not chosen
+          return `<label class="preset disabled" data-preset="${esc(p.key)}" aria-disabled="true" title="${esc(p.why ?? "")}"><input type="radio" name="preset" value="${esc(p.key)}" disabled />
+          <strong>${esc(name)}</strong><small>${esc(desc)}</small><small class="not-yet">${esc(t("preset.notYet"))}</small></label>`;
+        }
+        return `<label class="preset ${preset === p.key ? "checked" : ""}" data-preset="${esc(p.key)}"><input type="radio" name="preset" value="${esc(p.key)}" ${preset === p.key ? "checked" : ""} />
+          <strong>${esc(name)}</strong><small>${esc(desc)}</small></label>`;
+      })
       .join("");
     const more = MORE_OPTIONS.filter(([, v]) => v === null || v === form.variant)
       .map(([k]) => moreOptionField(k))
@@ -247,11 +363,12 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
           </fieldset>
           <fieldset class="presets"><legend>${esc(t("preset.label"))}</legend>
             <div class="preset-tiles">${presetTiles}</div>
+            ${shareNote?.error ? `<p class="form-error" role="alert" id="share-error">${esc(shareNote.error)}</p>` : ""}
+            ${shareNote?.ok ? `<p class="saved-note" role="status" id="share-note">${esc(shareNote.ok)}</p>` : ""}
             <details class="house" data-section="house" ${preset === "custom" ? "open" : isOpen("house")}><summary>${esc(t("lobby.house"))}</summary>
-              <label class="field"><span>${esc(t("opt.stacking"))}</span><select name="opt-stacking">
-                ${["off", "same_symbol", "escalate"].map((m) => `<option value="${m}" ${stacking === m ? "selected" : ""}>${esc(t(`opt.stacking.${m}`))}</option>`).join("")}</select>
-                <small class="help-line">${esc(t("help.stacking"))}</small></label>
-              <div class="checks">${houseChecks}</div>
+              <div class="checks house-rules">${houseFields}</div>
+              <div class="share-row"><button type="button" class="btn small" id="share-rules">${esc(t("share.button"))}</button>
+                <input id="share-link" readonly hidden aria-label="${esc(t("share.label"))}" /><small id="share-copied" role="status"></small></div>
             </details>
           </fieldset>
           <label class="check"><input type="checkbox" name="public" id="create-public" ${form.public ? "checked" : ""} /> ${esc(t("lobby.public"))}</label>
@@ -298,7 +415,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
       if (m?.type === "int") options[key] = Number(v);
       else if (key === "targetScore") options[key] = Number(v);
       else if (key === "misplayPenalty") options[key] = "on";
-      else if (m?.type === "bool" || HOUSE_BOOLS.includes(key) || key === "flexFlexSideWD4Restricted") options[key] = true;
+      else if (m?.type === "bool" || (!m && HOUSE_BOOLS.includes(key)) || key === "flexFlexSideWD4Restricted") options[key] = true;
       else options[key] = v;
     }
     // unchecked boxes: explicit false so that a saved "true" is cleared
@@ -362,17 +479,39 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
       draw();
       root.querySelector("#create-submit")?.focus();
     });
+    for (const b of f.querySelectorAll(".rule-why")) {
+      b.addEventListener("click", () => {
+        const ex = f.querySelector(`#example-${b.dataset.example}`);
+        ex.hidden = !ex.hidden;
+        b.setAttribute("aria-expanded", String(!ex.hidden));
+      });
+    }
+    f.querySelector("#share-rules")?.addEventListener("click", async () => {
+      remember();
+      const input = f.querySelector("#share-link");
+      input.value = shareLink(form.variant, form.options, optMeta);
+      input.hidden = false;
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        f.querySelector("#share-copied").textContent = t("share.copied");
+      } catch {
+        /* the link stays selected in its field */
+      }
+    });
     f.querySelector("#create-name").addEventListener("input", (e) => {
       form.name = e.target.value;
     });
     f.addEventListener("change", (e) => {
       const name = e.target.name;
       if (name === "preset") {
-        const rules = PRESETS[e.target.value];
+        // a preset, or Custom: the custom set this browser kept (if any)
+        const rules = PRESETS[e.target.value] ?? (e.target.value === "custom" ? loadCustom() : null);
         if (rules) {
-          for (const k of HOUSE_SWITCHES) form.options[k] = rules[k] ?? (k === "stacking" ? "off" : false);
-          for (const k of HOUSE_SWITCHES) if (optMeta[k] && optMeta[k].default === form.options[k]) delete form.options[k];
+          for (const k of HOUSE_SWITCHES) delete form.options[k];
+          for (const k of HOUSE_SWITCHES) if (k in rules && (!optMeta[k] || optMeta[k].default !== rules[k])) form.options[k] = rules[k];
           persist();
+          if (e.target.value === "custom") openSections.add("house");
         } else {
           root.querySelector("details.house").open = true;
           return;
@@ -383,6 +522,9 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
       }
       remember();
       if (name.startsWith("opt-") && HOUSE_SWITCHES.includes(name.slice(4))) {
+        // a rule changed by hand: this is the custom set to keep
+        const house = Object.fromEntries(HOUSE_SWITCHES.filter((k) => k in form.options).map((k) => [k, form.options[k]]));
+        if (presetOf(house) === "custom") saveCustom(house);
         draw();
         root.querySelector(`[name="${name}"]`)?.focus();
         return;
@@ -506,7 +648,7 @@ export function renderLobby(root, { meta, recent, onCreate, onOpen, error, onQui
 
 /** The house rules of a room in one line ("Official rules" when none). */
 function rulesLine(options) {
-  const on = HOUSE_SWITCHES.filter((k) => options?.[k] && options[k] !== "off").map((k) => t(`opt.${k}`).split(/[:(]/)[0].trim());
+  const on = HOUSE_SWITCHES.filter((k) => ruleOn(k, options)).map((k) => t(`opt.${k}`).split(/[:(]/)[0].trim());
   return on.length ? on.join(" · ") : t("table.rules.official");
 }
 

@@ -20,6 +20,7 @@ import { renderBack, renderCard, renderSymbol, colorInfo, parseCard } from "./ca
 import { cardName, colorName, describeEvent, listText, t } from "./i18n.js";
 import { createFeed } from "./feed.js";
 import { dismissHint, hintDismissed, hintHtml, rulesChip } from "./howto.js";
+import { pendingToText, ruleChipsHtml, seatHouseBadges, seatHouseClasses, teamScoresHtml } from "./howto.js";
 import {
   catchTargets,
   commandBody,
@@ -234,7 +235,7 @@ export function createTable(root, handlers) {
   // every seat, the piles and any dialog or panel
   feed.avoid(() => [
     ...document.querySelectorAll(
-      ".topbar, #me-bar .me-info, #me-bar button, #me-bar .confirm-play, #hand, #hint-slot, .opp, #center .pile, #status, #next-step, #reveal, #decision .decision-card, #log, #round-end, #scores, #overlay, #help, #conn, #toast, #view-table button, #view-table input",
+      ".topbar, #me-bar .me-info, #me-bar button, #me-bar .confirm-play, #hand, #hint-slot, .opp, #center .pile, #center .pending, #center .pending-to, #rule-chips, #team-scores, #status, #next-step, #reveal, #decision .decision-card, #log, #round-end, #scores, #overlay, #help, #conn, #toast, #view-table button, #view-table input",
     ),
   ]);
   window.addEventListener("resize", () => feed.place());
@@ -451,10 +452,12 @@ export function createTable(root, handlers) {
 
   function seatOrder(o) {
     const n = o.players;
-    const start = me() === null ? 0 : me() + 1;
+    // around the table as seated (shuffleSeats: the observation's seating)
+    const ring = o.seating?.length === n ? o.seating : Array.from({ length: n }, (_, i) => i);
+    const start = me() === null ? 0 : ring.indexOf(me()) + 1;
     const out = [];
     for (let i = 0; i < n; i++) {
-      const s = (start + i) % n;
+      const s = ring[(start + i) % n];
       if (s !== me()) out.push(s);
     }
     return out;
@@ -502,6 +505,7 @@ export function createTable(root, handlers) {
       const thinking = ui.thinking && ui.thinking.seat === s && ui.thinking.version === state.version;
       if (thinking) classes.push("thinking");
       if (o.uno?.[s] === "vulnerable") classes.push("vulnerable");
+      classes.push(...seatHouseClasses(o, s, me())); // teams, out of the match
       if (info && info.kind === "human" && !info.connected) classes.push("offline");
       const badges = [];
       if (info?.kind === "bot") badges.push(`<span class="badge bot">${esc(t("room.bot"))}</span>`);
@@ -544,6 +548,7 @@ export function createTable(root, handlers) {
             ${powerBadge(o, s)}
             ${unoBadge(o, s)}
             ${badges.join("")}
+            ${seatHouseBadges(o, s, me(), nameOf)}
           </div>
           ${catchBtn}
           ${seatBtns.length ? `<div class="seat-btns">${seatBtns.join("")}</div>` : ""}
@@ -576,7 +581,7 @@ export function createTable(root, handlers) {
       ? `<div class="color-badge" style="--c:${cInfo.css}" data-color="${color}">${renderSymbol(color, { px: 26, label: colorName(color) })}<span>${esc(colorName(color))}</span></div>`
       : "";
     const dirLabel = t(o.direction === "cw" ? "table.dir.cw" : "table.dir.ccw");
-    const pending = o.pending_draw > 0 ? `<div class="pending">${esc(t("table.pending", { n: o.pending_draw }))}</div>` : "";
+    const pending = o.pending_draw > 0 ? `<div class="pending">${esc(t("table.pending", { n: o.pending_draw }))}</div>${o.pending ? `<small class="pending-to">${esc(pendingToText(o, whoText))}</small>` : ""}` : "";
     const sideBadge =
       o.variant === "flip"
         ? `<div class="side-badge ${o.side}" data-side="${o.side}"><span aria-hidden="true">${o.side === "dark" ? "☾" : "☀"}</span> ${esc(t(`table.side.${o.side}`))}</div>`
@@ -598,6 +603,8 @@ export function createTable(root, handlers) {
         ${pending}
         ${o.variant === "flex" ? `<div class="power-legend" id="power-legend">${esc(t("table.powers.legend"))}</div>` : ""}
         <button type="button" class="rules-chip" id="rules-chip" title="${esc(t("howto.house"))}">${esc(rulesChip(o.options ?? state.info?.options ?? {}))}</button>
+        ${ruleChipsHtml(o.options ?? state.info?.options ?? {})}
+        ${teamScoresHtml(o, whoText)}
       </div>`;
   }
 
@@ -738,6 +745,7 @@ export function createTable(root, handlers) {
         <span class="score">${o.scores[my]} pts</span>
         ${powerBadge(o, my)}
         ${unoBadge(o, my)}
+        ${seatHouseBadges(o, my, my, nameOf)}
         ${seatInfo(my)?.auto ? `<span class="badge bot auto" data-auto="1">${esc(t("table.botPlays"))}</span>${seatInfo(my)?.claimed && handlers.comeBack ? ` <button type="button" class="btn small primary" id="act-back">${esc(t("seat.back"))}</button>` : ""}` : ""}
         <span class="timer-slot" data-timer="${my}"></span>
       </div>
