@@ -11,14 +11,16 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import random
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis
 
@@ -264,3 +266,131 @@ def test_no_answer_falls_back(redis_url: str) -> None:
             await both.stop()
 
     asyncio.run(main())
+
+
+# ---------------------------------------------------------------- a cluster
+
+
+class Person:
+    """Seat 0 of a room of one person and three ``hard`` bots: plays a random
+    legal move at once, deals the next round, and records the versions seen."""
+
+    def __init__(self, ws: str, code: str, token: str, seed: int) -> None:
+        self.url, self.code, self.token = ws, code, token
+        self.rng = random.Random(seed)
+        self.version = 0
+        self.bot_moves = 0
+        self.errors: list[dict[str, Any]] = []
+
+    async def play(self) -> None:
+        from websockets.asyncio.client import connect
+
+        async with connect(f"{self.url}/ws/{self.code}", open_timeout=10) as ws:
+            await ws.send(json.dumps({"type": "hello", "token": self.token}))
+            next_id = 0
+            async for raw in ws:
+                msg = json.loads(raw)
+                if msg["type"] == "error" and msg.get("code") != "stale":
+                    self.errors.append(msg)
+                if msg["type"] != "state" or msg["version"] <= self.version:
+                    continue
+                self.version = msg["version"]
+                last = msg.get("last") or {}
+                self.bot_moves += last.get("by") == "bot"
+                obs = msg["observation"]
+                if obs is None or obs["phase"] == "MATCH_OVER":
+                    return
+                next_id += 1
+                if obs["phase"] == "ROUND_OVER":
+                    out = {"type": "next_round", "id": next_id, "version": self.version}
+                elif obs["current"] == 0 and obs["legal"]:
+                    legal = [t for t in obs["legal"] if not t.endswith(" UNO")] or obs["legal"]
+                    text = self.rng.choice(legal)
+                    out = {"type": "command", "id": next_id, "text": text, "version": self.version}
+                else:
+                    continue
+                await ws.send(json.dumps(out))
+
+
+def make_room(node: Any, seed: int) -> tuple[str, str]:
+    body = {
+        "variant": "classic",
+        "name": "Ann",
+        "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "hard"}] * 3,
+        "options": {"targetScore": 100_000},  # the match goes on for the whole test
+    }
+    deadline = time.monotonic() + 30
+    while True:  # 503 until the server has counted the worker (twice a second)
+        r = httpx.post(node.http + "/api/rooms", json=body, timeout=10)
+        if r.status_code != 503 or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)  # polling for the server to see the worker
+    assert r.status_code == 201, r.text
+    return str(r.json()["room"]), str(r.json()["token"])
+
+
+def test_a_bot_worker_dies_mid_game_and_every_room_goes_on(
+    serve: Callable[..., Any], redis_url: str, tmp_path: Path, workers: list[Worker]
+) -> None:
+    """Two ``unokit serve --broker --bot-workers 0`` processes (no bot worker
+    of their own) and one ``unokit bot-worker``: rooms of three ``hard`` bots
+    on both servers play on the worker. It is SIGKILLed mid-game: every room
+    goes on (its bots play the heuristic's legal move, with a log line, while no
+    worker is alive); a new worker is started and every room plays on with it."""
+    # bots wait 50 ms or so per move: while no worker is alive, their fallback
+    # moves would otherwise finish the match in a few seconds
+    nodes = [serve("--bot-workers", "0", "--bot-delay", "0.05") for _ in range(2)]
+    r = redis.Redis.from_url(redis_url, decode_responses=True)
+    first = Worker(redis_url, tmp_path / "w0.log", "--claim-after", "2")
+    workers.append(first)
+    people = []
+    for i in range(4):
+        node = nodes[i % 2]
+        code, token = make_room(node, i)
+        people.append(Person(node.ws, code, token, i))
+
+    def answered(w: Worker) -> int:
+        return int(r.hget(STATS_KEY, w.name) or 0)
+
+    def fallbacks() -> int:
+        return sum(n.log.read_text().count("no bot worker decided") for n in nodes)
+
+    async def main() -> None:
+        tasks = [asyncio.create_task(p.play()) for p in people]
+
+        async def progress(moves: int, timeout: float = 60.0) -> None:
+            start = [p.bot_moves for p in people]
+            deadline = time.monotonic() + timeout
+            while not all(p.bot_moves >= s + moves for p, s in zip(people, start, strict=True)):
+                for t in tasks:
+                    if t.done():
+                        t.result()  # a player's error, else a match over (not expected)
+                        raise AssertionError("a player stopped")
+                assert time.monotonic() < deadline, [
+                    p.bot_moves - s for p, s in zip(people, start, strict=True)
+                ]
+                await asyncio.sleep(0.05)  # polling the rooms' progress
+
+        try:
+            await progress(12)
+            # the bots so far all thought in the worker
+            assert answered(first) >= 12 * len(people)
+            assert fallbacks() == 0
+            first.proc.send_signal(signal.SIGKILL)
+            first.proc.wait(timeout=10)
+            await progress(12)  # no worker: the rooms go on with legal fallbacks
+            assert fallbacks() > 0
+            second = await asyncio.to_thread(
+                Worker, redis_url, tmp_path / "w1.log", "--claim-after", "2"
+            )
+            workers.append(second)
+            await progress(12)
+            assert answered(second) > 0
+        finally:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(main())
+    assert all(not p.errors for p in people), [p.errors for p in people]
+    assert all(n.alive for n in nodes)
