@@ -369,8 +369,12 @@ class BrokerBots:
                 log.warning("cannot read bot answers from the broker: %s", e)
                 await asyncio.sleep(1.0)
                 continue
-            if got is not None:
-                self._answer(str(got[1]))
+            if got is None:
+                continue
+            self._answer(str(got[1]))
+            with contextlib.suppress(Exception):  # and those that came meanwhile
+                for text in await self.redis.lpop(self.reply_key, 200) or []:
+                    self._answer(str(text))
 
     async def _count(self) -> None:
         now = _now_ms()
