@@ -418,7 +418,9 @@ def bot_worker(
             loop.add_signal_handler(sig, stop.set)
         await worker.run(stop)
 
+    from redis.exceptions import RedisError
+
     try:
         asyncio.run(main())
-    except OSError as e:
+    except (OSError, RedisError) as e:
         fail(f"cannot reach the broker {broker.split('@')[-1]}: {e}")
