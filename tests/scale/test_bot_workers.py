@@ -394,3 +394,39 @@ def test_a_bot_worker_dies_mid_game_and_every_room_goes_on(
     asyncio.run(main())
     assert all(not p.errors for p in people), [p.errors for p in people]
     assert all(n.alive for n in nodes)
+
+
+def test_a_job_taken_by_a_dead_worker_is_claimed_by_another(
+    redis_url: str, workers: list[Worker], tmp_path: Path
+) -> None:
+    """A consumer that took a job and died (it never answers) leaves it pending;
+    a live worker takes it over after ``--claim-after`` and the server gets the
+    answer it would have got, well before its own deadline."""
+    r = redis.Redis.from_url(redis_url, decode_responses=True)
+    r.xgroup_create(JOBS_KEY, GROUP, id="0", mkstream=True)
+    obs, seed = positions()[2]
+
+    async def main() -> None:
+        bots = BrokerBots(redis_url, "node-a", local=None, deadline=120)
+        await bots.start()
+        fake_worker(r, "ghost/1")  # alive as far as the server knows, until it is not
+        try:
+            await until(lambda: bots.alive == 1)
+            job = bots.submit(decide, "hard", seed, obs)
+            got = await asyncio.to_thread(
+                r.xreadgroup, GROUP, "ghost", {JOBS_KEY: ">"}, count=1, block=10_000
+            )
+            assert got, "the ghost took no job"
+            w = await asyncio.to_thread(
+                Worker, redis_url, tmp_path / "w0.log", "--claim-after", "1"
+            )
+            workers.append(w)
+            action, _ = await asyncio.wait_for(job, 60)
+            assert action == decide("hard", seed, obs)[0]
+            assert bots.answered == 1 and bots.fell_back == 0
+            assert "took over job" in w.text()
+        finally:
+            await bots.stop()
+
+    asyncio.run(main())
+    assert r.xpending(JOBS_KEY, GROUP)["pending"] == 0

@@ -478,7 +478,6 @@ class BotWorker:
         tasks = [
             asyncio.ensure_future(self._beat()),
             asyncio.ensure_future(self._read()),
-            asyncio.ensure_future(self._claim()),
         ]
         try:
             if stop is None:
@@ -487,7 +486,7 @@ class BotWorker:
                 await stop.wait()
         finally:
             self._stopping = True
-            await _finish(tasks[1:2], [tasks[0], tasks[2]])
+            await _finish(tasks[1:], tasks[:1])
             if self._work:
                 await asyncio.wait(self._work, timeout=10)
             with contextlib.suppress(Exception):
@@ -515,13 +514,31 @@ class BotWorker:
         task.add_done_callback(self._work.discard)
 
     async def _read(self) -> None:
-        """Take a new job whenever a process is free."""
+        """Whenever a process is free: a job of a worker that died, pending
+        longer than ``claim_after`` (looked for every ``claim_after / 4``
+        seconds), else the next new job."""
+        last_claim = last_tidy = 0.0
         while not self._stopping:
             await self._slots.acquire()
             try:
-                got = await self.redis.xreadgroup(
-                    GROUP, self.name, {JOBS_KEY: ">"}, count=1, block=500
-                )
+                entries: list[Any] = []
+                now = time.monotonic()
+                if now - last_claim > max(0.2, self.claim_ms / 4000):
+                    last_claim = now
+                    found: Any = await self.redis.xautoclaim(
+                        JOBS_KEY, GROUP, self.name, min_idle_time=self.claim_ms, count=1
+                    )
+                    entries = [(e, f) for e, f in found[1] if f]
+                    for entry, _ in entries:
+                        log.info("bot worker %s: took over job %s", self.name, entry)
+                if now - last_tidy > 60:
+                    last_tidy = now
+                    await self._tidy()
+                if not entries:
+                    got: Any = await self.redis.xreadgroup(
+                        GROUP, self.name, {JOBS_KEY: ">"}, count=1, block=500
+                    )
+                    entries = [e for _stream, items in got or [] for e in items]
             except asyncio.CancelledError:
                 self._slots.release()
                 raise
@@ -530,47 +547,17 @@ class BotWorker:
                 log.warning("cannot read jobs from the broker: %s", e)
                 await asyncio.sleep(1.0)
                 continue
-            reply: Any = got or []
-            entries = [e for _stream, items in reply for e in items]
             if not entries:
                 self._slots.release()
                 continue
-            for entry, fields in entries:
+            for entry, fields in entries:  # one (count=1): the slot passes to it
                 self._spawn(entry, fields)
 
-    async def _claim(self) -> None:
-        """Take over the jobs of workers that died (pending longer than
-        ``claim_after``), and forget consumers long gone with nothing pending."""
-        last_tidy = 0.0
-        while True:
-            await asyncio.sleep(max(0.2, self.claim_ms / 4000))
-            try:
-                if self._slots.locked():
-                    continue
-                await self._slots.acquire()
-                try:
-                    found: Any = await self.redis.xautoclaim(
-                        JOBS_KEY, GROUP, self.name, min_idle_time=self.claim_ms, count=1
-                    )
-                except BaseException:
-                    self._slots.release()
-                    raise
-                claimed = [(e, f) for e, f in found[1] if f]
-                if not claimed:
-                    self._slots.release()
-                for entry, fields in claimed:
-                    log.info("bot worker %s: took over job %s", self.name, entry)
-                    self._spawn(entry, fields)
-                if time.monotonic() - last_tidy > 60:
-                    last_tidy = time.monotonic()
-                    for c in await self.redis.xinfo_consumers(JOBS_KEY, GROUP):
-                        if c["pending"] == 0 and c["idle"] > 3_600_000:
-                            await self.redis.xgroup_delconsumer(JOBS_KEY, GROUP, c["name"])
-            except asyncio.CancelledError:
-                raise
-            except Exception as e:
-                log.warning("cannot claim jobs on the broker: %s", e)
-                await asyncio.sleep(1.0)
+    async def _tidy(self) -> None:
+        """Forget consumers gone for an hour with nothing pending."""
+        for c in await self.redis.xinfo_consumers(JOBS_KEY, GROUP):
+            if c["pending"] == 0 and c["idle"] > 3_600_000:
+                await self.redis.xgroup_delconsumer(JOBS_KEY, GROUP, c["name"])
 
     async def _handle(self, entry: str, fields: Any) -> None:
         """Decide one job (a process slot is held), answer it and acknowledge it."""
