@@ -46,8 +46,11 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
 class Node:
     """One ``unokit serve --broker`` process on 127.0.0.1."""
 
-    def __init__(self, db: str, broker: str, workdir: Path, name: str) -> None:
+    def __init__(
+        self, db: str, broker: str, workdir: Path, name: str, extra: tuple[str, ...] = ()
+    ) -> None:
         self.db, self.broker, self.workdir = db, broker, workdir
+        self.extra = extra  # more options of unokit serve
         self.port = free_port()
         self.log = workdir / f"{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -65,7 +68,7 @@ class Node:
         cmd = [str(UNOKIT), "serve", "--host", "127.0.0.1", "--port", str(self.port),
                "--db", self.db, "--broker", self.broker, "--bot-delay", "0",
                "--log-level", "warning", "--ws-rate", "1000", "--ws-burst", "1000",
-               "--ws-addr-rate", "100000", "--lobby-rate", "10000"]  # fmt: skip
+               "--ws-addr-rate", "100000", "--lobby-rate", "10000", *self.extra]  # fmt: skip
         env = dict(os.environ, UNOKIT_DATA_DIR=str(self.workdir / "data"))
         with open(self.log, "ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
@@ -115,6 +118,22 @@ def cluster(pg: str, redis_url: str, tmp_path: Path) -> Iterator[Callable[[int],
             nodes.append(node)
             node.start()
         return nodes
+
+    yield make
+    for node in nodes:
+        node.stop()
+
+
+@pytest.fixture
+def serve(pg: str, redis_url: str, tmp_path: Path) -> Iterator[Callable[..., Node]]:
+    """``serve(*options)``: one more started node, with more ``unokit serve`` options."""
+    nodes: list[Node] = []
+
+    def make(*extra: str) -> Node:
+        node = Node(pg, redis_url, tmp_path, f"node{len(nodes)}", extra)
+        nodes.append(node)
+        node.start()
+        return node
 
     yield make
     for node in nodes:

@@ -188,7 +188,7 @@ def serve(
             "--bot-workers",
             help="Worker processes the bots that search (hard) think in, off the event "
             "loop. Default: cores - 1, at least 1.",
-            min=1,
+            min=0,
         ),
     ] = None,
     bot_queue: Annotated[
@@ -244,6 +244,11 @@ def serve(
         make_url(normalize_url(url))
     except ArgumentError as e:
         raise typer.BadParameter(str(e), param_hint="--db") from None
+    if bot_workers == 0 and broker is None:
+        raise typer.BadParameter(
+            "0 needs --broker: the bots then think only in unokit bot-worker processes",
+            param_hint="--bot-workers",
+        )
     if broker is not None:
         if not broker.startswith(("redis://", "rediss://", "unix://")):
             raise typer.BadParameter(
@@ -329,3 +334,93 @@ def serve(
         ws_ping_timeout=30.0,
         timeout_graceful_shutdown=3,
     )
+
+
+@app.command("bot-worker")
+def bot_worker(
+    broker: Annotated[
+        str,
+        typer.Option(
+            help="Redis URL (redis://host:6379/0) of the unokit serve --broker processes "
+            "whose bots this worker thinks for.",
+        ),
+    ],
+    concurrency: Annotated[
+        int | None,
+        typer.Option(
+            "--concurrency",
+            help="Decisions at once: one worker process each. Default: the machine's cores.",
+            min=1,
+        ),
+    ] = None,
+    claim_after: Annotated[
+        float,
+        typer.Option(
+            "--claim-after",
+            help="Seconds after which a job another worker took and has not answered "
+            "(it died) is taken over by this one.",
+            min=0.5,
+        ),
+    ] = 10.0,
+    hang: Annotated[
+        float,
+        typer.Option(
+            "--hang",
+            help="Seconds a process may think about one decision before it is replaced "
+            "(the job is answered with an error; the server plays a fallback move).",
+            min=1.0,
+        ),
+    ] = 60.0,
+    log_level: Annotated[
+        LogLevel, typer.Option("--log-level", help="Log level.", case_sensitive=False)
+    ] = LogLevel.info,
+) -> None:
+    """Think for the bots of unokit serve --broker processes, on any machine.
+
+    Servers send each decision of a searching bot (hard, expert) to the broker
+    while any worker is alive; every worker takes the next one, so bot
+    capacity grows with each worker started. A server started with
+    --bot-workers 0 has no workers of its own: its bots think only here (and
+    play the heuristic's move, with a log line, while no worker is alive).
+    Jobs and answers are JSON; trust the broker only (docs/scale-out.md)."""
+    import asyncio
+    import logging
+    import os
+    import signal
+
+    try:
+        import redis  # noqa: F401
+
+        from unokit.web.botbroker import BotWorker
+    except ModuleNotFoundError as e:
+        fail(missing_extra(e.name or "redis"))
+    if not broker.startswith(("redis://", "rediss://", "unix://")):
+        raise typer.BadParameter(
+            "a Redis URL: redis://host:port/db, rediss://… or unix://…", param_hint="--broker"
+        )
+    level = "DEBUG" if log_level.value == "trace" else log_level.value.upper()
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    worker = BotWorker(
+        broker,
+        concurrency=concurrency or len(os.sched_getaffinity(0)),
+        claim_after=claim_after,
+        hang=hang,
+    )
+    err_console.print(
+        f"unokit bot-worker {worker.name}: {worker.concurrency} processes, "
+        f"broker {broker.split('@')[-1]}"
+    )
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        await worker.run(stop)
+
+    from redis.exceptions import RedisError
+
+    try:
+        asyncio.run(main())
+    except (OSError, RedisError) as e:
+        fail(f"cannot reach the broker {broker.split('@')[-1]}: {e}")

@@ -46,6 +46,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from unokit.engine.options import Options
+from unokit.web.botbroker import BrokerBots
+from unokit.web.botpool import WorkerPool
 from unokit.web.room import ROOM_CODE_RE, Conn, Hub, Room
 from unokit.web.store import StorageError, Store
 
@@ -180,6 +182,15 @@ class ClusterHub(Hub):
         self.redis: Redis = Redis(connection_pool=pool)
         self.broker_url = broker_url
         self.node = node or secrets.token_hex(6)
+        # bots decide in `unokit bot-worker` processes while any is alive,
+        # else in this server's own workers (web/botbroker.py)
+        self.bots = BrokerBots(
+            broker_url,
+            self.node,
+            local=self.bots if isinstance(self.bots, WorkerPool) else None,
+            queue_limit=settings.bot_queue,
+            deadline=settings.bot_hang,
+        )
         self.lease_ms = int(lease * 1000)
         self.beat_every = lease / 3
         self.frame: Frame | None = None  # the app's handler of a client frame
@@ -210,6 +221,8 @@ class ClusterHub(Hub):
     async def start(self) -> None:
         """Announce this node and listen on its channel (before owning anything)."""
         await self.redis.set(ALIVE_PREFIX + self.node, "1", px=self.lease_ms)
+        if isinstance(self.bots, BrokerBots):
+            await self.bots.start()
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(NODE_PREFIX + self.node)
         self._listener = asyncio.create_task(self._listen(pubsub))
@@ -384,6 +397,8 @@ class ClusterHub(Hub):
 
     async def _beat_once(self) -> None:
         await self.redis.set(ALIVE_PREFIX + self.node, "1", px=self.lease_ms)
+        if isinstance(self.bots, BrokerBots):
+            await self.bots.start()
         codes = list(self.rooms)
         if codes:
             lost = await self.renew_script(

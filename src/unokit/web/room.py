@@ -73,6 +73,7 @@ from unokit.web.chat import distinct_name
 from unokit.web.store import Append, LoadedRoom, RoomRow, SeatRow, StorageError, Store
 
 if TYPE_CHECKING:
+    from unokit.web.botbroker import BrokerBots
     from unokit.web.config import Settings
 
 __all__ = [
@@ -1466,7 +1467,10 @@ class Room:
                 try:
                     pooled, _cpu = await job
                 except WorkerLost as e:
-                    failed = f"its worker (pid {e.pid}) was lost: {e.reason}; replaced"
+                    if e.pid is None:  # remote workers (web/botbroker.py)
+                        failed = f"no bot worker decided: {e.reason}"
+                    else:
+                        failed = f"its worker (pid {e.pid}) was lost: {e.reason}; replaced"
                 except Exception as e:
                     failed = f"it failed in its worker: {type(e).__name__}: {e}"
         finally:
@@ -1830,7 +1834,7 @@ class Hub:
         self.store = store
         self.rooms: dict[str, Room] = {}
         #: the worker processes bots decide in (None: in the event loop)
-        self.bots: WorkerPool | None = None
+        self.bots: WorkerPool | BrokerBots | None = None
         if settings.bot_workers > 0:
             self.bots = WorkerPool(
                 settings.bot_workers,
