@@ -1,6 +1,6 @@
 """Bot decisions per second through Redis with 1, then 2 ``unokit bot-worker`` processes.
 
-    nice -n 15 python benchmarks/bench_bot_workers.py [--decisions 400] [--level hard]
+    nice -n 15 python benchmarks/server/bench_bot_workers.py [--decisions 400] [--level hard]
         [--in-flight 16] [--max-seconds 120]
 
 Starts its own ``redis-server`` on a free port of 127.0.0.1, one
