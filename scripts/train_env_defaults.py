@@ -3,7 +3,7 @@
 SB3 MaskablePPO, ``MultiInputPolicy`` and every hyper-parameter at SB3's
 default, 4 environments ``unokit/UnoClassic-v0`` with the env's defaults
 (2 players, opponent ``random``, observation layout 2 unless
-``--obs-layout 1``, reward ``norm_points`` unless ``--reward``), ``--steps``
+``--obs-layout 1``, reward ``points`` unless ``--reward``), ``--steps``
 steps (480,000), then the greedy policy plays ``--games`` (400) rounds
 against ``random`` as seat 0 (seeds 10,000..). Prints one JSON line with
 the win rate and its 95% Wilson interval; with ``--target 0.65`` it also
@@ -31,7 +31,6 @@ from stable_baselines3.common.vec_env import DummyVecEnv
 
 import unokit.envs.gym  # noqa: F401 - registers the ids
 from unokit.envs.evaluate import evaluate
-from unokit.envs.rewards import DEFAULT_REWARD
 
 
 def main() -> None:
@@ -41,7 +40,7 @@ def main() -> None:
     ap.add_argument("--envs", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--obs-layout", type=int, default=None, help="default: the env's own")
-    ap.add_argument("--reward", default=None, help=f"default: the env's own ({DEFAULT_REWARD})")
+    ap.add_argument("--reward", default=None, help="default: the env's own (points)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--target", type=float, default=None, help="win rate to reach (exit 1 if not)")
     ap.add_argument("--checkpoints", default="", help="steps at which to evaluate too: 150000,...")
@@ -58,6 +57,7 @@ def main() -> None:
 
     venv = DummyVecEnv([thunk] * args.envs)
     model = MaskablePPO("MultiInputPolicy", venv, seed=args.seed, verbose=0)
+    reward = venv.envs[0].unwrapped.reward_mode  # type: ignore[attr-defined]
 
     def policy(obs: np.ndarray, mask: np.ndarray) -> int:
         x = {"observation": obs[None], "action_mask": mask[None]}
@@ -69,7 +69,7 @@ def main() -> None:
         met = None if args.target is None else rate.rate >= args.target
         print(json.dumps({"steps": steps, "envs": args.envs, "seed": args.seed,
                           "obs_layout": args.obs_layout or "default",
-                          "reward": args.reward or f"default ({DEFAULT_REWARD})",
+                          "reward": reward if args.reward else f"default ({reward})",
                           "train_seconds": round(train_s),
                           **rate.as_dict(), "target": args.target, "met": met}),
               flush=True)  # fmt: skip

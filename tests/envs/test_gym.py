@@ -65,7 +65,7 @@ def test_reward_is_the_seat_round_reward(variant: str) -> None:
         _, reward, info = _episode(env, seed, rnd)
         g = env.game
         assert g.phase >= 4
-        assert reward == pytest.approx(round_rewards(g, "norm_points")[2])  # the default
+        assert reward == pytest.approx(round_rewards(g, "points")[2])
         assert info["winner"] == (None if g.winner < 0 else g.winner)
         assert not env.action_masks().any()
 

@@ -18,7 +18,7 @@ from pettingzoo.test import render_test
 from unokit import Game, OptionError
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0
 from unokit.envs.gym import GYM_IDS, UnoGymEnv
-from unokit.envs.rewards import DEFAULT_REWARD, POINTS_SCALE, RewardSpec
+from unokit.envs.rewards import POINTS_SCALE, RewardSpec
 
 MODULES = [uno_classic_v0, uno_flip_v0, uno_flex_v0]
 
@@ -137,9 +137,7 @@ def _blocked_position() -> Game:
 
 @pytest.mark.parametrize("stall_reward", ["loss", "zero"])
 def test_aec_truncation_and_step_cost(stall_reward: str) -> None:
-    env = uno_classic_v0.env(
-        players=3, max_steps=5, reward="points", stall_reward=stall_reward, step_cost=0.5
-    )
+    env = uno_classic_v0.env(players=3, max_steps=5, stall_reward=stall_reward, step_cost=0.5)
     env.reset(seed=3)
     total = dict.fromkeys(env.possible_agents, 0.0)
     decisions = dict.fromkeys(env.possible_agents, 0)
@@ -177,7 +175,7 @@ def test_gym_step_cost_is_charged_every_decision() -> None:
 
 @pytest.mark.parametrize("stall_reward", ["loss", "zero"])
 def test_blocked_round_is_worth_a_loss_or_nothing(stall_reward: str) -> None:
-    env = uno_classic_v0.raw_env(players=2, reward="points", stall_reward=stall_reward)
+    env = uno_classic_v0.raw_env(players=2, stall_reward=stall_reward)
     env.reset(seed=0)
     env.reset_to(_blocked_position())
     draw = env.table.names.index("DRAW")
@@ -189,35 +187,6 @@ def test_blocked_round_is_worth_a_loss_or_nothing(stall_reward: str) -> None:
     want = [-game.hand_value(0), -game.hand_value(1)] if stall_reward == "loss" else [0, 0]
     assert [env._cumulative_rewards[a] for a in env.possible_agents] == want
     assert all(env.terminations.values())
-
-
-def test_default_reward_is_points_scaled_by_100() -> None:
-    """Issue 28: every environment defaults to ``norm_points`` (PPO with SB3's
-    defaults learns from it; docs/rl.md), and ``reward="points"`` still gives
-    the unscaled rewards of before."""
-    assert DEFAULT_REWARD == "norm_points" and RewardSpec().reward == "norm_points"
-    made = gymnasium.make(GYM_IDS["classic"]).unwrapped
-    assert isinstance(made, UnoGymEnv)
-    kinds = (made, uno_classic_v0.raw_env(), uno_flip_v0.raw_env(), uno_classic_v0.vector_env(2))
-    for env in kinds:
-        assert env.rewards_spec.reward == "norm_points"
-    default, points = UnoGymEnv("classic", 2), UnoGymEnv("classic", 2, reward="points")
-    ends = []
-    for seed in range(4):
-        rnd = random.Random(seed)
-        obs, _ = default.reset(seed=seed)
-        points.reset(seed=seed)
-        done = False
-        while not done:
-            legal = np.flatnonzero(obs["action_mask"])
-            action = int(legal[rnd.randrange(len(legal))])
-            obs, ra, ta, tra, _ = default.step(action)
-            _, rb, _, _, _ = points.step(action)
-            done = ta or tra
-        ends.append((ra, rb))
-    for ra, rb in ends:
-        assert ra == pytest.approx(rb / POINTS_SCALE) and abs(ra) < abs(rb)
-    assert all(abs(rb) >= 1 for _, rb in ends)  # points are whole card values
 
 
 def test_norm_points_is_points_scaled() -> None:

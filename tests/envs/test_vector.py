@@ -179,7 +179,7 @@ def test_same_seed_same_games_and_reset_reseeds(backend: str) -> None:
 @pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
 def test_automatic_reset_returns_the_new_round(variant: str) -> None:
     players = 3
-    env = MODULES[variant].vector_env(32, players, seed=4, obs_layout=1, reward="points")
+    env = MODULES[variant].vector_env(32, players, seed=4, obs_layout=1)
     out = env.reset()
     rng = np.random.default_rng(0)
     seen = 0
@@ -209,9 +209,7 @@ def test_automatic_reset_returns_the_new_round(variant: str) -> None:
 
 @pytest.mark.parametrize("stall_reward", ["loss", "zero"])
 def test_truncation_after_max_steps(stall_reward: str) -> None:
-    env = uno_flex_v0.vector_env(
-        8, 2, seed=1, max_steps=5, reward="points", stall_reward=stall_reward
-    )
+    env = uno_flex_v0.vector_env(8, 2, seed=1, max_steps=5, stall_reward=stall_reward)
     out = env.reset()
     rng = np.random.default_rng(0)
     truncated = 0

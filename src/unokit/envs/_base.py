@@ -32,7 +32,7 @@ from unokit.engine.variants import get_variant
 from ._corebatch import make_batch, restore_game, save_game, step_arrays, to_game
 from .actions import ActionTable, action_table
 from .observation import DEFAULT_OBS_LAYOUT, ObservationEncoder, check_obs_layout, make_layout
-from .rewards import DEFAULT_REWARD, REWARDS, STALL_REWARDS, RewardSpec
+from .rewards import REWARDS, STALL_REWARDS, RewardSpec
 
 __all__ = [
     "UnoEnv",
@@ -146,7 +146,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         players: int = 2,
         render_mode: str | None = None,
         *,
-        reward: str = DEFAULT_REWARD,
+        reward: str = "points",
         episode: str = "round",
         illegal: str = "terminate",
         illegal_reward: float = -1.0,

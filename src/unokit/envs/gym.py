@@ -25,9 +25,9 @@ as a :class:`unokit.Game` (a snapshot with the random opponent).
   offered the catch first (``CATCH`` or ``PASS``, as in the AEC environments;
   a bot catches when its answer is a catch, see :func:`unokit.bots.sim.offer_catch`).
 * Reward (:mod:`unokit.envs.rewards`): 0 until the round ends, then
-  ``reward="norm_points"`` (default): the round's points / 100 if the agent
-  won, else minus the value of its hand / 100 (``"points"``: the same
-  unscaled, the default before issue 28); ``"win"``: +1 or -1/(players-1). A round without a winner (blocked, or cut at ``max_steps``)
+  ``reward="points"``: the round's points if the agent won, else minus the
+  value of its hand (``"norm_points"``: the same / 100); ``"win"``: +1 or
+  -1/(players-1). A round without a winner (blocked, or cut at ``max_steps``)
   is worth a loss (``stall_reward="loss"``, default) or 0 (``"zero"``);
   ``step_cost`` is taken from every step's reward.
 * ``max_steps`` (default 500) agent decisions end the episode with
@@ -85,7 +85,7 @@ from ._base import (
 from ._corebatch import make_batch, restore_game, save_game, step_arrays, to_game
 from .actions import ActionTable, action_table
 from .observation import DEFAULT_OBS_LAYOUT, ObservationEncoder, check_obs_layout, make_layout
-from .rewards import DEFAULT_REWARD, RewardSpec
+from .rewards import RewardSpec
 
 __all__ = ["UnoGymEnv", "GYM_IDS"]
 
@@ -113,7 +113,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         *,
         seat: int = 0,
         opponent: str | BotFactory = "random",
-        reward: str = DEFAULT_REWARD,
+        reward: str = "points",
         illegal_reward: float = -1.0,
         max_steps: int | None = MAX_AGENT_STEPS,
         render_mode: str | None = None,

@@ -7,15 +7,12 @@ compute rewards here, so the three agree by construction. None of them changes
 a rule of the game: they only say what an outcome is worth.
 
 ``reward``
-    ``"norm_points"`` (default, :data:`DEFAULT_REWARD`): the round's points
-    divided by :data:`POINTS_SCALE` (100), so a typical round is worth about 1
-    (the raw values of 2-player Classic run from about -550 to +300).
-    ``"points"``: the winner gets the round's points (the sum of the other
-    hands' values, docs/rules.md §2.6) and every other seat minus the value of
-    its own hand, so a won round's rewards sum to zero (the default before
-    issue 28: returns of hundreds make a value loss that swamps the policy's
-    gradient in PPO's clipped update, docs/rl.md). ``"win"``: +1 to the
-    winner, -1/(N-1) to each other seat.
+    ``"points"`` (default): the winner gets the round's points (the sum of the
+    other hands' values, docs/rules.md §2.6) and every other seat minus the value of
+    its own hand, so a won round's rewards sum to zero. ``"norm_points"``: the
+    same divided by :data:`POINTS_SCALE` (100), so a typical round is worth
+    about 1 (the raw values of 2-player Classic run from about -550 to +300).
+    ``"win"``: +1 to the winner, -1/(N-1) to each other seat.
 
 ``stall_reward``
     What a round that ends **without a winner** is worth: a blocked round
@@ -34,8 +31,6 @@ a rule of the game: they only say what an outcome is worth.
 [[25.0, -25.0]]
 >>> spec.outcome([[10, 25]], [-1]).tolist()      # nobody won: both lose their hand
 [[-10.0, -25.0]]
->>> RewardSpec().outcome([[10, 25]], [0]).tolist()     # the default: points / 100
-[[0.25, -0.25]]
 >>> RewardSpec("win", stall_reward="zero").outcome([[10, 25, 5]], [-1]).tolist()
 [[0.0, 0.0, 0.0]]
 """
@@ -54,12 +49,9 @@ from unokit.engine.errors import OptionError
 if TYPE_CHECKING:
     from unokit.engine.game import Game
 
-__all__ = ["RewardSpec", "REWARDS", "STALL_REWARDS", "POINTS_SCALE", "DEFAULT_REWARD"]
+__all__ = ["RewardSpec", "REWARDS", "STALL_REWARDS", "POINTS_SCALE"]
 
 REWARDS = ("points", "norm_points", "win")
-#: The ``reward`` of every environment unless told otherwise (issue 28:
-#: SB3's PPO with its default hyper-parameters learns from it, docs/rl.md).
-DEFAULT_REWARD = "norm_points"
 STALL_REWARDS = ("loss", "zero")
 #: ``norm_points`` rewards are points divided by this.
 POINTS_SCALE = 100.0
@@ -70,7 +62,7 @@ class RewardSpec:
     """The reward options of an environment (see the module documentation).
     Bad values raise :class:`unokit.OptionError`."""
 
-    reward: str = DEFAULT_REWARD
+    reward: str = "points"
     stall_reward: str = "loss"
     step_cost: float = 0.0
 

@@ -25,7 +25,7 @@ Usage::
         env.step(action)
 
 Arguments
-    ``env(players=2, render_mode=None, *, reward="norm_points", episode="round",
+    ``env(players=2, render_mode=None, *, reward="points", episode="round",
     illegal="terminate", illegal_reward=-1.0, max_steps=3_000, stall_reward="loss",
     step_cost=0.0, **options)``; ``raw_env`` is the
     environment class itself (``env`` adds no wrapper: the environment checks the
@@ -65,8 +65,8 @@ Rewards
     At the end of a round (:mod:`unokit.envs.rewards`): with
     ``reward="points"`` the winner gets the round's points (the sum of the
     other hands' values, docs/rules.md §2.6) and every other agent minus the value
-    of its own hand, so rewards sum to zero; ``"norm_points"`` (the default)
-    is the same divided by 100; with ``reward="win"`` +1 to the winner and -1/(N-1) to the
+    of its own hand, so rewards sum to zero; ``"norm_points"`` is the same
+    divided by 100; with ``reward="win"`` +1 to the winner and -1/(N-1) to the
     others. A round without a winner (blocked, or cut at ``max_steps``) is
     worth a loss to every agent (``stall_reward="loss"``, default) or 0
     (``"zero"``). ``step_cost`` (default 0) is taken from an agent's reward

@@ -27,7 +27,7 @@ Usage::
         env.step(action)
 
 Arguments
-    ``env(players=2, render_mode=None, *, reward="norm_points", episode="round",
+    ``env(players=2, render_mode=None, *, reward="points", episode="round",
     illegal="terminate", illegal_reward=-1.0, max_steps=3_000, stall_reward="loss",
     step_cost=0.0, **options)`` as in
     :mod:`unokit.envs.uno_classic_v0`; ``options`` are the game options of

@@ -35,7 +35,7 @@ Usage::
         # out.rewards[out.terminated] are the rewards of the rounds that ended
 
 Arguments
-    ``vector_env(num_envs, players=2, *, reward="norm_points", seed=None,
+    ``vector_env(num_envs, players=2, *, reward="points", seed=None,
     max_steps=3_000, stall_reward="loss", step_cost=0.0, **options)``.
     ``reward``, ``stall_reward`` and ``step_cost`` are the reward options of
     the AEC environment (:mod:`unokit.envs.rewards`, computed by the same
@@ -150,7 +150,7 @@ from ._base import MAX_STEPS, check_max_steps, check_playable
 from ._corebatch import make_batch, per_seed_tables, to_game
 from .actions import ActionTable, action_table
 from .observation import DEFAULT_OBS_LAYOUT, ObservationEncoder, check_obs_layout, make_layout
-from .rewards import DEFAULT_REWARD, RewardSpec
+from .rewards import RewardSpec
 
 __all__ = ["UnoVectorEnv", "VectorStep", "BACKENDS"]
 
@@ -203,7 +203,7 @@ class UnoVectorEnv:
         num_envs: int,
         players: int = 2,
         *,
-        reward: str = DEFAULT_REWARD,
+        reward: str = "points",
         seed: int | None = None,
         max_steps: int | None = MAX_STEPS,
         stall_reward: str = "loss",
