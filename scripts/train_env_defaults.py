@@ -67,7 +67,9 @@ def main() -> None:
     def report(steps: int, train_s: float) -> bool:
         rate = evaluate(policy, "classic", "random", games=args.games, seed=10_000, **kw)
         met = None if args.target is None else rate.rate >= args.target
-        print(json.dumps({"steps": steps, "envs": args.envs, "seed": args.seed,
+        # "timesteps": what SB3 counted (learn() ends on a whole rollout: 483,328 for 480,000)
+        print(json.dumps({"steps": steps, "timesteps": model.num_timesteps,
+                          "envs": args.envs, "seed": args.seed,
                           "obs_layout": args.obs_layout or "default",
                           "reward": reward if args.reward else f"default ({reward})",
                           "train_seconds": round(train_s),
