@@ -171,6 +171,24 @@ def test_toasts_never_cover_the_seat_the_hand_a_control_or_a_dialog(
             _check_toasts(page, f"{n} players, round over, panel open")
             page.click("#round-hide")
             _check_toasts(page, f"{n} players, round over, panel closed")
+        # the match's end (a target of 1 point: the first round ends it), the
+        # toasts of its last move on screen: the panel open, then closed
+        g = Game.new("classic", n, {"targetScore": 1}, seed=3)
+        while True:
+            before = g.copy()
+            g.apply(g.legal_actions(g.current)[0])
+            if g.state.name.endswith("OVER"):
+                break
+        assert g.state.name == "MATCH_OVER"
+        _show(table, before, 0, version)
+        _show(table, g, 0, version + 1)
+        version += 2
+        page.wait_for_selector("#round-end:not([hidden]) #act-newmatch")
+        _check_toasts(page, f"{n} players, match over, panel open")
+        page.click("#round-hide")
+        page.wait_for_selector("#act-newmatch-bar")
+        shown = _check_toasts(page, f"{n} players, match over, panel closed")
+        assert shown >= 1, f"{n} players at {viewport}: no toast at the match's end"
     player.screenshot(f"toasts-{viewport['width']}x{viewport['height']}")
 
 
