@@ -321,6 +321,7 @@ def test_chat_in_the_waiting_room_then_first_in_the_tables_log(
     bob.page.press("#room-chat-input", "Enter")
     for p in (ann, bob):
         p.page.wait_for_selector("#room-chat-list li[data-type=chat]:has-text('Bob: hi all')")
+    ann.screenshot("waiting-room-chat")
     server.post(f"/api/rooms/{code}/join", {"name": "Cy"})  # the last seat: the deal
     # the table opens with the waiting room's chat first in its log, before the deal
     for p in (ann, bob):
