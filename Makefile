@@ -78,9 +78,10 @@ system-deps:
 	  echo "installing gcc (Debian package) for the engine protocol tests"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gcc libc6-dev >/dev/null; \
 	fi
+	@# the reactions' colour emoji (tests/e2e/test_player_ux.py checks their colour)
 	@if ! fc-list 2>/dev/null | grep -qi "color emoji"; then \
-	  echo "installing an emoji font (Debian package) for the table's reactions in screenshots"; \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-color-emoji >/dev/null || true; \
+	  echo "installing an emoji font (Debian package) for the table's reactions"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-color-emoji fontconfig >/dev/null; \
 	fi
 	@# the scale-out tests start their own PostgreSQL and Redis servers (tests/scale)
 	@if ! command -v redis-server >/dev/null 2>&1; then \

@@ -41,7 +41,8 @@ async def play(link: str, token: str) -> None:
                     return
                 if obs["phase"] == "ROUND_OVER":
                     answered = version
-                    await ws.send(json.dumps({"type": "next_round"}))
+                    # the ready check: dealt once every person at the table is ready
+                    await ws.send(json.dumps({"type": "ready"}))
                 elif obs["current"] == seat and obs["legal"]:
                     plays = [m for m in obs["legal"] if " PLAY " in m]
                     move = plays[0] if plays else obs["legal"][0]

@@ -194,12 +194,12 @@ async def player(
                 continue
             phase = obs["phase"]
             msg: dict[str, Any] | None = None
-            if phase == "MATCH_OVER":
-                if seat == 0:
-                    msg = {"type": "new_match"}
-            elif phase == "ROUND_OVER":
-                if seat == 0:
-                    msg = {"type": "next_round"}
+            if phase in ("MATCH_OVER", "ROUND_OVER"):
+                # the ready check: every person says ready, the last one's deals
+                msg_id += 1
+                acted = version
+                await ws.send(json.dumps({"type": "ready", "id": msg_id}))
+                continue
             elif obs["current"] == seat and obs["legal"]:
                 msg = {"type": "command", "text": obs["legal"][0]}
             if msg is None:

@@ -156,8 +156,10 @@ async def seat_player(
                         return True
                     msg: dict[str, Any] | None = None
                     if phase == "ROUND_OVER":
-                        if seat0:
-                            msg = {"type": "next_round"}
+                        # the ready check: every person says ready, the last one's deals
+                        acted = version
+                        await ws.send(json.dumps({"type": "ready", "id": rnd.randrange(1 << 40)}))
+                        continue
                     elif obs["current"] == obs["seat"] and obs["legal"]:
                         msg = {"type": "command", "text": rnd.choice(obs["legal"])}
                     if msg is None:

@@ -255,7 +255,7 @@ def sim(
         typer.Option(
             metavar="[ADDRESS]",
             help="Run the games on Ray: alone, a local Ray instance; with an address "
-            "(auto, HOST:6379, ray://HOST:10001), that cluster. Needs unokit\\[ray].",
+            "(auto, HOST:6379, ray://HOST:10001), that cluster. Needs unokit[ray].",
         ),
     ] = None,
     save: Annotated[
@@ -336,6 +336,30 @@ def _load_command_modules() -> None:
 
 
 _load_command_modules()
+
+
+class PlainHelpCommand(typer.core.TyperCommand):
+    """A command whose ``--help`` is Click's plain text: at 80 columns Rich's
+    option table squeezed the help into a narrow column beside long option
+    names and types (``serve --help``), and Rich markup ate bracketed words
+    such as ``unokit[ray]`` (issue 30 item 17). The command lists of
+    ``unokit --help`` and the groups stay Rich's (they wrap at the edge)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["rich_markup_mode"] = None
+        super().__init__(*args, **kwargs)
+
+
+def _plain_command_help(t: typer.Typer) -> None:
+    for info in t.registered_commands:
+        if info.cls in (None, typer.core.TyperCommand):
+            info.cls = PlainHelpCommand
+    for group in t.registered_groups:
+        if group.typer_instance is not None:
+            _plain_command_help(group.typer_instance)
+
+
+_plain_command_help(app)
 
 
 # Options whose value may be left out: ``--ray`` alone means a local Ray

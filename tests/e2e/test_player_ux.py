@@ -12,7 +12,7 @@ from typing import Any
 
 from unokit import Game
 
-from .conftest import DESKTOP, PHONE, Player, Server, first_legal_step
+from .conftest import ARTIFACTS, DESKTOP, PHONE, Player, Server, first_legal_step
 from .test_table_states import Table, _classic, _state
 
 NEXT_BAR = "#next-step:not([hidden])"
@@ -433,3 +433,61 @@ def test_card_animations_only_without_reduced_motion(browser: Any, server: Serve
         finally:
             ctx.close()
     assert seen == {"no-preference": 1, "reduce": 0}
+
+
+JS_GLYPH_RECT = """([sel, glyph]) => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const i = n.data.indexOf(glyph);
+    if (i < 0) continue;
+    const r = document.createRange();
+    r.setStart(n, i);
+    r.setEnd(n, i + glyph.length);
+    const b = r.getBoundingClientRect();
+    return {x: b.x, y: b.y, width: b.width, height: b.height};
+  }
+  return null;
+}"""
+
+
+def _colour_share(page: Any, sel: str, glyph: str, name: str) -> float:
+    """The share of the glyph's pixels that are clearly coloured (an outline
+    glyph is drawn in the text's one grey-white colour)."""
+    import io
+
+    from PIL import Image
+
+    page.wait_for_function(f"(a) => !!({JS_GLYPH_RECT})(a)", arg=[sel, glyph], timeout=3000)
+    rect = page.evaluate(JS_GLYPH_RECT, [sel, glyph])
+    png = page.screenshot(clip=rect, animations="disabled")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"{name}.png").write_bytes(png)
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    w, h = img.size
+    px = [img.getpixel((x, y)) for x in range(w) for y in range(h)]
+    coloured = [p for p in px if max(p) - min(p) > 80]
+    return len(coloured) / len(px)
+
+
+def test_reaction_emoji_are_in_colour_in_the_bubble_and_the_toast(
+    new_player: Any, server: Server
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "normal"}]
+    res = server.post("/api/rooms", {"variant": "classic", "seats": seats, "name": "Ann"})
+    code = res["room"]
+    res2 = server.post(f"/api/rooms/{code}/join", {"name": "Bob"})
+    ann, bob = new_player("Ann"), new_player("Bob")
+    ann.enter(code, res["token"], res["seat"])
+    bob.enter(code, res2["token"], res2["seat"])
+    for emoji in ("👍", "😂"):
+        ann.page.click(f"[data-react='{emoji}']")
+        toast = f"#feed .feed-toast:has-text('{emoji}')"
+        bob.page.wait_for_selector(toast, timeout=3000)
+        shares = {
+            "toast": _colour_share(bob.page, "#feed .feed-react:last-child", emoji, "react-toast"),
+            "bubble": _colour_share(ann.page, ".react-bubble", emoji, "react-bubble"),
+        }
+        # a colour emoji (yellow faces and hands) fills a good part of its box
+        assert all(s > 0.15 for s in shares.values()), (emoji, shares)

@@ -171,6 +171,24 @@ def test_toasts_never_cover_the_seat_the_hand_a_control_or_a_dialog(
             _check_toasts(page, f"{n} players, round over, panel open")
             page.click("#round-hide")
             _check_toasts(page, f"{n} players, round over, panel closed")
+        # the match's end (a target of 1 point: the first round ends it), the
+        # toasts of its last move on screen: the panel open, then closed
+        g = Game.new("classic", n, {"targetScore": 1}, seed=3)
+        while True:
+            before = g.copy()
+            g.apply(g.legal_actions(g.current)[0])
+            if g.state.name.endswith("OVER"):
+                break
+        assert g.state.name == "MATCH_OVER"
+        _show(table, before, 0, version)
+        _show(table, g, 0, version + 1)
+        version += 2
+        page.wait_for_selector("#round-end:not([hidden]) #act-newmatch")
+        _check_toasts(page, f"{n} players, match over, panel open")
+        page.click("#round-hide")
+        page.wait_for_selector("#act-newmatch-bar")
+        shown = _check_toasts(page, f"{n} players, match over, panel closed")
+        assert shown >= 1, f"{n} players at {viewport}: no toast at the match's end"
     player.screenshot(f"toasts-{viewport['width']}x{viewport['height']}")
 
 
@@ -277,6 +295,63 @@ def test_chat_with_the_log_closed_is_a_toast_and_an_unread_mark_in_time_order(
     types = ann.log_types()
     assert types.index("chat") < len(types) - 1, types  # a later move comes after it
     assert before >= 1
+
+
+def test_chat_in_the_waiting_room_then_first_in_the_tables_log(
+    new_player: Any, server: Server
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+    res = server.post("/api/rooms", {"variant": "classic", "seats": seats, "name": "Ann"})
+    code = res["room"]
+    res2 = server.post(f"/api/rooms/{code}/join", {"name": "Bob"})
+    ann, bob = new_player("Ann"), new_player("Bob")
+    for p, r in ((ann, res), (bob, res2)):
+        p.page.goto("/")
+        p.page.evaluate(
+            "([c, t, s]) => localStorage.setItem('unokit.room.' + c, JSON.stringify({token: t, seat: s}))",
+            [code, r["token"], r["seat"]],
+        )
+        p.page.goto(f"/r/{code}")
+        p.page.wait_for_selector("body[data-view='room'] #room-chat-input")
+    # the box says what it is for; Bob writes, both see it in the waiting room
+    assert ann.page.locator("#room-chat-input").evaluate("el => el.labels[0].textContent") == (
+        "Chat with the table"
+    )
+    bob.page.fill("#room-chat-input", "hi all")
+    bob.page.press("#room-chat-input", "Enter")
+    for p in (ann, bob):
+        p.page.wait_for_selector("#room-chat-list li[data-type=chat]:has-text('Bob: hi all')")
+    ann.screenshot("waiting-room-chat")
+    server.post(f"/api/rooms/{code}/join", {"name": "Cy"})  # the last seat: the deal
+    # the table opens with the waiting room's chat first in its log, before the deal
+    for p in (ann, bob):
+        p.wait_table()
+        p.page.wait_for_selector("#log-list li[data-type=chat]:has-text('Bob: hi all')")
+        types = p.log_types()
+        assert types[0] == "chat" and len(types) > 1, types
+    # no toast for a line already read in the waiting room
+    assert ann.page.locator("#feed .feed-chat").count() == 0
+    assert not ann.errors and not bob.errors, ann.errors + bob.errors
+
+
+def test_a_half_typed_waiting_room_line_survives_a_redraw(new_player: Any, server: Server) -> None:
+    seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]
+    res = server.post("/api/rooms", {"variant": "classic", "seats": seats, "name": "Ann"})
+    code = res["room"]
+    ann = new_player("Ann")
+    ann.page.goto("/")
+    ann.page.evaluate(
+        "([c, t, s]) => localStorage.setItem('unokit.room.' + c, JSON.stringify({token: t, seat: s}))",
+        [code, res["token"], res["seat"]],
+    )
+    ann.page.goto(f"/r/{code}")
+    ann.page.wait_for_selector("body[data-view='room'] #room-chat-input")
+    ann.page.fill("#room-chat-input", "half a")
+    ann.page.focus("#room-chat-input")
+    server.post(f"/api/rooms/{code}/join", {"name": "Bob"})  # the room is drawn again
+    ann.page.wait_for_selector(".room-seats li[data-seat='1'].claimed")
+    assert ann.page.input_value("#room-chat-input") == "half a"
+    assert ann.page.evaluate("() => document.activeElement.id") == "room-chat-input"
 
 
 def test_the_replay_has_an_exit_no_table_controls_and_plain_words(

@@ -58,6 +58,7 @@ class Player:
         next_id = 0
         decided = -1
         attempt = 0
+        ready_sent: set[int] = set()  # ids of `ready` messages (not stored lines)
         while True:
             url = self.urls[attempt % len(self.urls)]
             attempt += 1
@@ -77,6 +78,9 @@ class Player:
                             line = "NEXT" if pending["type"] == "next_round" else pending["text"]
                             self.acks.append((msg["version"], line))
                             pending = None
+                        elif kind == "error" and msg.get("id") in ready_sent:
+                            # the round was dealt meanwhile: nothing to be ready for
+                            assert msg["code"] == "bad_state", msg
                         elif kind == "error":
                             if pending is not None and msg["id"] == pending["id"]:
                                 # decided on a version the room left (a bot's catch came
@@ -94,7 +98,15 @@ class Player:
                         if obs["phase"] == "MATCH_OVER":
                             return
                         if obs["phase"] == "ROUND_OVER":
+                            # the ready check: seat 1 says ready, then seat 0 deals
                             if self.seat != 0:
+                                if self.seat not in st["info"]["ready"]:
+                                    next_id += 1
+                                    ready_sent.add(next_id)
+                                    await ws.send(json.dumps({"type": "ready", "id": next_id}))
+                                    decided = st["version"]
+                                continue
+                            if 1 not in st["info"]["ready"]:
                                 continue
                             next_id += 1
                             pending = {"type": "next_round", "id": next_id,

@@ -67,7 +67,9 @@ def test_every_kind_of_command_is_applied_exactly_once(
     monkeypatch: pytest.MonkeyPatch,
     options: dict[str, Any],
     kinds: set[str],
+    settings: Any,
 ) -> None:
+    settings.ready_wait = 0.0  # the host deals without the ready check (test_ready_check)
     # seed 25 deals a first card that is a wild: the first command is a COLOR
     monkeypatch.setattr(room_module, "new_seed", lambda: 25)
     rh = room_helpers

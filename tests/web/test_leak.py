@@ -44,7 +44,7 @@ OPTIONS = {
 
 def play_human(ws: Any, seat: int, rnd: random.Random, leader: bool, errors: list[str]) -> None:
     """A client that plays random legal actions on its turn, sometimes catches
-    out of turn, deals the next round (leader) and stops at the end of the match."""
+    out of turn, says ready at a round's end and stops at the end of the match."""
     acted = -1
     try:
         ws.send({"type": "hello", "token": ws.token})
@@ -60,9 +60,9 @@ def play_human(ws: Any, seat: int, rnd: random.Random, leader: bool, errors: lis
                 continue
             msg_id += 1
             if obs["phase"] == "ROUND_OVER":
-                if leader:
-                    ws.send({"type": "next_round", "id": msg_id})
-                    acted = version
+                # the ready check: every person says ready, the last one's deals
+                ws.send({"type": "ready", "id": msg_id})
+                acted = version
                 continue
             legal = obs["legal"]
             catches = [a for a in legal if " CATCH " in a]

@@ -182,6 +182,15 @@ class BotClient:
         self._kinds[self._id] = msg["type"]
         await ws.send(json.dumps(msg))
 
+    async def _ready(self, ws: Any) -> None:
+        """Say ``ready`` (docs/protocol.md, the ready check): the server deals
+        the next round (or starts the rematch) once every person at the table
+        is ready, at once when the bot is the only one. (``next_round`` would
+        be refused while people at the table have not said it.)"""
+        self._id += 1
+        self._kinds[self._id] = "ready"
+        await ws.send(json.dumps({"type": "ready", "id": self._id}))
+
     async def run(self) -> ClientResult:
         import websockets
 
@@ -197,7 +206,7 @@ class BotClient:
                     self.say(f"seat P{res.seat} of room {msg['room']}")
                 elif kind == "error" and msg.get("code") == "bad_state" and self._kinds.get(
                     msg.get("id", -1)
-                ) in ("next_round", "new_match"):
+                ) in ("next_round", "new_match", "ready"):
                     pass  # another player dealt the next round (or match) first
                 elif kind == "error" and msg.get("code") == "stale":
                     # the room moved on while the bot decided (say a turn timer
@@ -232,11 +241,11 @@ class BotClient:
                             asked = version
                             if res.matches >= self.matches:
                                 return res
-                            await self._send(ws, {"type": "new_match"}, version)
+                            await self._ready(ws)
                         continue
                     if phase == "ROUND_OVER":
                         asked = version
-                        await self._send(ws, {"type": "next_round"}, version)
+                        await self._ready(ws)
                         continue
                     legal = obs.get("legal") or []
                     if obs["current"] != res.seat or not legal:

@@ -77,7 +77,7 @@ def tournament(
         typer.Option(
             metavar="[ADDRESS]",
             help="Run the games on Ray: alone, a local Ray instance (--workers CPUs); with "
-            "an address (auto, HOST:6379, ray://HOST:10001), that cluster. Needs unokit\\[ray].",
+            "an address (auto, HOST:6379, ray://HOST:10001), that cluster. Needs unokit[ray].",
         ),
     ] = None,
     save: Annotated[

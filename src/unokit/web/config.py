@@ -34,6 +34,10 @@ class Settings:
     bot_delay: float = 0.9
     #: seconds more a bot waits while a person at the table could jump in (0: never)
     jump_in_beat: float = 2.5
+    #: seconds the ready check between rounds (and the rematch vote) waits for
+    #: every person before the host may go on without those not ready
+    #: (docs/protocol.md ``ready``)
+    ready_wait: float = 20.0
     #: largest client message, in bytes of UTF-8
     max_message: int = 4096
     #: token bucket per connection: refill rate (messages/s) and size

@@ -495,6 +495,10 @@ class Room:
         #: the ready check between rounds and the rematch vote (docs/protocol.md
         #: ``ready``): the seats whose people said Ready at this round's end
         self.ready: set[int] = set()
+        #: when the game reached its last ROUND_OVER / MATCH_OVER (time.time():
+        #: a restart keeps it, as the log line's stored time); the host may go
+        #: on without the people not ready ``settings.ready_wait`` s after it
+        self.over_at: float | None = None
         self.closed = False
         self.idle_since = time.monotonic()
         self.bot_task: asyncio.Task[None] | None = None
@@ -525,6 +529,9 @@ class Room:
         self._new_made: tuple[list[Event], tuple[int, int], list[Any], str | None] | None = None
         for text in loaded.log:
             self._replay(text)
+        if self.game is not None and self.game.state in (Phase.ROUND_OVER, Phase.MATCH_OVER):
+            self.over_at = loaded.last_at
+            self.ready = set(loaded.ready)
 
     # ------------------------------------------------------------ rebuilding
 
@@ -1089,6 +1096,9 @@ class Room:
         self.game = game
         if game.state not in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             self.ready.clear()  # a new round or match: a new ready check at its end
+            self.over_at = None
+        elif self.over_at is None:
+            self.over_at = time.time()
         self.log.extend(texts)
         self.version = len(self.log)
         self._boundary(texts)
@@ -1217,11 +1227,20 @@ class Room:
                 Phase.MATCH_OVER,
             ):
                 raise ProtocolError("bad_state", "ready is for the end of a round or a match")
-            self.ready.add(seat)
-            if self.waiting_for():
-                self.changed(game_changed=False)
+            others = [w for w in self.waiting_for() if w != seat]
+            if others:
+                if seat not in self.ready:
+                    # stored: the list survives a restart of the server
+                    store = self.hub.store
+                    try:
+                        await store.call(Store.ready_fn(self.code, seat, self.version))
+                    except Exception as e:
+                        raise store.error(e) from e
+                    self.ready.add(seat)
+                    self.changed(game_changed=False)
                 conn.send({"type": "ack", "id": msg_id, "version": self.version})
                 return
+            self.ready.add(seat)
             if g.state == Phase.MATCH_OVER:
                 await self._start_match(ack=(conn, msg_id))
             else:
@@ -1229,10 +1248,34 @@ class Room:
                 g2.apply(NextRound())
                 await self._commit(["NEXT"], g2, last=None, ack=(conn, msg_id))
 
+    def ready_left(self) -> float:
+        """Seconds until the host may go on without the people not ready (0: now)."""
+        if self.over_at is None:
+            return 0.0
+        return max(0.0, self.over_at + self.hub.settings.ready_wait - time.time())
+
+    def _check_ready(self, seat: int) -> None:
+        """``next_round`` / ``new_match`` from ``seat`` (lock held): at once when
+        no other person is still to say Ready; otherwise only the host, and only
+        ``settings.ready_wait`` s after the round ended (docs/protocol.md ``ready``)."""
+        others = [w for w in self.waiting_for() if w != seat]
+        if not others:
+            return
+        names = ", ".join(self.seats[w].name or f"P{w}" for w in others)
+        if seat != self.host:
+            raise ProtocolError(
+                "not_ready", f"waiting for {names} to say ready; only the host may go on"
+            )
+        left = self.ready_left()
+        if left > 0:
+            raise ProtocolError(
+                "not_ready", f"waiting for {names} to say ready; the host may go on in {left:.0f} s"
+            )
+
     async def next_round(
         self, conn: Conn, msg_id: int | None, decided_on: int | None = None
     ) -> None:
-        self._actor(conn)
+        seat = self._actor(conn)
         async with self.lock:
             self._check_open()
             if decided_on is not None and decided_on != self.version:
@@ -1243,6 +1286,7 @@ class Room:
                 raise ProtocolError(
                     "bad_state", "the next round can be dealt only when a round is over"
                 )
+            self._check_ready(seat)
             g2 = g.copy(events=True)
             g2.apply(NextRound())
             await self._commit(["NEXT"], g2, last=None, ack=(conn, msg_id))
@@ -1250,7 +1294,7 @@ class Room:
     async def new_match(
         self, conn: Conn, msg_id: int | None, decided_on: int | None = None
     ) -> None:
-        self._actor(conn)
+        seat = self._actor(conn)
         async with self.lock:
             self._check_open()
             if decided_on is not None and decided_on != self.version:
@@ -1261,6 +1305,7 @@ class Room:
                 raise ProtocolError(
                     "bad_state", "a new match can start only when the match is over"
                 )
+            self._check_ready(seat)
             await self._start_match(ack=(conn, msg_id))
 
     async def _start_match(

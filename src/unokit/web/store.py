@@ -40,6 +40,7 @@ from sqlalchemy import (
     Table,
     Text,
     create_engine,
+    delete,
     event,
     insert,
     select,
@@ -96,6 +97,18 @@ room_log = Table(
 )
 
 
+#: the ready check between rounds (docs/protocol.md ``ready``): the seats
+#: whose people said Ready at the room version where the round ended (rows of
+#: an earlier version are stale: that round is dealt)
+ready = Table(
+    "ready",
+    metadata,
+    Column("room", String(16), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("version", Integer, nullable=False),
+)
+
+
 class StorageError(Exception):
     """The database refused or failed a call; nothing was stored."""
 
@@ -126,6 +139,10 @@ class LoadedRoom:
     room: RoomRow
     seats: list[SeatRow]
     log: list[str]
+    #: when the last log line was stored (time.time(); None: no line)
+    last_at: float | None = None
+    #: the seats Ready at the log's current version (the ready check)
+    ready: tuple[int, ...] = ()
 
 
 def normalize_url(url: str) -> str:
@@ -472,13 +489,33 @@ class Store:
                     select(seats).where(seats.c.room == code).order_by(seats.c.seat)
                 ).mappings()
             ]
-            texts = [
-                t
-                for (t,) in conn.execute(
-                    select(room_log.c.text).where(room_log.c.room == code).order_by(room_log.c.seq)
+            lines = conn.execute(
+                select(room_log.c.text, room_log.c.created)
+                .where(room_log.c.room == code)
+                .order_by(room_log.c.seq)
+            ).all()
+            texts = [t for t, _ in lines]
+            ready_seats = tuple(
+                s
+                for (s,) in conn.execute(
+                    select(ready.c.seat)
+                    .where(ready.c.room == code, ready.c.version == len(texts))
+                    .order_by(ready.c.seat)
                 )
-            ]
-            return LoadedRoom(room, seat_rows, texts)
+            )
+            last_at = float(lines[-1][1]) if lines else None
+            return LoadedRoom(room, seat_rows, texts, last_at, ready_seats)
+
+        return fn
+
+    @staticmethod
+    def ready_fn(code: str, seat: int, version: int) -> Callable[[Connection], None]:
+        """Note ``seat`` Ready at ``version`` (and forget the room's stale rows)."""
+
+        def fn(conn: Connection) -> None:
+            conn.execute(delete(ready).where(ready.c.room == code, ready.c.version != version))
+            conn.execute(delete(ready).where(ready.c.room == code, ready.c.seat == seat))
+            conn.execute(insert(ready).values(room=code, seat=seat, version=version))
 
         return fn
 

@@ -97,6 +97,9 @@ const app = {
   closed: false,
   error: null,
   lobbyRedraw: null,
+  // chat lines said in the waiting room, before the first deal: shown there,
+  // then at the top of the table's log (in time order with the moves)
+  roomChats: [],
 };
 let table = null;
 
@@ -154,7 +157,10 @@ function roomFromPath() {
 async function route() {
   closeSocket();
   const code = roomFromPath();
-  if (code !== app.code) table = null; // another room: no toasts from the last one's events
+  if (code !== app.code) {
+    table = null; // another room: no toasts from the last one's events
+    app.roomChats = [];
+  }
   app.code = code;
   app.state = null;
   app.info = null;
@@ -309,6 +315,9 @@ async function openRoom(code) {
 function showRoom() {
   show("room");
   updateTopbar();
+  // the room is drawn again at every state: keep a chat line being typed
+  const typing = views.room.querySelector("#room-chat-input");
+  const draft = typing ? { value: typing.value, focus: document.activeElement === typing } : null;
   renderRoom(views.room, {
     info: app.info,
     seat: app.seat,
@@ -337,6 +346,58 @@ function showRoom() {
     },
     onStart: (level) => sendMessage(level ? { type: "start", level } : { type: "start" }),
   });
+  renderRoomChat();
+  const input = views.room.querySelector("#room-chat-input");
+  if (draft && input) {
+    input.value = draft.value;
+    if (draft.focus) input.focus();
+  }
+}
+
+/** The waiting room's chat (for those connected to the room: seated people,
+ * and spectators when the host lets them chat): its lines, oldest first, and
+ * a box to write one. Redrawn without losing what is being typed. */
+function renderRoomChat() {
+  const panel = views.room.querySelector(".room");
+  if (!panel) return;
+  let box = panel.querySelector("#room-chat");
+  const connected = app.socket && app.socket.readyState === WebSocket.OPEN && (app.seat !== null || app.spectator);
+  if (!connected) {
+    box?.remove();
+    return;
+  }
+  if (!box) {
+    box = document.createElement("section");
+    box.className = "panel room-chat";
+    box.id = "room-chat";
+    box.innerHTML = `<h2 id="room-chat-title"></h2>
+      <ol class="room-chat-list" id="room-chat-list" aria-live="polite" aria-labelledby="room-chat-title"></ol>
+      <form class="chat-form" id="room-chat-form" autocomplete="off">
+        <label class="sr-only" for="room-chat-input" id="room-chat-label"></label>
+        <input id="room-chat-input" maxlength="200" />
+        <button type="submit" class="btn" id="room-chat-send"></button>
+      </form>`;
+    panel.append(box);
+    box.querySelector("#room-chat-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const input = box.querySelector("#room-chat-input");
+      const text = input.value.trim();
+      if (!text) return;
+      sendMessage({ type: "chat", text: text.slice(0, 200) });
+      input.value = "";
+    });
+  }
+  box.querySelector("#room-chat-title").textContent = t("chat.title");
+  box.querySelector("#room-chat-label").textContent = t("chat.label");
+  box.querySelector("#room-chat-input").placeholder = t("chat.placeholder");
+  box.querySelector("#room-chat-send").textContent = t("chat.send");
+  const list = box.querySelector("#room-chat-list");
+  list.innerHTML = app.roomChats.length
+    ? app.roomChats
+        .map((c) => `<li class="ev ev-chat${c.seat !== null && c.seat === app.seat ? " mine" : ""}" data-type="chat">${esc(`${c.name}: ${c.text}`)}</li>`)
+        .join("")
+    : `<li class="ev empty">${esc(t("chat.none"))}</li>`;
+  list.scrollTop = list.scrollHeight;
 }
 
 // ---- the table's REST extras ---------------------------------------------------------------
@@ -501,7 +562,12 @@ function onMessage(msg) {
       onError(msg);
       return;
     case "chat":
-      table?.chat(msg);
+      if (table) table.chat(msg);
+      else {
+        app.roomChats.push(msg);
+        if (app.roomChats.length > 50) app.roomChats.shift();
+        if (document.body.dataset.view === "room") renderRoomChat();
+      }
       return;
     case "reaction":
       table?.reaction(msg);
@@ -589,6 +655,8 @@ function onState(msg) {
   document.body.dataset.current = String(o.current);
   document.body.dataset.round = String(o.round);
   table.update(msg);
+  // the waiting room's chat opens the first round's log, before the deal
+  for (const c of app.roomChats.splice(0)) table.chat(c, { before: true });
   updateTopbar();
   updateTitle();
 }

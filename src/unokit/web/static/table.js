@@ -8,7 +8,7 @@
  *   const table = createTable(root, {send, nextRound, newMatch, chat});
  *   table.update(state)      // a `state` message: {info, seat, observation, last, remaining}
  *   table.key(event)         // keyboard handling; returns true when used
- *   table.chat(message)      // a `chat` message from the server
+ *   table.chat(message, {before})  // a `chat` message from the server (before: from the waiting room)
  *   table.refresh()          // re-render (language change)
  *   table.reaction(message)  // a quick reaction (emoji) of a player
  *
@@ -1469,12 +1469,14 @@ export function createTable(root, handlers) {
       }
     },
     key,
-    chat(msg) {
+    chat(msg, { before = false } = {}) {
+      // before: said in the waiting room, before the deal (already seen there)
       const o = obs();
-      const at = o?.history?.length ?? 0;
+      const at = before ? 0 : o?.history?.length ?? 0;
       ui.chats.push({ ...msg, at, key: `${state?.info?.match ?? 1}:${o?.round ?? 0}` });
       if (ui.chats.length > 50) ui.chats.shift();
       if (state) renderLog(o);
+      if (before) return;
       // with the log closed (or on a phone, where it covers the table) a line
       // from someone else is a toast and an unread mark on the Log button
       const open = ui.logOpen && els.log.getClientRects().length > 0;
