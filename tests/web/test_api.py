@@ -31,6 +31,7 @@ def test_healthz_and_meta(client: TestClient) -> None:
         "sevenSwap",
         "finishRestriction",
         "handLimit",
+        "mercy",
         "teams",
         "wildDrawChallenge",
         "mustPlayDrawn",
@@ -38,7 +39,7 @@ def test_healthz_and_meta(client: TestClient) -> None:
     ]
     assert meta["options"]["scoringMode"]["choices"] == ["highest", "lowest"]
     # a rule the engine does not play yet is not offered (it would be refused)
-    assert "multiPlay" not in meta["options"] and "mercy" not in meta["options"]
+    assert "multiPlay" not in meta["options"]
     assert meta["options"]["targetScore"]["default"] == 500
 
 

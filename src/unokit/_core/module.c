@@ -18,7 +18,7 @@
 #include "batch.h"
 #include "core.h"
 
-#define NOPTS 38
+#define NOPTS 39
 
 typedef struct {
     PyObject_HEAD
@@ -283,11 +283,13 @@ static int parse_options(PyObject *obj, uk_options *o) {
     o->must_play_drawn = (int)v[i++];
     o->teams = (int)v[i++];
     o->shuffle_seats = (int)v[i++];
+    o->mercy = (int)v[i++];
     if (o->stacking < 0 || o->stacking > 2 || o->dealer_selection < 0 || o->dealer_selection > 2 ||
         o->dealer_rotation < 0 || o->dealer_rotation > 2 || o->hand_size < 1 ||
         o->uno_penalty < 0 || o->uno_penalty > 20 || o->false_catch_penalty < 0 ||
         o->false_catch_penalty > 20 || o->flip_draw_color_cap < -1 || o->flip_draw_color_cap == 0 ||
-        o->deflect < 0 || o->deflect > 3 || o->finish < 0 || o->finish > 3 || o->hand_limit < 0) {
+        o->deflect < 0 || o->deflect > 3 || o->finish < 0 || o->finish > 3 || o->hand_limit < 0 ||
+        o->mercy < 0) {
         PyErr_SetString(PyExc_ValueError, "options: a value is out of range");
         return -1;
     }

@@ -6,6 +6,16 @@
 #include "core.h"
 
 int uk_next(const uk_game *g, int seat, int steps) {
+    if (g->o.mercy && uk_alive(g) < g->n) { /* mercy (6.12): out seats are passed over */
+        int n = g->n, d = steps < 0 ? -g->direction : g->direction, k = steps < 0 ? -steps : steps;
+        int x = g->pos[seat];
+        if (!uk_alive(g)) return seat;
+        while (k > 0) {
+            x = ((x + d) % n + n) % n;
+            if (!uk_out(g, g->order[x])) k--;
+        }
+        return g->order[x];
+    }
     int x = (g->pos[seat] + steps * g->direction) % g->n;
     return g->order[x < 0 ? x + g->n : x];
 }
@@ -46,6 +56,7 @@ int uk_draw_one(uk_game *g) {
 /* seat draws count cards (fewer if the piles run out); returns how many */
 int uk_give_for(uk_game *g, int seat, int count, int reason) {
     int got = 0, room = uk_room(g, seat);
+    if (uk_out(g, seat)) return 0; /* mercy (6.12): an out seat draws nothing */
     if (count > room) count = room; /* handLimit (6.11): the rest stays in the pile */
     for (int i = 0; i < count; i++) {
         int c = uk_draw_one(g);
@@ -56,6 +67,7 @@ int uk_give_for(uk_game *g, int seat, int count, int reason) {
     if (got) {
         if (g->uno[seat]) uk_uno_off(g, seat);
         uk_emit_drew(g, seat, reason, g->hands[seat] + g->hand_len[seat] - got, got);
+        uk_mercy_check(g, seat);
     }
     return got;
 }
@@ -78,7 +90,7 @@ int uk_turn_ended(uk_game *g, int drew) {
         return 0;
     }
     g->empty_draws++;
-    if (g->empty_draws >= g->n) {
+    if (g->empty_draws >= uk_alive(g)) {
         uk_end_blocked(g);
         return 1;
     }
@@ -151,7 +163,10 @@ int uk_draw(uk_game *g, int seat) {
     }
     if (g->uno[seat]) uk_uno_off(g, seat);
     uk_emit_drew(g, seat, UK_R_DRAW, g->hands[seat] + start, g->hand_len[seat] - start);
-    if (uk_playable(g, seat, c, 0)) {
+    uk_mercy_check(g, seat);
+    if (uk_out(g, seat)) {
+        g->current = uk_next(g, seat, 1);
+    } else if (uk_playable(g, seat, c, 0)) {
         g->phase = UK_DRAWN;
         g->drawn = c;
     } else {
@@ -244,13 +259,13 @@ static int play_error(const uk_game *g, int seat, int cid, int color, int flex, 
         return UK_ERR_FORM;
     }
     if (flex && (kind == UK_WTD || kind == UK_FW4)) {
-        if (target < 0 || target >= n || target == seat) return UK_ERR_FORM;
+        if (target < 0 || target >= n || target == seat || uk_out(g, target)) return UK_ERR_FORM;
     } else if (target >= 0) {
         return UK_ERR_FORM;
     }
     int seven = o->seven_zero && kind == UK_NUMBER && t->number[side][cid] == 7;
     if (seven && !last) {
-        if (swap < 0 || swap >= n || swap == seat) return UK_ERR_FORM;
+        if (swap < 0 || swap >= n || swap == seat || uk_out(g, swap)) return UK_ERR_FORM;
     } else if (swap >= 0 && !seven) {
         return UK_ERR_FORM;
     }
@@ -282,8 +297,18 @@ static void misplay(uk_game *g, int seat, int cid) {
     if (!uk_turn_ended(g, got)) g->current = uk_next(g, seat, 1);
 }
 
+static int play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
+                int flip_color);
+
 int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
             int flip_color) {
+    int err = play(g, seat, cid, color, flex, target, swap, uno, flip_color);
+    if (!err) uk_mercy_settle(g);
+    return err;
+}
+
+static int play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
+                int flip_color) {
     if (cid < 0 || cid >= g->t->ncards) return UK_ERR_CARD;
     if (color > 7 || target > 9 || flip_color > 7) return UK_ERR_FORM;
     int mis;
@@ -328,7 +353,8 @@ int uk_play_codes(const uk_game *g, int seat, int c, int flex, int last, int32_t
         if (flex && (kind == UK_WTD || kind == UK_FW4)) {
             for (int col = c0; col < c0 + 4; col++)
                 for (int tg = 0; tg < n; tg++)
-                    if (tg != seat) out[k++] = base | ((col + 1) << 16) | ((tg + 1) << 21);
+                    if (tg != seat && !uk_out(g, tg))
+                        out[k++] = base | ((col + 1) << 16) | ((tg + 1) << 21);
             return k;
         }
         for (int col = c0; col < c0 + 4; col++) out[k++] = base | ((col + 1) << 16);
@@ -336,7 +362,7 @@ int uk_play_codes(const uk_game *g, int seat, int c, int flex, int last, int32_t
     }
     if (g->o.seven_zero && kind == UK_NUMBER && t->number[side][c] == 7 && !last) {
         for (int tg = 0; tg < n; tg++)
-            if (tg != seat) out[k++] = base | ((tg + 1) << 25);
+            if (tg != seat && !uk_out(g, tg)) out[k++] = base | ((tg + 1) << 25);
         return k;
     }
     out[0] = base;
@@ -448,6 +474,7 @@ int uk_legal_moves(const uk_game *g, int seat, int32_t *out) {
     int ph = g->phase, k = 0;
     if (ph == UK_ROUND_OVER || ph == UK_MATCH_OVER || ph == UK_DEAL) return 0;
     int s = seat < 0 ? g->current : seat;
+    if (uk_out(g, s)) return 0; /* mercy (6.12): an out seat has no command */
     if (s == g->current) k = uk_turn_moves(g, out);
     if (s != g->current && g->o.jump_in && ph == UK_TURN && !g->pending)
         k += uk_jump_moves(g, s, out + k);
@@ -484,7 +511,10 @@ int uk_apply_move(uk_game *g, int32_t move, int seat, int uno) {
     case UK_OP_CATCH: err = uk_catch(g, s, ((move >> 21) & 15) - 1, &effect); break;
     default: return UK_ERR_MOVE;
     }
-    if (!err) g->commands++;
+    if (!err) {
+        uk_mercy_settle(g);
+        g->commands++;
+    }
     return err;
 }
 
@@ -505,6 +535,7 @@ const char *uk_error_text(int code) {
         "the draw pile is empty: no first card to turn",
         "this card may not be the player's last card (finishRestriction)",
         "the drawn card is playable and must be played (mustPlayDrawn)",
+        "the seat is out of the match (mercy)",
     };
     return code >= 0 && code < UK_ERR_COUNT ? text[code] : "unknown error";
 }

@@ -42,7 +42,7 @@ from unokit.engine.variants import Variant
 #: the C core's API version this Python code expects (``UK_ABI`` in
 #: ``_core/core.h``): a checkout updated without rebuilding its core gets a
 #: clear error here instead of a missing attribute in the middle of a game
-CORE_ABI = 4
+CORE_ABI = 5
 
 
 def check_core_abi(built: int | None) -> None:
@@ -145,6 +145,7 @@ def core_options(o: Options) -> tuple[int, ...]:
         o.must_play_drawn,
         o.teams == "pairs",
         o.shuffleSeats,
+        o.mercy,  # §6.12
     )
 
 
@@ -210,6 +211,8 @@ def decode_events(variant: Variant, flat: list[int]) -> list[ev.Event]:
         elif t == 18:
             k = p[0]
             e = ev.MatchEnded(tuple(p[1 : 1 + k]), tuple(p[2 + k : 2 + k + p[1 + k]]))
+        elif t == 19:
+            e = ev.Eliminated(p[0], p[1])
         else:  # pragma: no cover - the core writes only the types above
             raise ValueError(f"unknown event record type {t}")
         out.append(e)

@@ -491,8 +491,15 @@ class Game:
                 g.ch_after, g.ch_after_success = g._next(current), current
         elif prior_color is not None and ph != Phase.AWAIT_CHALLENGE:
             raise InvalidPositionError("prior_color is given outside AWAIT_CHALLENGE or a stack")
-        if any(not h for h in g.hands):
+        if any(not h for h in g.hands) and not g.options.mercy:
             raise InvalidPositionError("a player with no cards: the round would be over")
+        if g.options.mercy:  # §6.12: a seat with no card is out of the match
+            out = g.out_of_match()
+            if g.current in out or g.n - len(out) < 2:
+                raise InvalidPositionError(
+                    "a player with no cards is out of the match (mercy): the seat to act "
+                    "must hold cards and two players at least must be in"
+                )
         g._check_deck()
         return g
 
@@ -663,6 +670,18 @@ class Game:
         """True when the match is over."""
         return self.phase == _MO
 
+    def out_of_match(self) -> tuple[int, ...]:
+        """The seats out of the match under the house rule ``mercy``
+        (docs/rules.md §6): they hold no card while a round is played (in
+        ``ROUND_OVER``/``MATCH_OVER``: no card and not the round's winner).
+        Derived from the position; always ``()`` when ``mercy`` is off."""
+        if not self.options.mercy:
+            return ()
+        over = self.phase in (_RO, _MO)
+        return tuple(
+            s for s in range(self.n) if not self.hands[s] and not (over and s == self.winner)
+        )
+
     def hand_value(self, seat: int) -> int:
         """The scoring value of ``seat``'s hand on the current side."""
         pts = self.variant.points[self.side]
@@ -679,10 +698,27 @@ class Game:
     # ------------------------------------------------------------------ helpers
 
     def _next(self, seat: int, steps: int = 1) -> int:
+        if self.options.mercy and any(not h for h in self.hands):
+            return self._next_in(seat, steps)
         if self.options.shuffleSeats:  # §6.16: around the shuffled table
             order = seating(self.seed, self.n, self.options)
             return order[(order.index(seat) + steps * self.direction) % self.n]
         return (seat + steps * self.direction) % self.n
+
+    def _next_in(self, seat: int, steps: int) -> int:
+        """:meth:`_next` passing over the seats out of the match (mercy, §6.12)."""
+        out = self.out_of_match()
+        if len(out) == self.n:
+            return seat
+        order = seating(self.seed, self.n, self.options)
+        x = order.index(seat)
+        d = -self.direction if steps < 0 else self.direction
+        k = abs(steps)
+        while k:
+            x = (x + d) % self.n
+            if order[x] not in out:
+                k -= 1
+        return order[x]
 
     def _accept_mask(self) -> int:
         """What the top card accepts: its colour (or the declared one), its
@@ -1456,7 +1492,11 @@ class Game:
             if self.uno[s] != _NONE:
                 assert len(self.hands[s]) == 1, f"P{s} has a UNO state with {len(self.hands[s])}"
         if ph in (_T, _D, _C, _CH):
-            assert all(self.hands), "a player with no cards while the round goes on"
+            out = self.out_of_match()  # mercy (§6.12): out seats hold no card
+            assert all(self.hands[s] for s in range(self.n) if s not in out), (
+                "a player with no cards while the round goes on"
+            )
+            assert self.n - len(out) >= 2, "a round going on with fewer than two players in"
         if self.variant.flex and ph in (_T, _D, _C, _CH):
             assert any(self.powers) or (
                 self.options.flexWildAllFlipResetCheck == "skip_after_wild_all_flip"

@@ -275,6 +275,9 @@ class Narrator:
             verb = "win" if len(ws) > 1 or self._is_you(e.winners[0]) else "wins"
             best = max(e.scores) if e.scores else 0
             return f"{' and '.join(ws)} {verb} the match ({points(best)})!"
+        if isinstance(e, ev.Eliminated):
+            are = "are" if self._is_you(e.seat) else "is"
+            return f"{self.who(e.seat)} {are} out of the match: {e.count} cards (mercy)."
         return None
 
 

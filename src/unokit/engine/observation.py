@@ -83,6 +83,7 @@ class Observation:
     final_hands: tuple[tuple[Card, ...], ...] | None  # all hands, once the round is over
     legal: tuple[Action, ...]
     history: tuple[Event, ...]
+    out: tuple[int, ...] = ()  # seats out of the match (house rule mercy)
 
     @property
     def is_my_turn(self) -> bool:
@@ -155,6 +156,7 @@ _JSON: dict[str, Callable[[Observation], Any]] = {
     "final_hands": lambda o: None if o.final_hands is None else [_cards(h) for h in o.final_hands],
     "legal": lambda o: [str(a) for a in o.legal],
     "history": lambda o: [event_to_dict(e) for e in o.history],
+    "out": lambda o: list(o.out),
 }
 
 #: the keys of :meth:`Observation.to_dict`, in order
@@ -221,6 +223,7 @@ class PublicView:
     match_winners: tuple[int, ...]
     final_hands: tuple[tuple[Card, ...], ...] | None
     over: bool
+    out: tuple[int, ...] = ()  # seats out of the match (house rule mercy)
 
 
 _NO_BACKS: dict[int, tuple[tuple[Face, ...], ...]] = {}
@@ -279,6 +282,7 @@ def public_view(game: Game) -> PublicView:
         match_winners=tuple(game.match_winners),
         final_hands=tuple(tuple(map(cs.__getitem__, h)) for h in hands) if over else None,
         over=over,
+        out=game.out_of_match(),
     )
 
 
@@ -432,6 +436,7 @@ def combine(public: PublicView, part: SeatPart, history: tuple[Event, ...] = ())
         final_hands=public.final_hands,
         legal=part.legal,
         history=history,
+        out=public.out,
     )
 
 

@@ -239,7 +239,6 @@ _ON_OFF = {"misplayPenalty", "wildDrawChallenge"}
 # but the default is refused with this reason, never accepted and ignored (D66)
 NOT_YET_PLAYED = {
     "multiPlay": "off",
-    "mercy": 0,
 }
 #: Every house rule of docs/rules.md §6 (all off by default), in spec order.
 ALL_HOUSE_RULES = (
