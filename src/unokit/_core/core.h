@@ -57,8 +57,12 @@ enum {
 /* move ops */
 enum {
     UK_OP_PLAY = 0, UK_OP_DRAW, UK_OP_PASS, UK_OP_COLOR, UK_OP_ACCEPT, UK_OP_CHALLENGE, UK_OP_UNO,
-    UK_OP_CATCH, UK_OP_NEXT
+    UK_OP_CATCH, UK_OP_NEXT,
+    /* multiPlay (6.9): first card id << 4, a 7-bit mask << 16 over the seat's other
+     * number cards of that number (uk_multi_others), (swap+1) << 25 */
+    UK_OP_MULTI
 };
+#define UK_MULTI_CAP 1024 /* multi-plays listed per position at most (all are accepted) */
 #define UK_FLEX_BIT (1 << 20)
 #define UK_WILD_BIT (1u << 30)
 
@@ -66,7 +70,7 @@ enum {
 enum {
     UK_OK = 0, UK_ERR_SEAT, UK_ERR_PHASE, UK_ERR_NOT_YOUR_TURN, UK_ERR_CARD, UK_ERR_NOT_HELD,
     UK_ERR_FORM, UK_ERR_NO_MATCH, UK_ERR_NO_BLUFF, UK_ERR_STACK, UK_ERR_FORCED, UK_ERR_MOVE,
-    UK_ERR_EMPTY, UK_ERR_FINISH, UK_ERR_MUST_PLAY_DRAWN, UK_ERR_OUT, UK_ERR_COUNT
+    UK_ERR_EMPTY, UK_ERR_FINISH, UK_ERR_MUST_PLAY_DRAWN, UK_ERR_OUT, UK_ERR_MULTI, UK_ERR_COUNT
 };
 
 /* Events (unokit.engine.events), recorded only while g->ev is set: a flat list of
@@ -128,6 +132,7 @@ typedef struct uk_options {
     int teams;                 /* teams=pairs: partners s and s + n/2 (6.13) */
     int shuffle_seats;         /* shuffleSeats (6.16) */
     int mercy;                 /* mercy, 0 off (6.12): out of the match at mercy cards */
+    int multi;                 /* multiPlay=same_number (6.9) */
 } uk_options;
 
 /* Card tables of one variant (unokit.engine.variants.Variant) and the deck in force. */
@@ -240,6 +245,11 @@ int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int 
             int flip_color);
 int uk_play_codes(const uk_game *g, int seat, int cid, int flex, int last, int32_t *out);
 const char *uk_error_text(int code);
+/* multiPlay (6.9): a PLAY of k >= 2 number cards of one number, in order */
+int uk_play_multi(uk_game *g, int seat, const int16_t *cids, int k, int swap, int uno);
+int uk_multi_others(const uk_game *g, int seat, int first, int *pos);
+int uk_multi_decode(const uk_game *g, int seat, int32_t move, int16_t *cids, int *swap);
+int uk_multi_moves(const uk_game *g, int32_t *out);
 
 /* events.c */
 void uk_emit(uk_game *g, int type, int n, const int64_t *payload);

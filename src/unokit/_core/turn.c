@@ -446,6 +446,7 @@ int uk_turn_moves(const uk_game *g, int32_t *out) {
         int start[UK_MAX_DECK + 1];
         int segs = uk_turn_plays(g, out, segcards, start, &playable);
         k = start[segs];
+        k += uk_multi_moves(g, out + k); /* multiPlay (6.9) */
         if (!(playable && g->o.forced_play && uk_has_forced_play(g, p))) out[k++] = UK_OP_DRAW;
         return k;
     }
@@ -509,6 +510,13 @@ int uk_apply_move(uk_game *g, int32_t move, int seat, int uno) {
     case UK_OP_CHALLENGE: err = uk_challenge(g, s); break;
     case UK_OP_UNO: err = uk_call_uno(g, s, &effect); break;
     case UK_OP_CATCH: err = uk_catch(g, s, ((move >> 21) & 15) - 1, &effect); break;
+    case UK_OP_MULTI: {
+        int16_t cids[8];
+        int swap, k = uk_multi_decode(g, s, move, cids, &swap);
+        if (k < 0) return UK_ERR_MOVE;
+        err = uk_play_multi(g, s, cids, k, swap, uno);
+        break;
+    }
     default: return UK_ERR_MOVE;
     }
     if (!err) {
@@ -536,6 +544,146 @@ const char *uk_error_text(int code) {
         "this card may not be the player's last card (finishRestriction)",
         "the drawn card is playable and must be played (mustPlayDrawn)",
         "the seat is out of the match (mercy)",
+        "several cards in one play: only number cards of one number, on one's own turn, "
+        "with multiPlay",
     };
     return code >= 0 && code < UK_ERR_COUNT ? text[code] : "unknown error";
+}
+
+/* ---- multiPlay (6.9): several number cards of one number in one PLAY */
+
+/* The hand positions of seat's other number cards with the number of card
+ * first, in hand order, without the first copy of first (at most 7): what the
+ * mask of a UK_OP_MULTI code names. */
+int uk_multi_others(const uk_game *g, int seat, int first, int *pos) {
+    const uk_tables *t = g->t;
+    int side = g->side, num = t->number[side][first], m = 0, skipped = 0;
+    const int16_t *h = g->hands[seat];
+    for (int i = 0, len = g->hand_len[seat]; i < len && m < 7; i++) {
+        int c = h[i];
+        if (c == first && !skipped) {
+            skipped = 1;
+            continue;
+        }
+        if (t->kind[side][c] == UK_NUMBER && t->number[side][c] == num) pos[m++] = i;
+    }
+    return m;
+}
+
+/* the cards of a UK_OP_MULTI code (first, then the masked ones in hand order): k, or -1 */
+int uk_multi_decode(const uk_game *g, int seat, int32_t move, int16_t *cids, int *swap) {
+    int first = (move >> 4) & 0xFFF, mask = (move >> 16) & 0x7F, pos[7];
+    if (first >= g->t->ncards || (move & (3 << 23)) || !mask) return -1;
+    int m = uk_multi_others(g, seat, first, pos), k = 0;
+    if (mask >> m) return -1;
+    cids[k++] = (int16_t)first;
+    for (int j = 0; j < m; j++)
+        if (mask & (1 << j)) cids[k++] = g->hands[seat][pos[j]];
+    *swap = ((move >> 25) & 15) - 1;
+    return k;
+}
+
+static int multi_error(const uk_game *g, int seat, const int16_t *cids, int k, int swap,
+                       int *misplay) {
+    const uk_tables *t = g->t;
+    int side = g->side;
+    *misplay = 0;
+    if (!g->o.multi) return UK_ERR_MULTI;
+    int err = check_turn(g, seat, 1 << UK_TURN);
+    if (err) return err;
+    if (k < 2) return UK_ERR_FORM;
+    for (int i = 0; i < k; i++)
+        if (cids[i] < 0 || cids[i] >= t->ncards) return UK_ERR_CARD;
+    if (k > g->hand_len[seat]) return UK_ERR_NOT_HELD;
+    for (int i = 0; i < k; i++) { /* held, as a multiset */
+        int need = 0, have = 0;
+        for (int j = 0; j < k; j++) need += cids[j] == cids[i];
+        for (int j = 0; j < g->hand_len[seat]; j++) have += g->hands[seat][j] == cids[i];
+        if (have < need) return UK_ERR_NOT_HELD;
+    }
+    if (g->pending) return UK_ERR_STACK;
+    int num = t->number[side][cids[0]];
+    for (int i = 0; i < k; i++)
+        if (t->kind[side][cids[i]] != UK_NUMBER || t->number[side][cids[i]] != num)
+            return UK_ERR_MULTI;
+    int seven = g->o.seven_zero && num == 7 && k < g->hand_len[seat];
+    if (seven) {
+        if (swap < 0 || swap >= g->n || swap == seat || uk_out(g, swap)) return UK_ERR_FORM;
+    } else if (swap >= 0) {
+        return UK_ERR_FORM;
+    }
+    if (!(t->mask[side][cids[0]] & uk_accept_mask(g))) {
+        *misplay = 1;
+        return UK_ERR_NO_MATCH;
+    }
+    return UK_OK;
+}
+
+int uk_play_multi(uk_game *g, int seat, const int16_t *cids, int k, int swap, int uno) {
+    if (seat < 0 || seat >= g->n) return UK_ERR_SEAT;
+    if (k > 8 || k < 0) return k > 8 ? UK_ERR_NOT_HELD : UK_ERR_FORM;
+    int mis, err = multi_error(g, seat, cids, k, swap, &mis);
+    if (err) {
+        if (mis && g->o.misplay_penalty) {
+            misplay(g, seat, cids[0]); /* the first card's misplay */
+            uk_mercy_settle(g);
+            return UK_OK;
+        }
+        return err;
+    }
+    if (g->vulnerable >= 0 || g->reveal_seat >= 0) uk_turn_action(g);
+    for (int i = 0; i < k - 1; i++) { /* all but the last go down in order */
+        int16_t *h = g->hands[seat];
+        int len = g->hand_len[seat];
+        for (int j = 0; j < len; j++)
+            if (h[j] == cids[i]) {
+                memmove(h + j, h + j + 1, sizeof(int16_t) * (size_t)(len - j - 1));
+                g->hand_len[seat] = (int16_t)(len - 1);
+                break;
+            }
+        g->discard[g->discard_len++] = cids[i];
+        if (g->ev) {
+            int64_t p[6] = {seat, cids[i], -1, 0, -1, 0};
+            uk_emit(g, UK_EV_PLAYED, 6, p);
+        }
+    }
+    /* the last card is played as one card: UNO, colour, the number's effect once */
+    uk_do_play(g, seat, cids[k - 1], -1, 0, -1, swap, uno, -1);
+    uk_mercy_settle(g);
+    return UK_OK;
+}
+
+int uk_multi_moves(const uk_game *g, int32_t *out) {
+    const uk_tables *t = g->t;
+    if (!g->o.multi || g->pending || g->phase != UK_TURN) return 0;
+    int p = g->current, side = g->side, k = 0, len = g->hand_len[p];
+    int16_t cards[UK_MAX_DECK];
+    int m = distinct_sorted(g, p, cards);
+    uint32_t acc = uk_accept_mask(g);
+    const int16_t *h = g->hands[p];
+    for (int i = 0; i < m; i++) {
+        int c = cards[i], pos[7];
+        if (t->kind[side][c] != UK_NUMBER || !(t->mask[side][c] & acc)) continue;
+        int o = uk_multi_others(g, p, c, pos);
+        for (int mask = 1; mask < (1 << o); mask++) {
+            int ok = 1, count = 1;
+            /* one code per set of cards: of identical cards, the first ones in hand order */
+            for (int j = 0; j < o && ok; j++) {
+                if (!(mask & (1 << j))) continue;
+                count++;
+                for (int e = 0; e < j; e++)
+                    if (h[pos[e]] == h[pos[j]] && !(mask & (1 << e))) ok = 0;
+            }
+            if (!ok) continue;
+            int32_t code = UK_OP_MULTI | (c << 4) | (mask << 16);
+            if (g->o.seven_zero && t->number[side][c] == 7 && count < len) {
+                for (int tg = 0; tg < g->n; tg++)
+                    if (tg != p && !uk_out(g, tg) && k < UK_MULTI_CAP)
+                        out[k++] = code | ((tg + 1) << 25);
+            } else if (k < UK_MULTI_CAP) {
+                out[k++] = code;
+            }
+        }
+    }
+    return k;
 }

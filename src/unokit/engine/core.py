@@ -146,6 +146,7 @@ def core_options(o: Options) -> tuple[int, ...]:
         o.teams == "pairs",
         o.shuffleSeats,
         o.mercy,  # §6.12
+        o.multiPlay == "same_number",  # §6.9
     )
 
 
@@ -365,6 +366,10 @@ class CoreGame:
     ) -> int:  # fmt: skip
         """A PLAY with every field (:meth:`unokit.Game.play`): 0 or an error code."""
         return int(self._g.play(seat, cid, color, flex, target, swap, uno, flip_color))
+
+    def attempt_multi(self, seat: int, cids: list[int], swap: int, uno: bool) -> int:
+        """A PLAY of several number cards (multiPlay): 0 or an error code."""
+        return int(self._g.play_multi(seat, cids, swap, uno))
 
     def attempt_start(self) -> int:
         """Turn the first card: 0 or an error code."""

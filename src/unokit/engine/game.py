@@ -36,6 +36,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from unokit.engine import events as ev
+from unokit.engine import multiplay
 from unokit.engine.actions import (
     Accept,
     Action,
@@ -51,6 +52,7 @@ from unokit.engine.actions import (
 )
 from unokit.engine.cards import Card, Color, Kind
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
+from unokit.engine.multiplay import OP_MULTI
 from unokit.engine.options import Options, seating
 from unokit.engine.variants import WILD_BIT, Variant, get_variant
 
@@ -1019,7 +1021,7 @@ class Game:
         v = self.vulnerable
         if v < 0 or v != self.current or self.phase >= _RO:
             return []
-        return [self._next(v, k) for k in range(1, self.n)]
+        return [self._next(v, k) for k in range(1, self.n - len(self.out_of_match()))]
 
     # ------------------------------------------------------------------ moves
 
@@ -1110,7 +1112,9 @@ class Game:
         if isinstance(action, str):
             action = parse_action(action, self.variant.cards)
         start = len(self.log) if self.log is not None else 0
-        if isinstance(action, Play):
+        if isinstance(action, Play) and action.more:
+            self._apply_multi(action)
+        elif isinstance(action, Play):
             cid = self._action_card(action.seat, action.card)
             self.play(action.seat, cid, *action.engine_args())
         elif isinstance(action, Draw):
@@ -1159,6 +1163,29 @@ class Game:
         if err:
             why, _ = self._play_error(seat, cid, color, flex, target, swap, flip_color)
             raise self._refuse(err, why)
+        self._commit(c)
+
+    def _apply_multi(self, action: Play) -> None:
+        """A :class:`Play` with ``more`` (house rule multiPlay): only number
+        cards, so no colour, side, target or flip colour."""
+        from unokit.engine.core import error_text
+
+        if action.color is not None or action.flex or action.target is not None:
+            raise IllegalActionError(error_text(6))  # UK_ERR_FORM
+        if action.flip_color is not None:
+            raise IllegalActionError(error_text(6))
+        cids = [self._action_card(action.seat, c) for c in (action.card, *action.more)]
+        swap = -1 if action.swap is None else action.swap
+        self.play_multi(action.seat, cids, swap, action.uno)
+
+    def play_multi(self, seat: int, cids: list[int], swap: int = -1, uno: bool = False) -> None:
+        """PLAY of several number cards of one number, in order (multiPlay,
+        docs/rules.md §6)."""
+        self._seat_ok(seat)
+        c = self._core(self.log is not None)
+        err = c.attempt_multi(seat, cids, swap, uno)
+        if err:
+            raise self._refuse(err, None)
         self._commit(c)
 
     def draw_card(self, seat: int) -> None:
@@ -1298,6 +1325,8 @@ class Game:
             self.catch(s, ((move >> 21) & 15) - 1)
         elif op == OP_NEXT:
             self.next_round()
+        elif op == OP_MULTI:
+            self._run_move(move, s, uno, lambda: None)
         else:
             raise IllegalActionError(f"not a move code: {move}")
 
@@ -1374,10 +1403,25 @@ class Game:
             return Catch(seat, ((move >> 21) & 15) - 1)
         if op == OP_NEXT:
             return NextRound()
+        if op == OP_MULTI:
+            got = multiplay.decode(self.variant, self.side, self.hands[seat], move)
+            if got is None:
+                raise ValueError(f"not a move code of P{seat}: {move}")
+            cs = self.variant.cards.cards
+            cids, swp = got
+            return Play(
+                seat, cs[cids[0]], swap=None if swp < 0 else swp,
+                more=tuple(cs[c] for c in cids[1:]),
+            )  # fmt: skip
         raise ValueError(f"not a move code: {move}")
 
     def encode(self, action: Action) -> int:
         """The move code of a typed action (inverse of :meth:`decode`)."""
+        if isinstance(action, Play) and action.more:
+            cids = [self._action_card(action.seat, c) for c in (action.card, *action.more)]
+            swap = -1 if action.swap is None else action.swap
+            hand = self.hands[action.seat]
+            return multiplay.encode(self.variant, self.side, hand, cids, swap)
         if isinstance(action, Play):
             return encode_play(
                 self._action_card(action.seat, action.card),

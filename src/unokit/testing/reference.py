@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from unokit.engine import events as ev
+from unokit.engine import multiplay
 from unokit.engine.cards import Color
 from unokit.engine.errors import IllegalActionError
 from unokit.engine.game import Game, check_deal
@@ -750,6 +751,90 @@ class ReferenceGame(Game):
             raise IllegalActionError(err)
         self._do_play(seat, cid, color, flex, target, swap, uno, flip_color)
 
+    # ---- multiPlay (§6.9): several number cards of one number in one PLAY
+
+    def play_multi(self, seat: int, cids: list[int], swap: int = -1, uno: bool = False) -> None:
+        """A PLAY of the number cards ``cids`` (two or more of one number), in order."""
+        self._seat_ok(seat)
+        v = self.variant
+        o = self.options
+        side = self.side
+        if len(cids) > 8:
+            raise IllegalActionError(_TEXT_NOT_HELD)
+        if not all(isinstance(c, int) and 0 <= c < 4096 for c in cids):
+            raise IllegalActionError(_TEXT_CARD)
+        if o.multiPlay != "same_number":
+            raise IllegalActionError(_TEXT_MULTI)
+        if self.phase != _T:
+            raise IllegalActionError(_TEXT_PHASE)
+        if seat != self.current:
+            raise IllegalActionError(_TEXT_NOT_YOURS)
+        if len(cids) < 2:
+            raise IllegalActionError(_TEXT_FORM)
+        if any(c >= len(v.cards.cards) for c in cids):
+            raise IllegalActionError(_TEXT_CARD)
+        hand = self.hands[seat]
+        if len(cids) > len(hand) or any(cids.count(c) > hand.count(c) for c in cids):
+            raise IllegalActionError(_TEXT_NOT_HELD)
+        if self.pending:
+            raise IllegalActionError(_TEXT_STACK)
+        num = v.number[side][cids[0]]
+        if any(v.kind[side][c] != _NUMBER or v.number[side][c] != num for c in cids):
+            raise IllegalActionError(_TEXT_MULTI)
+        seven = o.seven_swap and num == 7 and len(cids) < len(hand)
+        if seven:
+            if not (0 <= swap < self.n) or swap == seat or self._out(swap):
+                raise IllegalActionError(_TEXT_FORM)
+        elif swap >= 0:
+            raise IllegalActionError(_TEXT_FORM)
+        if not v.mask[side][cids[0]] & self._accept_mask():
+            if o.misplayPenalty == "on":
+                self._misplay(seat, cids[0])
+                return
+            raise IllegalActionError(_TEXT_NO_MATCH)
+        if self.vulnerable >= 0 or self.reveal is not None:
+            self._turn_action()
+        cs = v.cards.cards
+        for c in cids[:-1]:  # all but the last go down in order
+            hand.remove(c)
+            self.discard.append(c)
+            self._emit(ev.Played(seat, cs[c], None, False, None, False))
+        # the last card is played as one card: UNO, colour, the number's effect once
+        self._do_play(seat, cids[-1], -1, False, -1, swap, uno, -1)
+
+    def _multi_moves(self) -> list[int]:
+        """The multi-plays of the seat to act (at most 1024), in the core's order."""
+        o = self.options
+        if o.multiPlay != "same_number" or self.pending or self.phase != _T:
+            return []
+        v = self.variant
+        side = self.side
+        p = self.current
+        hand = self.hands[p]
+        acc = self._accept_mask()
+        out: list[int] = []
+        for c in sorted(set(hand)):
+            if v.kind[side][c] != _NUMBER or not v.mask[side][c] & acc:
+                continue
+            pos = multiplay.others(v, side, hand, c)
+            for mask in range(1, 1 << len(pos)):
+                chosen = [j for j in range(len(pos)) if mask >> j & 1]
+                # one code per set of cards: of identical cards, the first ones
+                if any(
+                    hand[pos[e]] == hand[pos[j]] and not mask >> e & 1
+                    for j in chosen
+                    for e in range(j)
+                ):
+                    continue
+                code = multiplay.OP_MULTI | (c << 4) | (mask << 16)
+                if o.seven_swap and v.number[side][c] == 7 and len(chosen) + 1 < len(hand):
+                    for t in range(self.n):
+                        if t != p and not self._out(t) and len(out) < 1024:
+                            out.append(code | ((t + 1) << 25))
+                elif len(out) < 1024:
+                    out.append(code)
+        return out
+
     def _misplay(self, seat: int, cid: int) -> None:
         self._turn_action()
         self._emit(ev.Misplayed(seat, self.cards[cid]))
@@ -1361,6 +1446,7 @@ class ReferenceGame(Game):
                 if flex and fmask[c] & acc:
                     moves += self._play_codes(p, c, True, last)
                     playable = True
+            moves += self._multi_moves()  # multiPlay (§6.9)
             if not (playable and self.options.forcedPlay and self._has_forced_play(p)):
                 moves.append(OP_DRAW)
             return moves
@@ -1440,6 +1526,13 @@ class ReferenceGame(Game):
             self.catch(s, ((move >> 21) & 15) - 1)
         elif op == OP_NEXT:
             self.next_round()
+        elif op == multiplay.OP_MULTI:
+            if not 0 <= s < self.n:
+                raise IllegalActionError(_TEXT_SEAT)
+            got = multiplay.decode(self.variant, self.side, self.hands[s], move)
+            if got is None:
+                raise IllegalActionError(_TEXT_MOVE)
+            self.play_multi(s, *got, uno)
         else:
             raise IllegalActionError(f"not a move code: {move}")
 
@@ -1469,6 +1562,16 @@ _TEXT_STACK = (
 _TEXT_FORM = "malformed command (colour, side, target or swap)"
 _TEXT_FINISH = "this card may not be the player's last card (finishRestriction)"
 _TEXT_OUT = "the seat is out of the match (mercy)"
+_TEXT_MULTI = (
+    "several cards in one play: only number cards of one number, on one's own turn, with multiPlay"
+)
+_TEXT_NOT_HELD = "the seat does not hold that card"
+_TEXT_CARD = "not a card of this variant"
+_TEXT_PHASE = "not possible in this state"
+_TEXT_NOT_YOURS = "it is another seat's decision"
+_TEXT_NO_MATCH = "the card does not match the top of the discard pile"
+_TEXT_MOVE = "not a move code"
+_TEXT_SEAT = "not a seat of this game"
 
 
 def _settled(name: str) -> None:
@@ -1489,6 +1592,7 @@ def _settled(name: str) -> None:
 
 for _name in (
     "play",
+    "play_multi",
     "draw_card",
     "keep",
     "choose_color",
