@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from unokit.bots import with_uno
@@ -140,6 +141,7 @@ class HeuristicBot:
         current = obs.color
         holds_current = any(c.face(side).color == current for c in obs.hand)
         best: tuple[float, int, Play] | None = None
+        plays = [self._end_well(a, held, side) if a.more else a for a in plays]
         for i, a in enumerate(plays):
             f = a.card.face(side)
             score = 0.0
@@ -169,11 +171,33 @@ class HeuristicBot:
                 score -= 2 * obs.hand_sizes[a.swap]
             if f.kind is Kind.FLIP:
                 score += 10 if threat <= 2 else -2
+            if a.more:  # multiPlay: shedding several cards at once pays
+                score += 6 * len(a.more) + sum(c.face(side).points for c in a.more) / 10
+                # ...most when the last card leaves a colour the hand still holds
+                last = a.more[-1].face(side).color
+                shed = sum(1 for c in (a.card, *a.more) if c.face(side).color == last)
+                score += 2 * (held[last] - shed) - 2 * held[f.color]
             score += self._rng.random() * 0.01  # stable tie-break
             if best is None or score > best[0]:
                 best = (score, i, a)
         assert best is not None
         return with_uno(best[2], obs)
+
+
+    @staticmethod
+    def _end_well(a: Play, held: Counter[Color | None], side: int) -> Play:
+        """A multi-play (multiPlay) reordered to end on the colour the hand
+        keeps most of (any order of the further cards is legal; the legal list
+        shows one order per set of cards)."""
+        shed = Counter(c.face(side).color for c in (a.card, *a.more))
+
+        def kept(c: Card) -> int:
+            col = c.face(side).color
+            return held[col] - shed[col]
+
+        last = max(range(len(a.more)), key=lambda i: (kept(a.more[i]), i))
+        more = a.more[:last] + a.more[last + 1 :] + (a.more[last],)
+        return replace(a, more=more)
 
 
 def challenge_odds(obs: Observation) -> float:
