@@ -9,7 +9,7 @@ The text form is the command notation of docs/scenario-format.md::
 >>> from unokit.engine.cards import CLASSIC
 >>> a = parse_action("p1 play w4 color=g uno=true", CLASSIC)
 >>> a
-Play(seat=1, card=Card('W4'), color=<Color.G: 2>, flex=False, target=None, swap=None, uno=True, flip_color=None, more=())
+Play(seat=1, card=Card('W4'), color=<Color.G: 2>, flex=False, target=None, swap=None, uno=True, flip_color=None)
 >>> str(a)
 'P1 PLAY W4 color=G uno=true'
 >>> parse_action("P1 PLAY W4 colour=G", CLASSIC)
@@ -73,6 +73,15 @@ class Play:
     uno: bool = False
     flip_color: Color | None = None
     more: tuple[Card, ...] = ()
+
+    def __repr__(self) -> str:
+        """The dataclass form; ``more`` only when the play has further cards."""
+        text = (
+            f"Play(seat={self.seat!r}, card={self.card!r}, color={self.color!r}, "
+            f"flex={self.flex!r}, target={self.target!r}, swap={self.swap!r}, "
+            f"uno={self.uno!r}, flip_color={self.flip_color!r}"
+        )
+        return text + (f", more={self.more!r})" if self.more else ")")
 
     def __str__(self) -> str:
         parts = [seat_name(self.seat), "PLAY", "+".join(map(str, (self.card, *self.more)))]

@@ -392,7 +392,16 @@ class CoreGame:
         if isinstance(action, NextRound):
             self.next_round()
             return self.take_events()
-        if isinstance(action, Play):
+        if isinstance(action, Play) and action.more:  # multiPlay
+            cids = [self.variant.cards.index.get(c) for c in (action.card, *action.more)]
+            if None in cids:
+                raise IllegalActionError(f"{action} names a card not of {self.variant.name}")
+            color, flex, target, swap, uno, flip = action.engine_args()
+            if color >= 0 or flex or target >= 0 or flip >= 0:
+                err = 6  # UK_ERR_FORM: number cards take no colour, side or target
+            else:
+                err = self._g.play_multi(action.seat, cids, swap, uno)  # type: ignore[arg-type]
+        elif isinstance(action, Play):
             cid = self.variant.cards.index.get(action.card)
             if cid is None:
                 raise IllegalActionError(f"{action.card} is not a {self.variant.name} card")
