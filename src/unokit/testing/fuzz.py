@@ -284,18 +284,22 @@ def _check_deal(g: Game) -> None:
     assert g.log is not None
     started = [e for e in g.log if isinstance(e, ev.RoundStarted)]
     _check(len(started) == 1, "no RoundStarted event at the round start")
-    # mercy (RULES.md §6.12): a seat out of the match is dealt nothing
-    out = set(g.out_of_match())
-    want = [0 if s in out else size for s in range(g.n)]
+    # mercy (RULES.md §6.12): a seat out of the match is dealt nothing; a first
+    # card's draw may put one more out before this check
+    sizes = started[0].hand_sizes
+    out_before = {s for s in range(g.n) if sizes[s] == 0}
+    gone = {e.seat for e in g.log if isinstance(e, ev.Eliminated)}
     _check(
-        list(started[0].hand_sizes) == want,
-        f"dealt {started[0].hand_sizes}, not {size} cards each (out: {sorted(out)})",
+        all(k in (0, size) for k in sizes) and out_before <= set(g.out_of_match()),
+        f"dealt {sizes}, not {size} cards each (out: {sorted(g.out_of_match())})",
     )
+    _check(not out_before or g.options.mercy, "a seat dealt nothing without mercy")
+    want = [0 if s in out_before else size for s in range(g.n)]
     extra = [0] * g.n
     for e in g.log:
         if isinstance(e, ev.Drew):
             extra[e.seat] += e.count
-    dealt = [len(g.hand(s)) - extra[s] for s in range(g.n)]
+    dealt = [len(g.hand(s)) - extra[s] if s not in gone else want[s] for s in range(g.n)]
     _check(dealt == want, f"hands hold {dealt} dealt cards, not {size} each")
     if g.variant.flex:
         _check(all(g.powers), "a Power Card is red at the round start")
