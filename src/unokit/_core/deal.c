@@ -172,6 +172,7 @@ int uk_start(uk_game *g) {
             g->color_next = first;
         }
     }
+    uk_mercy_settle(g); /* mercy (6.12): a first Draw Two may put the first player out */
     return UK_OK;
 }
 

@@ -591,6 +591,7 @@ class ReferenceGame(Game):
                 self.phase = _C
                 self.color_reason = "first_card"
                 self.color_next = first
+        self._mercy_settle()  # mercy (§6.12): a first Draw Two may put the first player out
 
     def next_round(self) -> list[ev.Event]:
         """Deal the next round (only in ``ROUND_OVER``)."""
