@@ -293,7 +293,7 @@ def _check_deal(g: Game) -> None:
         all(k in (0, size) for k in sizes) and out_before <= set(g.out_of_match()),
         f"dealt {sizes}, not {size} cards each (out: {sorted(g.out_of_match())})",
     )
-    _check(not out_before or g.options.mercy, "a seat dealt nothing without mercy")
+    _check(not out_before or g.options.mercy > 0, "a seat dealt nothing without mercy")
     want = [0 if s in out_before else size for s in range(g.n)]
     extra = [0] * g.n
     for e in g.log:
