@@ -32,6 +32,8 @@ def test_bounded_fuzz_pass_finds_no_violation() -> None:
             values = ["cut", "random", "fixed"]
         for value in values:
             assert stats.options_seen[f"{name}={value}"] > 0, f"{name}={value} never fuzzed"
+    # mercy (RULES.md §6.12) is drawn with handSize, at a value that plays
+    assert any(k.startswith("mercy=") and k != "mercy=0" for k in stats.options_seen)
 
 
 def test_configurations_cover_player_counts_and_valid_hand_sizes() -> None:

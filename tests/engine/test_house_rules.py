@@ -59,8 +59,8 @@ def test_the_registry_holds_every_key_of_section_6() -> None:
         ({"noBluff": True, "wildDrawChallenge": "off"}, "do not go together"),
         ({"deflect": "sometimes"}, "not one of off, reverse, skip, both"),
         ({"finishRestriction": "no_numbers"}, "no_action_no_wild"),
-        ({"multiPlay": "same_number"}, "not implemented"),
-        ({"mercy": 25}, "not implemented"),
+        ({"multiPlay": "several"}, "not one of off, same_number"),
+        ({"mercy": 7}, r"below handSize \+ 1 = 8"),
     ],
 )
 def test_option_errors(options: dict[str, Any], message: str) -> None:
@@ -90,11 +90,10 @@ def test_presets() -> None:
     assert g.options.stacking == "same_symbol" and not g.options.jumpIn
     with pytest.raises(OptionError, match="unknown preset 'Wild'"):
         preset("Wild")
-    # Crazy and Merciless name rules the engine does not play yet: refused, not ignored
-    with pytest.raises(OptionError, match="multiPlay"):
-        preset("Crazy")
-    with pytest.raises(OptionError, match="mercy"):
-        preset("Merciless")
+    crazy = Game.new("flip", 4, options=preset("Crazy"), seed=3)
+    assert crazy.options.multiPlay == "same_number" and crazy.options.wildDrawChallenge == "off"
+    merciless = Game.new("classic", 4, options=preset("Merciless"), seed=3)
+    assert merciless.options.mercy == 25 and merciless.options.forcedPlay
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -315,6 +315,18 @@ def hand_limit(value: int) -> Hashable:
     return len(_after(g, "P1 PLAY RD2").hands[0])
 
 
+def multi_play(value: str) -> Hashable:
+    g = _setup("classic", 2, {"multiPlay": value}, hands=[["G1"], ["R5", "B5", "Y2"]],
+               discard=["R3"], draw=["B1", "B2"], current=1)
+    return _legal(g, "P1 PLAY R5+B5")
+
+
+def mercy(value: int) -> Hashable:
+    g = _setup("classic", 3, {"handSize": 2, "mercy": value}, hands=[["G1", "G2"], ["RD2", "B5"], ["Y1"]],
+               discard=["R3"], draw=["B1", "B2", "B3"], current=1)
+    return len(_after(g, "P1 PLAY RD2").hands[2])
+
+
 def wild_draw_challenge(value: str) -> Hashable:
     g = _setup("classic", 3, {"wildDrawChallenge": value}, hands=[["G1"], ["W4", "R6"], ["Y2"]],
                discard=["R3"], draw=["B1", "B2", "B3", "B4"], current=1)
@@ -392,10 +404,10 @@ TABLE: dict[str, tuple[list[Any], Probe]] = {
     "deflect": (["off", "reverse", "skip", "both"], deflect),
     "zeroRotate": ([False, True], zero_rotate),
     "sevenSwap": ([False, True], seven_swap),
-    "multiPlay": (["off", "same_number"], _not_played_yet("multiPlay")),
+    "multiPlay": (["off", "same_number"], multi_play),
     "finishRestriction": (["off", "no_action", "no_wild", "no_action_no_wild"], finish_restriction),
     "handLimit": ([0, 3], hand_limit),
-    "mercy": ([0, 20], _not_played_yet("mercy")),
+    "mercy": ([0, 3], mercy),
     "teams": (["off", "pairs"], teams),
     "wildDrawChallenge": (["on", "off"], wild_draw_challenge),
     "mustPlayDrawn": ([False, True], must_play_drawn),

@@ -29,16 +29,17 @@ def test_healthz_and_meta(client: TestClient) -> None:
         "deflect",
         "zeroRotate",
         "sevenSwap",
+        "multiPlay",
         "finishRestriction",
         "handLimit",
+        "mercy",
         "teams",
         "wildDrawChallenge",
         "mustPlayDrawn",
         "shuffleSeats",
     ]
     assert meta["options"]["scoringMode"]["choices"] == ["highest", "lowest"]
-    # a rule the engine does not play yet is not offered (it would be refused)
-    assert "multiPlay" not in meta["options"] and "mercy" not in meta["options"]
+    assert meta["options"]["multiPlay"]["choices"] == ["off", "same_number"]
     assert meta["options"]["targetScore"]["default"] == 500
 
 

@@ -291,6 +291,9 @@ static int mask_of(BatchObject *b, int i, int seat, int8_t *mask) {
     }
     int k = uk_legal_moves(g, seat, b->legal);
     for (int j = 0; j < k; j++) {
+        /* multiPlay (6.9): multi-plays have no entry in the table; the batch
+         * plays one card at a time (docs/rl.md) */
+        if ((b->legal[j] & 15) == UK_OP_MULTI) continue;
         int a = index_of(b, seat, b->legal[j]);
         if (a < 0) {
             PyErr_Format(PyExc_RuntimeError, "game %d: move code %d of P%d is not in the table", i,
@@ -415,7 +418,7 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
         int rc = 0;
         if (self->win_k[i]) {
             if (move == UK_OP_PASS) {
-                if (++self->win_k[i] >= n) self->win_k[i] = 0;
+                if (++self->win_k[i] >= uk_alive(g)) self->win_k[i] = 0; /* mercy: the seats in */
             } else { /* the catch: the vulnerable seat draws, the window closes */
                 rc = uk_apply_move(g, move, seat, 0);
                 self->win_k[i] = 0;
@@ -657,7 +660,7 @@ static PyObject *Batch_play_random(BatchObject *self, PyObject *args) {
         }
         made++;
         if (self->win_k[i]) {
-            if (++self->win_k[i] >= n) self->win_k[i] = 0;
+            if (++self->win_k[i] >= uk_alive(g)) self->win_k[i] = 0; /* mercy: the seats in */
             continue;
         }
         PyObject *fn = PySequence_GetItem(rnds, s);

@@ -35,7 +35,7 @@
 
 /* Bumped whenever the module's Python-visible API changes, so that Python
  * code newer than a built core says so at import (unokit/engine/core.py). */
-#define UK_ABI 4
+#define UK_ABI 5
 #define UK_MAX_PLAYERS 10
 #define UK_MAX_DECK 512    /* cards of one deck (classic 108, flip 112, flex 104) */
 #define UK_MAX_CARDS 4096  /* card ids (12 bits of a move code; flip has 2,916) */
@@ -57,8 +57,12 @@ enum {
 /* move ops */
 enum {
     UK_OP_PLAY = 0, UK_OP_DRAW, UK_OP_PASS, UK_OP_COLOR, UK_OP_ACCEPT, UK_OP_CHALLENGE, UK_OP_UNO,
-    UK_OP_CATCH, UK_OP_NEXT
+    UK_OP_CATCH, UK_OP_NEXT,
+    /* multiPlay (6.9): first card id << 4, a 7-bit mask << 16 over the seat's other
+     * number cards of that number (uk_multi_others), (swap+1) << 25 */
+    UK_OP_MULTI
 };
+#define UK_MULTI_CAP 1024 /* multi-plays listed per position at most (all are accepted) */
 #define UK_FLEX_BIT (1 << 20)
 #define UK_WILD_BIT (1u << 30)
 
@@ -66,7 +70,7 @@ enum {
 enum {
     UK_OK = 0, UK_ERR_SEAT, UK_ERR_PHASE, UK_ERR_NOT_YOUR_TURN, UK_ERR_CARD, UK_ERR_NOT_HELD,
     UK_ERR_FORM, UK_ERR_NO_MATCH, UK_ERR_NO_BLUFF, UK_ERR_STACK, UK_ERR_FORCED, UK_ERR_MOVE,
-    UK_ERR_EMPTY, UK_ERR_FINISH, UK_ERR_MUST_PLAY_DRAWN, UK_ERR_COUNT
+    UK_ERR_EMPTY, UK_ERR_FINISH, UK_ERR_MUST_PLAY_DRAWN, UK_ERR_OUT, UK_ERR_MULTI, UK_ERR_COUNT
 };
 
 /* Events (unokit.engine.events), recorded only while g->ev is set: a flat list of
@@ -76,7 +80,8 @@ enum {
     UK_EV_ROUND_STARTED = 0, UK_EV_CARD_TURNED, UK_EV_PLAYED, UK_EV_DREW, UK_EV_PASSED,
     UK_EV_COLOR_CHOSEN, UK_EV_ACCEPTED, UK_EV_CHALLENGED, UK_EV_UNO_CALLED, UK_EV_CAUGHT,
     UK_EV_SKIPPED, UK_EV_REVERSED, UK_EV_FLIPPED, UK_EV_RESHUFFLED, UK_EV_POWERS_CHANGED,
-    UK_EV_HANDS_SWAPPED, UK_EV_MISPLAYED, UK_EV_ROUND_ENDED, UK_EV_MATCH_ENDED
+    UK_EV_HANDS_SWAPPED, UK_EV_MISPLAYED, UK_EV_ROUND_ENDED, UK_EV_MATCH_ENDED,
+    UK_EV_ELIMINATED /* mercy (6.12): seat, cards put under the draw pile */
 };
 /* why cards were drawn (Drew.reason) */
 enum { UK_R_DRAW = 0, UK_R_PENALTY, UK_R_CHALLENGE, UK_R_CATCH, UK_R_STACK, UK_R_MISPLAY, UK_R_FALSE_CATCH };
@@ -126,6 +131,8 @@ typedef struct uk_options {
     int must_play_drawn;       /* mustPlayDrawn (6.15; forcedPlay implies it) */
     int teams;                 /* teams=pairs: partners s and s + n/2 (6.13) */
     int shuffle_seats;         /* shuffleSeats (6.16) */
+    int mercy;                 /* mercy, 0 off (6.12): out of the match at mercy cards */
+    int multi;                 /* multiPlay=same_number (6.9) */
 } uk_options;
 
 /* Card tables of one variant (unokit.engine.variants.Variant) and the deck in force. */
@@ -238,6 +245,11 @@ int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int 
             int flip_color);
 int uk_play_codes(const uk_game *g, int seat, int cid, int flex, int last, int32_t *out);
 const char *uk_error_text(int code);
+/* multiPlay (6.9): a PLAY of k >= 2 number cards of one number, in order */
+int uk_play_multi(uk_game *g, int seat, const int16_t *cids, int k, int swap, int uno);
+int uk_multi_others(const uk_game *g, int seat, int first, int *pos);
+int uk_multi_decode(const uk_game *g, int seat, int32_t move, int16_t *cids, int *swap);
+int uk_multi_moves(const uk_game *g, int32_t *out);
 
 /* events.c */
 void uk_emit(uk_game *g, int type, int n, const int64_t *payload);
@@ -282,6 +294,16 @@ int uk_top_ident(const uk_game *g);
 int uk_finish_forbidden(const uk_game *g, int cid, int flex);
 int uk_deflects(const uk_game *g, int cid, int flex);
 int uk_room(const uk_game *g, int seat);
+/* mercy (6.12, house.c). A seat is out of the match when mercy is on and it
+ * holds no card while the round is being played (its hand went under the
+ * draw pile; in ROUND_OVER / MATCH_OVER: no card and not the round's winner);
+ * derived from the state, so it needs no field of its own */
+int uk_out(const uk_game *g, int seat);
+int uk_alive(const uk_game *g);   /* seats in the match (g->n when mercy is off) */
+int uk_others(const uk_game *g, int seat, int *out); /* the other seats in, in turn order */
+void uk_mercy_check(uk_game *g, int seat);  /* after a draw: out at mercy cards or more */
+void uk_mercy_settle(uk_game *g); /* after a command: one left wins; an out actor is passed */
+int uk_left_in(const uk_game *g, int seat); /* the next seat in, clockwise */
 
 /* playout.c: the random policy of unokit.engine.playout (same calls of rnd, same moves) */
 int32_t uk_random_move(uk_game *g, uk_rnd_fn rnd, void *ctx);

@@ -108,7 +108,7 @@ static void turned(uk_game *g, int c, int reason) {
 
 int uk_start(uk_game *g) {
     const uk_tables *t = g->t;
-    int first = uk_left(g, g->dealer, 1), c, k;
+    int first = uk_left_in(g, g->dealer), c, k;
     g->direction = 1;
     g->wild_top = 0;
     for (;;) {
@@ -172,10 +172,11 @@ int uk_start(uk_game *g) {
             g->color_next = first;
         }
     }
+    uk_mercy_settle(g); /* mercy (6.12): a first Draw Two may put the first player out */
     return UK_OK;
 }
 
-static int deal_round(uk_game *g) {
+static int deal_round(uk_game *g, const int *in) {
     const uk_tables *t = g->t;
     int n = g->n, len = t->decklen, d = g->dealer;
     int16_t deck[UK_MAX_DECK];
@@ -186,6 +187,7 @@ static int deal_round(uk_game *g) {
     for (int r = 0; r < g->o.hand_size; r++)
         for (int k = 1; k <= n; k++) {
             int s = uk_left(g, d, k);
+            if (!in[s]) continue; /* mercy (6.12): out of the match, dealt nothing */
             g->hands[s][g->hand_len[s]++] = deck[--len];
         }
     memcpy(g->draw, deck, sizeof(int16_t) * (size_t)len);
@@ -222,18 +224,25 @@ static int deal_round(uk_game *g) {
 }
 
 int uk_new_match(uk_game *g) {
+    int in[UK_MAX_PLAYERS];
+    for (int s = 0; s < g->n; s++) in[s] = 1;
     g->dealer = choose_dealer(g);
-    return deal_round(g);
+    return deal_round(g, in);
 }
 
 int uk_next_round(uk_game *g) {
     if (g->phase != UK_ROUND_OVER) return UK_ERR_PHASE;
-    int rot = g->o.dealer_rotation;
+    int rot = g->o.dealer_rotation, in[UK_MAX_PLAYERS], seats[UK_MAX_PLAYERS], m = 0;
+    /* mercy (6.12): the seats still in the match (before the hands are cleared) */
+    for (int s = 0; s < g->n; s++) {
+        in[s] = !uk_out(g, s);
+        if (in[s]) seats[m++] = s;
+    }
     if (rot == 1 && g->winner >= 0)
         g->dealer = g->winner;
     else if (rot == 2)
-        g->dealer = randbelow(g, g->n);
+        g->dealer = m < g->n ? seats[randbelow(g, m)] : randbelow(g, g->n);
     else
-        g->dealer = uk_left(g, g->dealer, 1);
-    return deal_round(g);
+        g->dealer = uk_left_in(g, g->dealer);
+    return deal_round(g, in);
 }

@@ -48,11 +48,13 @@ static void powers_after(uk_game *g, int seat, int cid, int flex, int kind) {
 }
 
 static void everyone_else_draws(uk_game *g, int seat, int amount) {
-    for (int k = 1; k < g->n; k++) uk_give(g, uk_next(g, seat, k), amount);
+    int others[UK_MAX_PLAYERS], m = uk_others(g, seat, others);
+    for (int k = 0; k < m; k++) uk_give(g, others[k], amount);
 }
 
 static void draw_until(uk_game *g, int seat, int color, int extra, int reason) {
     int start = g->hand_len[seat], cap = g->o.flip_draw_color_cap, drawn = 0;
+    if (uk_out(g, seat)) return; /* mercy (6.12) */
     const int8_t *colors = g->t->color[g->side];
     while ((cap < 0 || drawn < cap) && uk_room(g, seat)) { /* handLimit (6.11) */
         int c = uk_draw_one(g);
@@ -70,6 +72,7 @@ static void draw_until(uk_game *g, int seat, int color, int extra, int reason) {
     if (got) {
         if (g->uno[seat]) uk_uno_off(g, seat);
         uk_emit_drew(g, seat, reason, g->hands[seat] + start, got);
+        uk_mercy_check(g, seat);
     }
 }
 
@@ -128,7 +131,7 @@ void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, 
                 int flip_color) {
     const uk_tables *t = g->t;
     const uk_options *o = &g->o;
-    int side = g->side, n = g->n;
+    int side = g->side, n = uk_alive(g); /* mercy (6.12): the players still in */
     if (g->vulnerable >= 0 || g->reveal_seat >= 0) uk_turn_action(g);
     int kind = t->kind[side][cid];
     int legal = 1;
@@ -220,6 +223,7 @@ void uk_do_play(uk_game *g, int seat, int cid, int color, int flex, int target, 
         }
     } else if (kind == UK_SKIP_EVERYONE || kind == UK_FLEX_SKIP) { /* flex side: Skip All */
         for (int k = 1; k < n; k++) uk_emit1(g, UK_EV_SKIPPED, uk_next(g, seat, k));
+        /* (n: the seats in, mercy 6.12) */
         g->current = seat;
     } else if (kind == UK_FLEX_REVERSE) { /* flex side: reverse then skip */
         g->direction = -g->direction;

@@ -78,21 +78,28 @@ void uk_rotate_hands(uk_game *g) {
         oldlen[s] = g->hand_len[s];
         memcpy(old[s], g->hands[s], sizeof(int16_t) * (size_t)oldlen[s]);
     }
-    for (int s = 0; s < n; s++) {
-        int from = uk_next(g, s, -1);
-        memcpy(g->hands[s], old[from], sizeof(int16_t) * (size_t)oldlen[from]);
-        g->hand_len[s] = oldlen[from];
+    /* mercy (6.12): only the seats in pass and receive (computed before any hand moves) */
+    int seats[UK_MAX_PLAYERS], from[UK_MAX_PLAYERS], m = 0;
+    for (int s = 0; s < n; s++)
+        if (!uk_out(g, s)) {
+            seats[m] = s;
+            from[m++] = uk_next(g, s, -1);
+        }
+    for (int i = 0; i < m; i++) {
+        int s = seats[i], f = from[i];
+        memcpy(g->hands[s], old[f], sizeof(int16_t) * (size_t)oldlen[f]);
+        g->hand_len[s] = oldlen[f];
         g->uno[s] = UK_UNO_NONE;
     }
     g->vulnerable = -1;
     if (g->ev) {
         int64_t p[1 + 2 * UK_MAX_PLAYERS];
-        p[0] = n;
-        for (int s = 0; s < n; s++) {
-            p[1 + s] = s;
-            p[1 + n + s] = uk_next(g, s, -1);
+        p[0] = m;
+        for (int i = 0; i < m; i++) {
+            p[1 + i] = seats[i];
+            p[1 + m + i] = from[i];
         }
-        uk_emit(g, UK_EV_HANDS_SWAPPED, 1 + 2 * n, p);
+        uk_emit(g, UK_EV_HANDS_SWAPPED, 1 + 2 * m, p);
     }
 }
 
@@ -121,4 +128,111 @@ int uk_jump_moves(const uk_game *g, int seat, int32_t *out) {
     }
     for (int i = 0; i < m; i++) k += uk_play_codes(g, seat, cards[i], 0, len == 1, out + k);
     return k;
+}
+
+/* ---- mercy (6.12): out of the match at `mercy` cards or more after a draw */
+
+int uk_out(const uk_game *g, int seat) {
+    if (!g->o.mercy || g->hand_len[seat]) return 0;
+    int ph = g->phase;
+    if (ph == UK_ROUND_OVER || ph == UK_MATCH_OVER) return seat != g->winner;
+    return 1;
+}
+
+int uk_alive(const uk_game *g) {
+    if (!g->o.mercy) return g->n;
+    int k = 0;
+    for (int s = 0; s < g->n; s++) k += !uk_out(g, s);
+    return k;
+}
+
+int uk_others(const uk_game *g, int seat, int *out) {
+    int n = g->n, m = 0;
+    for (int k = 1; k < n; k++) {
+        int x = (g->pos[seat] + k * g->direction) % n;
+        int s = g->order[x < 0 ? x + n : x];
+        if (!uk_out(g, s)) out[m++] = s;
+    }
+    return m;
+}
+
+int uk_left_in(const uk_game *g, int seat) {
+    for (int k = 1; k <= g->n; k++) {
+        int s = uk_left(g, seat, k);
+        if (!uk_out(g, s)) return s;
+    }
+    return uk_left(g, seat, 1);
+}
+
+/* seat's hand goes under the draw pile, in the order held (hand[0] lowest) */
+void uk_mercy_check(uk_game *g, int seat) {
+    int len = g->hand_len[seat];
+    if (!g->o.mercy || len < g->o.mercy) return;
+    memmove(g->draw + len, g->draw, sizeof(int16_t) * (size_t)g->draw_len);
+    memcpy(g->draw, g->hands[seat], sizeof(int16_t) * (size_t)len);
+    g->draw_len += len;
+    g->hand_len[seat] = 0;
+    g->uno[seat] = UK_UNO_NONE;
+    if (g->vulnerable == seat) g->vulnerable = -1;
+    if (g->uno_pre == seat) g->uno_pre = -1;
+    if (g->ev) {
+        int64_t p[2] = {seat, len};
+        uk_emit(g, UK_EV_ELIMINATED, 2, p);
+    }
+}
+
+/* the teams (6.13) or players still in */
+static int units_alive(const uk_game *g, int *last) {
+    int k = 0, seen[UK_MAX_PLAYERS] = {0};
+    *last = -1;
+    for (int k2 = 0; k2 < g->n; k2++) {
+        int s = g->order[k2];
+        if (uk_out(g, s)) continue;
+        int unit = g->o.teams ? (s < uk_partner(g, s) ? s : uk_partner(g, s)) : s;
+        if (!seen[unit]) {
+            seen[unit] = 1;
+            k++;
+        }
+        if (*last < 0) *last = s;
+    }
+    return k;
+}
+
+void uk_mercy_settle(uk_game *g) {
+    if (!g->o.mercy) return;
+    int ph = g->phase;
+    if (ph != UK_TURN && ph != UK_DRAWN && ph != UK_COLOR && ph != UK_CHALLENGE) return;
+    int any;
+    if (units_alive(g, &any) <= 1) {
+        /* one player (one team) left: wins the round at once; the winner is the
+         * seat to act, or the next one in */
+        int w = uk_out(g, g->current) ? uk_next(g, g->current, 1) : g->current;
+        uk_clear_challenge(g);
+        g->pending = g->stack_class = g->stack_amount = 0;
+        g->color_next = -1;
+        g->color_reason = UK_REASON_NONE;
+        uk_end_round(g, w);
+        return;
+    }
+    if (g->color_next >= 0 && uk_out(g, g->color_next)) g->color_next = uk_next(g, g->color_next, 1);
+    if (!uk_out(g, g->current)) return;
+    /* the seat to act is out: its decision lapses and the next seat in plays */
+    int from = g->current;
+    if (ph == UK_CHALLENGE) {
+        from = g->ch_after;
+        uk_clear_challenge(g);
+        if (!uk_out(g, from)) {
+            g->phase = UK_TURN;
+            g->current = from;
+            return;
+        }
+    } else if (ph == UK_COLOR) {
+        g->current = uk_next(g, from, 1);
+        return;
+    }
+    g->phase = UK_TURN;
+    g->drawn = -1;
+    g->pending = g->stack_class = g->stack_amount = 0;
+    uk_clear_challenge(g);
+    g->current = uk_next(g, from, 1);
 }

@@ -18,7 +18,7 @@
 #include "batch.h"
 #include "core.h"
 
-#define NOPTS 38
+#define NOPTS 40
 
 typedef struct {
     PyObject_HEAD
@@ -283,11 +283,14 @@ static int parse_options(PyObject *obj, uk_options *o) {
     o->must_play_drawn = (int)v[i++];
     o->teams = (int)v[i++];
     o->shuffle_seats = (int)v[i++];
+    o->mercy = (int)v[i++];
+    o->multi = (int)v[i++];
     if (o->stacking < 0 || o->stacking > 2 || o->dealer_selection < 0 || o->dealer_selection > 2 ||
         o->dealer_rotation < 0 || o->dealer_rotation > 2 || o->hand_size < 1 ||
         o->uno_penalty < 0 || o->uno_penalty > 20 || o->false_catch_penalty < 0 ||
         o->false_catch_penalty > 20 || o->flip_draw_color_cap < -1 || o->flip_draw_color_cap == 0 ||
-        o->deflect < 0 || o->deflect > 3 || o->finish < 0 || o->finish > 3 || o->hand_limit < 0) {
+        o->deflect < 0 || o->deflect > 3 || o->finish < 0 || o->finish > 3 || o->hand_limit < 0 ||
+        o->mercy < 0) {
         PyErr_SetString(PyExc_ValueError, "options: a value is out of range");
         return -1;
     }
@@ -383,6 +386,27 @@ static PyObject *Game_apply_move(GameObject *self, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTupleAndKeywords(args, kw, "L|ip", names, &move, &seat, &uno)) return NULL;
     if (move < 0 || move > 0x7FFFFFFF) return PyLong_FromLong(UK_ERR_MOVE);
     return PyLong_FromLong(uk_apply_move(&self->g, (int32_t)move, seat, uno));
+}
+
+/* play_multi(seat, cids, swap, uno): a PLAY of several number cards (multiPlay, 6.9) */
+static PyObject *Game_play_multi(GameObject *self, PyObject *args) {
+    int seat, swap, uno;
+    PyObject *seq;
+    if (!PyArg_ParseTuple(args, "iOip", &seat, &seq, &swap, &uno)) return NULL;
+    long long v[8];
+    Py_ssize_t k = PyObject_Length(seq);
+    if (k < 0) return NULL;
+    if (k > 8) return PyLong_FromLong(UK_ERR_NOT_HELD); /* 8 copies of a number at most */
+    if (seq_ints(seq, v, -1, 8, &k, "cids")) return NULL;
+    int16_t cids[8];
+    for (Py_ssize_t i = 0; i < k; i++) {
+        if (v[i] < 0 || v[i] >= UK_MAX_CARDS) return PyLong_FromLong(UK_ERR_CARD);
+        cids[i] = (int16_t)v[i];
+    }
+    if (swap < -1) return PyLong_FromLong(UK_ERR_FORM);
+    int err = uk_play_multi(&self->g, seat, cids, (int)k, swap, uno);
+    if (!err) self->g.commands++;
+    return PyLong_FromLong(err);
 }
 
 /* play(seat, cid, color, flex, target, swap, uno, flip_color): a PLAY with every
@@ -920,6 +944,8 @@ static PyMethodDef Game_methods[] = {
     {"apply_move", (PyCFunction)(void (*)(void))Game_apply_move, METH_VARARGS | METH_KEYWORDS,
      "Game.apply_move; returns 0 or an error code"},
     {"play", (PyCFunction)Game_play, METH_VARARGS, "a PLAY with every field; error code"},
+    {"play_multi", (PyCFunction)Game_play_multi, METH_VARARGS,
+     "a PLAY of several number cards (multiPlay); error code"},
     {"copy", (PyCFunction)Game_copy, METH_NOARGS, "an independent copy"},
     {"record_events", (PyCFunction)Game_record_events, METH_O, "keep event records (or not)"},
     {"take_events", (PyCFunction)Game_take_events, METH_NOARGS, "event records since last"},

@@ -53,17 +53,41 @@ static void after_round(uk_game *g, const int *values) {
         emit_match_ended(g);
         return;
     }
-    int64_t hi = g->scores[0], lo = g->scores[0];
-    for (int s = 1; s < n; s++) {
-        if (g->scores[s] > hi) hi = g->scores[s];
-        if (g->scores[s] < lo) lo = g->scores[s];
+    /* mercy (6.12): a seat out of the match cannot win it (with teams, while
+     * the partner is in, the team can); fewer than two players (teams) in
+     * ends the match whatever the scores */
+    int can[UK_MAX_PLAYERS], units = 0;
+    for (int s = 0; s < n; s++) {
+        can[s] = !uk_out(g, s) || (o->teams && !uk_out(g, uk_partner(g, s)));
+        if (can[s] && (!o->teams || s < uk_partner(g, s))) units++;
     }
-    if (hi < o->target_score) return;
+    int64_t hi = 0, lo = 0;
+    int first = 1;
+    for (int s = 0; s < n; s++) {
+        if (!can[s]) continue;
+        if (first || g->scores[s] > hi) hi = g->scores[s];
+        if (first || g->scores[s] < lo) lo = g->scores[s];
+        first = 0;
+    }
+    int ended = o->mercy && units < 2;
+    if (!ended) {
+        int64_t top = g->scores[0];
+        for (int s = 1; s < n; s++)
+            if (g->scores[s] > top) top = g->scores[s];
+        if (top < o->target_score) return;
+    }
     int64_t best = o->scoring_lowest ? lo : hi;
     int m = 0;
     int8_t winners[UK_MAX_PLAYERS];
     for (int s = 0; s < n; s++)
-        if (g->scores[s] == best) winners[m++] = (int8_t)s;
+        if (can[s] && (ended ? 1 : g->scores[s] == best)) winners[m++] = (int8_t)s;
+    if (ended) {
+        for (int i = 0; i < m; i++) g->match_winners[i] = winners[i];
+        g->match_winners_n = m;
+        g->phase = UK_MATCH_OVER;
+        emit_match_ended(g);
+        return;
+    }
     /* teams: partners share a total, so a tie is between two teams or more */
     if (o->scoring_lowest && m > (o->teams ? 2 : 1) && o->lowest_tie_play_on) return;
     for (int i = 0; i < m; i++) g->match_winners[i] = winners[i];
@@ -114,9 +138,11 @@ void uk_end_blocked(uk_game *g) {
     for (int s = 0; s < n; s++) values[s] = uk_hand_value(g, s);
     if (g->o.blocked_lowest) {
         int bv = 0, bl = 0, count = 0, low = -1;
+        int any = 0;
         for (int s = 0; s < n; s++) {
             int v = uk_hand_value(g, s), l = g->hand_len[s];
-            if (s == 0 || v < bv || (v == bv && l < bl)) {
+            if (uk_out(g, s)) continue; /* mercy (6.12) */
+            if (!any++ || v < bv || (v == bv && l < bl)) {
                 bv = v;
                 bl = l;
                 count = 1;

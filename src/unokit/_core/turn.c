@@ -6,6 +6,16 @@
 #include "core.h"
 
 int uk_next(const uk_game *g, int seat, int steps) {
+    if (g->o.mercy && uk_alive(g) < g->n) { /* mercy (6.12): out seats are passed over */
+        int n = g->n, d = steps < 0 ? -g->direction : g->direction, k = steps < 0 ? -steps : steps;
+        int x = g->pos[seat];
+        if (!uk_alive(g)) return seat;
+        while (k > 0) {
+            x = ((x + d) % n + n) % n;
+            if (!uk_out(g, g->order[x])) k--;
+        }
+        return g->order[x];
+    }
     int x = (g->pos[seat] + steps * g->direction) % g->n;
     return g->order[x < 0 ? x + g->n : x];
 }
@@ -46,6 +56,7 @@ int uk_draw_one(uk_game *g) {
 /* seat draws count cards (fewer if the piles run out); returns how many */
 int uk_give_for(uk_game *g, int seat, int count, int reason) {
     int got = 0, room = uk_room(g, seat);
+    if (uk_out(g, seat)) return 0; /* mercy (6.12): an out seat draws nothing */
     if (count > room) count = room; /* handLimit (6.11): the rest stays in the pile */
     for (int i = 0; i < count; i++) {
         int c = uk_draw_one(g);
@@ -56,6 +67,7 @@ int uk_give_for(uk_game *g, int seat, int count, int reason) {
     if (got) {
         if (g->uno[seat]) uk_uno_off(g, seat);
         uk_emit_drew(g, seat, reason, g->hands[seat] + g->hand_len[seat] - got, got);
+        uk_mercy_check(g, seat);
     }
     return got;
 }
@@ -78,7 +90,7 @@ int uk_turn_ended(uk_game *g, int drew) {
         return 0;
     }
     g->empty_draws++;
-    if (g->empty_draws >= g->n) {
+    if (g->empty_draws >= uk_alive(g)) {
         uk_end_blocked(g);
         return 1;
     }
@@ -151,7 +163,10 @@ int uk_draw(uk_game *g, int seat) {
     }
     if (g->uno[seat]) uk_uno_off(g, seat);
     uk_emit_drew(g, seat, UK_R_DRAW, g->hands[seat] + start, g->hand_len[seat] - start);
-    if (uk_playable(g, seat, c, 0)) {
+    uk_mercy_check(g, seat);
+    if (uk_out(g, seat)) {
+        g->current = uk_next(g, seat, 1);
+    } else if (uk_playable(g, seat, c, 0)) {
         g->phase = UK_DRAWN;
         g->drawn = c;
     } else {
@@ -244,13 +259,13 @@ static int play_error(const uk_game *g, int seat, int cid, int color, int flex, 
         return UK_ERR_FORM;
     }
     if (flex && (kind == UK_WTD || kind == UK_FW4)) {
-        if (target < 0 || target >= n || target == seat) return UK_ERR_FORM;
+        if (target < 0 || target >= n || target == seat || uk_out(g, target)) return UK_ERR_FORM;
     } else if (target >= 0) {
         return UK_ERR_FORM;
     }
     int seven = o->seven_zero && kind == UK_NUMBER && t->number[side][cid] == 7;
     if (seven && !last) {
-        if (swap < 0 || swap >= n || swap == seat) return UK_ERR_FORM;
+        if (swap < 0 || swap >= n || swap == seat || uk_out(g, swap)) return UK_ERR_FORM;
     } else if (swap >= 0 && !seven) {
         return UK_ERR_FORM;
     }
@@ -282,8 +297,18 @@ static void misplay(uk_game *g, int seat, int cid) {
     if (!uk_turn_ended(g, got)) g->current = uk_next(g, seat, 1);
 }
 
+static int play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
+                int flip_color);
+
 int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
             int flip_color) {
+    int err = play(g, seat, cid, color, flex, target, swap, uno, flip_color);
+    if (!err) uk_mercy_settle(g);
+    return err;
+}
+
+static int play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
+                int flip_color) {
     if (cid < 0 || cid >= g->t->ncards) return UK_ERR_CARD;
     if (color > 7 || target > 9 || flip_color > 7) return UK_ERR_FORM;
     int mis;
@@ -328,7 +353,8 @@ int uk_play_codes(const uk_game *g, int seat, int c, int flex, int last, int32_t
         if (flex && (kind == UK_WTD || kind == UK_FW4)) {
             for (int col = c0; col < c0 + 4; col++)
                 for (int tg = 0; tg < n; tg++)
-                    if (tg != seat) out[k++] = base | ((col + 1) << 16) | ((tg + 1) << 21);
+                    if (tg != seat && !uk_out(g, tg))
+                        out[k++] = base | ((col + 1) << 16) | ((tg + 1) << 21);
             return k;
         }
         for (int col = c0; col < c0 + 4; col++) out[k++] = base | ((col + 1) << 16);
@@ -336,7 +362,7 @@ int uk_play_codes(const uk_game *g, int seat, int c, int flex, int last, int32_t
     }
     if (g->o.seven_zero && kind == UK_NUMBER && t->number[side][c] == 7 && !last) {
         for (int tg = 0; tg < n; tg++)
-            if (tg != seat) out[k++] = base | ((tg + 1) << 25);
+            if (tg != seat && !uk_out(g, tg)) out[k++] = base | ((tg + 1) << 25);
         return k;
     }
     out[0] = base;
@@ -420,6 +446,7 @@ int uk_turn_moves(const uk_game *g, int32_t *out) {
         int start[UK_MAX_DECK + 1];
         int segs = uk_turn_plays(g, out, segcards, start, &playable);
         k = start[segs];
+        k += uk_multi_moves(g, out + k); /* multiPlay (6.9) */
         if (!(playable && g->o.forced_play && uk_has_forced_play(g, p))) out[k++] = UK_OP_DRAW;
         return k;
     }
@@ -448,6 +475,7 @@ int uk_legal_moves(const uk_game *g, int seat, int32_t *out) {
     int ph = g->phase, k = 0;
     if (ph == UK_ROUND_OVER || ph == UK_MATCH_OVER || ph == UK_DEAL) return 0;
     int s = seat < 0 ? g->current : seat;
+    if (uk_out(g, s)) return 0; /* mercy (6.12): an out seat has no command */
     if (s == g->current) k = uk_turn_moves(g, out);
     if (s != g->current && g->o.jump_in && ph == UK_TURN && !g->pending)
         k += uk_jump_moves(g, s, out + k);
@@ -482,9 +510,19 @@ int uk_apply_move(uk_game *g, int32_t move, int seat, int uno) {
     case UK_OP_CHALLENGE: err = uk_challenge(g, s); break;
     case UK_OP_UNO: err = uk_call_uno(g, s, &effect); break;
     case UK_OP_CATCH: err = uk_catch(g, s, ((move >> 21) & 15) - 1, &effect); break;
+    case UK_OP_MULTI: {
+        int16_t cids[8];
+        int swap, k = uk_multi_decode(g, s, move, cids, &swap);
+        if (k < 0) return UK_ERR_MOVE;
+        err = uk_play_multi(g, s, cids, k, swap, uno);
+        break;
+    }
     default: return UK_ERR_MOVE;
     }
-    if (!err) g->commands++;
+    if (!err) {
+        uk_mercy_settle(g);
+        g->commands++;
+    }
     return err;
 }
 
@@ -505,6 +543,147 @@ const char *uk_error_text(int code) {
         "the draw pile is empty: no first card to turn",
         "this card may not be the player's last card (finishRestriction)",
         "the drawn card is playable and must be played (mustPlayDrawn)",
+        "the seat is out of the match (mercy)",
+        "several cards in one play: only number cards of one number, on one's own turn, "
+        "with multiPlay",
     };
     return code >= 0 && code < UK_ERR_COUNT ? text[code] : "unknown error";
+}
+
+/* ---- multiPlay (6.9): several number cards of one number in one PLAY */
+
+/* The hand positions of seat's other number cards with the number of card
+ * first, in hand order, without the first copy of first (at most 7): what the
+ * mask of a UK_OP_MULTI code names. */
+int uk_multi_others(const uk_game *g, int seat, int first, int *pos) {
+    const uk_tables *t = g->t;
+    int side = g->side, num = t->number[side][first], m = 0, skipped = 0;
+    const int16_t *h = g->hands[seat];
+    for (int i = 0, len = g->hand_len[seat]; i < len && m < 7; i++) {
+        int c = h[i];
+        if (c == first && !skipped) {
+            skipped = 1;
+            continue;
+        }
+        if (t->kind[side][c] == UK_NUMBER && t->number[side][c] == num) pos[m++] = i;
+    }
+    return m;
+}
+
+/* the cards of a UK_OP_MULTI code (first, then the masked ones in hand order): k, or -1 */
+int uk_multi_decode(const uk_game *g, int seat, int32_t move, int16_t *cids, int *swap) {
+    int first = (move >> 4) & 0xFFF, mask = (move >> 16) & 0x7F, pos[7];
+    if (first >= g->t->ncards || (move & (3 << 23)) || !mask) return -1;
+    int m = uk_multi_others(g, seat, first, pos), k = 0;
+    if (mask >> m) return -1;
+    cids[k++] = (int16_t)first;
+    for (int j = 0; j < m; j++)
+        if (mask & (1 << j)) cids[k++] = g->hands[seat][pos[j]];
+    *swap = ((move >> 25) & 15) - 1;
+    return k;
+}
+
+static int multi_error(const uk_game *g, int seat, const int16_t *cids, int k, int swap,
+                       int *misplay) {
+    const uk_tables *t = g->t;
+    int side = g->side;
+    *misplay = 0;
+    if (!g->o.multi) return UK_ERR_MULTI;
+    int err = check_turn(g, seat, 1 << UK_TURN);
+    if (err) return err;
+    if (k < 2) return UK_ERR_FORM;
+    for (int i = 0; i < k; i++)
+        if (cids[i] < 0 || cids[i] >= t->ncards) return UK_ERR_CARD;
+    if (k > g->hand_len[seat]) return UK_ERR_NOT_HELD;
+    for (int i = 0; i < k; i++) { /* held, as a multiset */
+        int need = 0, have = 0;
+        for (int j = 0; j < k; j++) need += cids[j] == cids[i];
+        for (int j = 0; j < g->hand_len[seat]; j++) have += g->hands[seat][j] == cids[i];
+        if (have < need) return UK_ERR_NOT_HELD;
+    }
+    if (g->pending) return UK_ERR_STACK;
+    int num = t->number[side][cids[0]];
+    for (int i = 0; i < k; i++)
+        if (t->kind[side][cids[i]] != UK_NUMBER || t->number[side][cids[i]] != num)
+            return UK_ERR_MULTI;
+    int seven = g->o.seven_zero && num == 7 && k < g->hand_len[seat];
+    if (seven) {
+        if (swap < 0 || swap >= g->n || swap == seat || uk_out(g, swap)) return UK_ERR_FORM;
+    } else if (swap >= 0) {
+        return UK_ERR_FORM;
+    }
+    if (!(t->mask[side][cids[0]] & uk_accept_mask(g))) {
+        *misplay = 1;
+        return UK_ERR_NO_MATCH;
+    }
+    return UK_OK;
+}
+
+int uk_play_multi(uk_game *g, int seat, const int16_t *cids, int k, int swap, int uno) {
+    if (seat < 0 || seat >= g->n) return UK_ERR_SEAT;
+    if (k > 8 || k < 0) return k > 8 ? UK_ERR_NOT_HELD : UK_ERR_FORM;
+    int mis, err = multi_error(g, seat, cids, k, swap, &mis);
+    if (err) {
+        if (mis && g->o.misplay_penalty) {
+            misplay(g, seat, cids[0]); /* the first card's misplay */
+            uk_mercy_settle(g);
+            return UK_OK;
+        }
+        return err;
+    }
+    if (g->vulnerable >= 0 || g->reveal_seat >= 0) uk_turn_action(g);
+    for (int i = 0; i < k - 1; i++) { /* all but the last go down in order */
+        int16_t *h = g->hands[seat];
+        int len = g->hand_len[seat];
+        for (int j = 0; j < len; j++)
+            if (h[j] == cids[i]) {
+                memmove(h + j, h + j + 1, sizeof(int16_t) * (size_t)(len - j - 1));
+                g->hand_len[seat] = (int16_t)(len - 1);
+                break;
+            }
+        g->discard[g->discard_len++] = cids[i];
+        if (g->ev) {
+            int64_t p[6] = {seat, cids[i], -1, 0, -1, 0};
+            uk_emit(g, UK_EV_PLAYED, 6, p);
+        }
+    }
+    /* the last card is played as one card: UNO, colour, the number's effect once */
+    uk_do_play(g, seat, cids[k - 1], -1, 0, -1, swap, uno, -1);
+    uk_mercy_settle(g);
+    return UK_OK;
+}
+
+int uk_multi_moves(const uk_game *g, int32_t *out) {
+    const uk_tables *t = g->t;
+    if (!g->o.multi || g->pending || g->phase != UK_TURN) return 0;
+    int p = g->current, side = g->side, k = 0, len = g->hand_len[p];
+    int16_t cards[UK_MAX_DECK];
+    int m = distinct_sorted(g, p, cards);
+    uint32_t acc = uk_accept_mask(g);
+    const int16_t *h = g->hands[p];
+    for (int i = 0; i < m; i++) {
+        int c = cards[i], pos[7];
+        if (t->kind[side][c] != UK_NUMBER || !(t->mask[side][c] & acc)) continue;
+        int o = uk_multi_others(g, p, c, pos);
+        for (int mask = 1; mask < (1 << o); mask++) {
+            int ok = 1, count = 1;
+            /* one code per set of cards: of identical cards, the first ones in hand order */
+            for (int j = 0; j < o && ok; j++) {
+                if (!(mask & (1 << j))) continue;
+                count++;
+                for (int e = 0; e < j; e++)
+                    if (h[pos[e]] == h[pos[j]] && !(mask & (1 << e))) ok = 0;
+            }
+            if (!ok) continue;
+            int32_t code = UK_OP_MULTI | (c << 4) | (mask << 16);
+            if (g->o.seven_zero && t->number[side][c] == 7 && count < len) {
+                for (int tg = 0; tg < g->n; tg++)
+                    if (tg != p && !uk_out(g, tg) && k < UK_MULTI_CAP)
+                        out[k++] = code | ((tg + 1) << 25);
+            } else if (k < UK_MULTI_CAP) {
+                out[k++] = code;
+            }
+        }
+    }
+    return k;
 }

@@ -37,6 +37,7 @@ int uk_catch(uk_game *g, int seat, int target, int *effect) {
     if (target < 0 || target >= g->n) return UK_ERR_SEAT;
     if (!in_round(g)) return UK_ERR_PHASE;
     if (seat == target) return UK_ERR_FORM;
+    if (uk_out(g, seat)) return UK_ERR_OUT; /* mercy (6.12): out of the match */
     int64_t p[3] = {seat, target, 1};
     if (g->uno[target] == UK_UNO_VULNERABLE) {
         g->uno[target] = UK_UNO_NONE;

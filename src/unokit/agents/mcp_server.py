@@ -38,6 +38,7 @@ UNO), or a bot may catch you (you draw 2)."""
 
 _MOVE_HELP = (
     "Moves are in the project's notation, e.g. 'P0 PLAY R5', 'P0 PLAY W4 color=G', "
+    "'P0 PLAY R5+B5' (multiPlay: several cards of one number), "
     "'P0 DRAW', 'P0 PASS', 'P0 ACCEPT', 'P0 CHALLENGE', 'P0 COLOR B', 'P0 CATCH P1', "
     "'NEXT' (next round), 'WAIT' (let a chance out of turn go). Cards: colour letter "
     "R Y G B (Flip dark side: Pk Tl Or Pu) then 0-9, S skip, R reverse, D2 draw two; "

@@ -58,6 +58,8 @@ def move_meaning(action: Action, obs: Observation) -> str:
     """
     if isinstance(action, Play):
         text = "play " + action.card.face(obs.side).long_name
+        for i, c in enumerate(action.more):  # multiPlay: several cards at once
+            text += (" and " if i == len(action.more) - 1 else ", ") + c.face(obs.side).long_name
         if action.flex:
             text += " on its flex side"
         if action.color is not None:

@@ -54,7 +54,10 @@ def with_uno(action: A, obs: Observation) -> A:
 
     if not isinstance(action, Play):
         return action
-    said: A = replace(action, uno=action.seat == obs.seat and len(obs.hand) == 2)
+    # a multi-play (multiPlay) sheds 1 + len(more) cards
+    said: A = replace(
+        action, uno=action.seat == obs.seat and len(obs.hand) == 2 + len(action.more)
+    )
     return said
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from unokit.bots import with_uno
@@ -155,6 +156,7 @@ class HeuristicBot:
         current = obs.color
         holds_current = any(c.face(side).color == current for c in obs.hand)
         best: tuple[float, int, Play] | None = None
+        plays = [self._end_well(a, held, side) if a.more else a for a in plays]
         for i, a in enumerate(plays):
             f = a.card.face(side)
             score = 0.0
@@ -192,11 +194,32 @@ class HeuristicBot:
                     score -= 100  # teams: never take the partner's good hand
             if f.kind is Kind.FLIP:
                 score += 10 if threat <= 2 else -2
+            if a.more:  # multiPlay: shedding several cards at once pays
+                score += 6 * len(a.more) + sum(c.face(side).points for c in a.more) / 10
+                # ...most when the last card leaves a colour the hand still holds
+                last = a.more[-1].face(side).color
+                shed = sum(1 for c in (a.card, *a.more) if c.face(side).color == last)
+                score += 2 * (held[last] - shed) - 2 * held[f.color]
             score += self._rng.random() * 0.01  # stable tie-break
             if best is None or score > best[0]:
                 best = (score, i, a)
         assert best is not None
         return with_uno(best[2], obs)
+
+    @staticmethod
+    def _end_well(a: Play, held: Counter[Color | None], side: int) -> Play:
+        """A multi-play (multiPlay) reordered to end on the colour the hand
+        keeps most of (any order of the further cards is legal; the legal list
+        shows one order per set of cards)."""
+        shed = Counter(c.face(side).color for c in (a.card, *a.more))
+
+        def kept(c: Card) -> int:
+            col = c.face(side).color
+            return held[col] - shed[col]
+
+        last = max(range(len(a.more)), key=lambda i: (kept(a.more[i]), i))
+        more = a.more[:last] + a.more[last + 1 :] + (a.more[last],)
+        return replace(a, more=more)
 
 
 def _next(obs: Observation, steps: int = 1) -> int:
@@ -204,7 +227,12 @@ def _next(obs: Observation, steps: int = 1) -> int:
     table as seated (``shuffleSeats``: the observation's seating)."""
     assert obs.seat is not None
     order = obs.seating or tuple(range(obs.players))
-    return order[(order.index(obs.seat) + steps * obs.direction) % len(order)]
+    i = order.index(obs.seat)
+    for _ in range(abs(steps)):
+        i = (i + (1 if steps > 0 else -1) * obs.direction) % len(order)
+        while order[i] in obs.out and order[i] != obs.seat:  # mercy: passed over
+            i = (i + (1 if steps > 0 else -1) * obs.direction) % len(order)
+    return order[i]
 
 
 def _partners(obs: Observation) -> tuple[int, ...]:

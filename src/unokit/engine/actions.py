@@ -4,6 +4,7 @@ The text form is the command notation of docs/scenario-format.md::
 
     P1 PLAY W4 color=G        P2 DRAW      P2 PASS      P1 COLOR B
     P2 ACCEPT   P2 CHALLENGE  P0 UNO       P3 CATCH P1  NEXT
+    P1 PLAY R5+G5+B5          (multiPlay: several number cards, in order)
 
 >>> from unokit.engine.cards import CLASSIC
 >>> a = parse_action("p1 play w4 color=g uno=true", CLASSIC)
@@ -59,7 +60,9 @@ class Play:
     ``color`` for wilds; ``flex`` to use a Flex card's flex side; ``target`` for
     Flex targeted draws; ``swap`` for a 7 under the 7-0 house rule; ``uno`` to
     call UNO with the play; ``flip_color`` (Flip) the colour to declare if the
-    Flip exposes a wild face."""
+    Flip exposes a wild face; ``more`` (house rule ``multiPlay``) the further
+    number cards of the same number played after ``card``, in order (the
+    last one ends on top): written ``P1 PLAY R5+G5+B5``."""
 
     seat: int
     card: Card
@@ -69,9 +72,19 @@ class Play:
     swap: int | None = None
     uno: bool = False
     flip_color: Color | None = None
+    more: tuple[Card, ...] = ()
+
+    def __repr__(self) -> str:
+        """The dataclass form; ``more`` only when the play has further cards."""
+        text = (
+            f"Play(seat={self.seat!r}, card={self.card!r}, color={self.color!r}, "
+            f"flex={self.flex!r}, target={self.target!r}, swap={self.swap!r}, "
+            f"uno={self.uno!r}, flip_color={self.flip_color!r}"
+        )
+        return text + (f", more={self.more!r})" if self.more else ")")
 
     def __str__(self) -> str:
-        parts = [seat_name(self.seat), "PLAY", str(self.card)]
+        parts = [seat_name(self.seat), "PLAY", "+".join(map(str, (self.card, *self.more)))]
         if self.color is not None:
             parts.append(f"color={self.color.name}")
         if self.flex:
@@ -220,7 +233,7 @@ def parse_action(text: str, cards: CardSet) -> Action:
     if verb == "PLAY":
         if not rest:
             raise ParseError(f"PLAY needs a card, e.g. 'P1 PLAY R5': {text!r}")
-        card = cards.parse(rest[0])
+        card, *more = (cards.parse(word) for word in rest[0].split("+"))
         kw: dict[str, str] = {}
         for word in rest[1:]:
             key, sep, value = word.partition("=")
@@ -249,6 +262,7 @@ def parse_action(text: str, cards: CardSet) -> Action:
             swap=parse_seat(kw["swap"]) if "swap" in kw else None,
             uno=uno == "true",
             flip_color=parse_color(kw["flipcolor"]) if "flipcolor" in kw else None,
+            more=tuple(more),
         )
     raise ParseError(
         f"unknown command {words[1]!r} in {text!r}: expected PLAY, DRAW, PASS, COLOR, "

@@ -42,7 +42,7 @@ from unokit.engine.variants import Variant
 #: the C core's API version this Python code expects (``UK_ABI`` in
 #: ``_core/core.h``): a checkout updated without rebuilding its core gets a
 #: clear error here instead of a missing attribute in the middle of a game
-CORE_ABI = 4
+CORE_ABI = 5
 
 
 def check_core_abi(built: int | None) -> None:
@@ -145,6 +145,8 @@ def core_options(o: Options) -> tuple[int, ...]:
         o.must_play_drawn,
         o.teams == "pairs",
         o.shuffleSeats,
+        o.mercy,  # §6.12
+        o.multiPlay == "same_number",  # §6.9
     )
 
 
@@ -210,6 +212,8 @@ def decode_events(variant: Variant, flat: list[int]) -> list[ev.Event]:
         elif t == 18:
             k = p[0]
             e = ev.MatchEnded(tuple(p[1 : 1 + k]), tuple(p[2 + k : 2 + k + p[1 + k]]))
+        elif t == 19:
+            e = ev.Eliminated(p[0], p[1])
         else:  # pragma: no cover - the core writes only the types above
             raise ValueError(f"unknown event record type {t}")
         out.append(e)
@@ -363,6 +367,10 @@ class CoreGame:
         """A PLAY with every field (:meth:`unokit.Game.play`): 0 or an error code."""
         return int(self._g.play(seat, cid, color, flex, target, swap, uno, flip_color))
 
+    def attempt_multi(self, seat: int, cids: list[int], swap: int, uno: bool) -> int:
+        """A PLAY of several number cards (multiPlay): 0 or an error code."""
+        return int(self._g.play_multi(seat, cids, swap, uno))
+
     def attempt_start(self) -> int:
         """Turn the first card: 0 or an error code."""
         return int(self._g.start())
@@ -384,7 +392,16 @@ class CoreGame:
         if isinstance(action, NextRound):
             self.next_round()
             return self.take_events()
-        if isinstance(action, Play):
+        if isinstance(action, Play) and action.more:  # multiPlay
+            cids = [self.variant.cards.index.get(c) for c in (action.card, *action.more)]
+            if None in cids:
+                raise IllegalActionError(f"{action} names a card not of {self.variant.name}")
+            color, flex, target, swap, uno, flip = action.engine_args()
+            if color >= 0 or flex or target >= 0 or flip >= 0:
+                err = 6  # UK_ERR_FORM: number cards take no colour, side or target
+            else:
+                err = self._g.play_multi(action.seat, cids, swap, uno)  # type: ignore[arg-type]
+        elif isinstance(action, Play):
             cid = self.variant.cards.index.get(action.card)
             if cid is None:
                 raise IllegalActionError(f"{action.card} is not a {self.variant.name} card")

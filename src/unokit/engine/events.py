@@ -38,6 +38,7 @@ __all__ = [
     "Misplayed",
     "RoundEnded",
     "MatchEnded",
+    "Eliminated",
     "redact",
 ]
 
@@ -171,6 +172,15 @@ class MatchEnded:
     scores: tuple[int, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class Eliminated:
+    """``seat`` is out of the match (house rule ``mercy``, docs/rules.md §6):
+    its ``count`` cards went under the draw pile."""
+
+    seat: int
+    count: int
+
+
 Event = (
     RoundStarted
     | CardTurned
@@ -191,6 +201,7 @@ Event = (
     | Misplayed
     | RoundEnded
     | MatchEnded
+    | Eliminated
 )
 
 

@@ -36,6 +36,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from unokit.engine import events as ev
+from unokit.engine import multiplay
 from unokit.engine.actions import (
     Accept,
     Action,
@@ -51,6 +52,7 @@ from unokit.engine.actions import (
 )
 from unokit.engine.cards import Card, Color, Kind
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
+from unokit.engine.multiplay import OP_MULTI
 from unokit.engine.options import Options, seating
 from unokit.engine.variants import WILD_BIT, Variant, get_variant
 
@@ -491,8 +493,15 @@ class Game:
                 g.ch_after, g.ch_after_success = g._next(current), current
         elif prior_color is not None and ph != Phase.AWAIT_CHALLENGE:
             raise InvalidPositionError("prior_color is given outside AWAIT_CHALLENGE or a stack")
-        if any(not h for h in g.hands):
+        if any(not h for h in g.hands) and not g.options.mercy:
             raise InvalidPositionError("a player with no cards: the round would be over")
+        if g.options.mercy:  # §6.12: a seat with no card is out of the match
+            out = g.out_of_match()
+            if g.current in out or g.n - len(out) < 2:
+                raise InvalidPositionError(
+                    "a player with no cards is out of the match (mercy): the seat to act "
+                    "must hold cards and two players at least must be in"
+                )
         g._check_deck()
         return g
 
@@ -663,6 +672,18 @@ class Game:
         """True when the match is over."""
         return self.phase == _MO
 
+    def out_of_match(self) -> tuple[int, ...]:
+        """The seats out of the match under the house rule ``mercy``
+        (docs/rules.md §6): they hold no card while a round is played (in
+        ``ROUND_OVER``/``MATCH_OVER``: no card and not the round's winner).
+        Derived from the position; always ``()`` when ``mercy`` is off."""
+        if not self.options.mercy:
+            return ()
+        over = self.phase in (_RO, _MO)
+        return tuple(
+            s for s in range(self.n) if not self.hands[s] and not (over and s == self.winner)
+        )
+
     def hand_value(self, seat: int) -> int:
         """The scoring value of ``seat``'s hand on the current side."""
         pts = self.variant.points[self.side]
@@ -679,10 +700,27 @@ class Game:
     # ------------------------------------------------------------------ helpers
 
     def _next(self, seat: int, steps: int = 1) -> int:
+        if self.options.mercy and any(not h for h in self.hands):
+            return self._next_in(seat, steps)
         if self.options.shuffleSeats:  # §6.16: around the shuffled table
             order = seating(self.seed, self.n, self.options)
             return order[(order.index(seat) + steps * self.direction) % self.n]
         return (seat + steps * self.direction) % self.n
+
+    def _next_in(self, seat: int, steps: int) -> int:
+        """:meth:`_next` passing over the seats out of the match (mercy, §6.12)."""
+        out = self.out_of_match()
+        if len(out) == self.n:
+            return seat
+        order = seating(self.seed, self.n, self.options)
+        x = order.index(seat)
+        d = -self.direction if steps < 0 else self.direction
+        k = abs(steps)
+        while k:
+            x = (x + d) % self.n
+            if order[x] not in out:
+                k -= 1
+        return order[x]
 
     def _accept_mask(self) -> int:
         """What the top card accepts: its colour (or the declared one), its
@@ -983,7 +1021,7 @@ class Game:
         v = self.vulnerable
         if v < 0 or v != self.current or self.phase >= _RO:
             return []
-        return [self._next(v, k) for k in range(1, self.n)]
+        return [self._next(v, k) for k in range(1, self.n - len(self.out_of_match()))]
 
     # ------------------------------------------------------------------ moves
 
@@ -1074,7 +1112,9 @@ class Game:
         if isinstance(action, str):
             action = parse_action(action, self.variant.cards)
         start = len(self.log) if self.log is not None else 0
-        if isinstance(action, Play):
+        if isinstance(action, Play) and action.more:
+            self._apply_multi(action)
+        elif isinstance(action, Play):
             cid = self._action_card(action.seat, action.card)
             self.play(action.seat, cid, *action.engine_args())
         elif isinstance(action, Draw):
@@ -1123,6 +1163,29 @@ class Game:
         if err:
             why, _ = self._play_error(seat, cid, color, flex, target, swap, flip_color)
             raise self._refuse(err, why)
+        self._commit(c)
+
+    def _apply_multi(self, action: Play) -> None:
+        """A :class:`Play` with ``more`` (house rule multiPlay): only number
+        cards, so no colour, side, target or flip colour."""
+        from unokit.engine.core import error_text
+
+        if action.color is not None or action.flex or action.target is not None:
+            raise IllegalActionError(error_text(6))  # UK_ERR_FORM
+        if action.flip_color is not None:
+            raise IllegalActionError(error_text(6))
+        cids = [self._action_card(action.seat, c) for c in (action.card, *action.more)]
+        swap = -1 if action.swap is None else action.swap
+        self.play_multi(action.seat, cids, swap, action.uno)
+
+    def play_multi(self, seat: int, cids: list[int], swap: int = -1, uno: bool = False) -> None:
+        """PLAY of several number cards of one number, in order (multiPlay,
+        docs/rules.md §6)."""
+        self._seat_ok(seat)
+        c = self._core(self.log is not None)
+        err = c.attempt_multi(seat, cids, swap, uno)
+        if err:
+            raise self._refuse(err, None)
         self._commit(c)
 
     def draw_card(self, seat: int) -> None:
@@ -1262,6 +1325,8 @@ class Game:
             self.catch(s, ((move >> 21) & 15) - 1)
         elif op == OP_NEXT:
             self.next_round()
+        elif op == OP_MULTI:
+            self._run_move(move, s, uno, lambda: None)
         else:
             raise IllegalActionError(f"not a move code: {move}")
 
@@ -1338,10 +1403,25 @@ class Game:
             return Catch(seat, ((move >> 21) & 15) - 1)
         if op == OP_NEXT:
             return NextRound()
+        if op == OP_MULTI:
+            got = multiplay.decode(self.variant, self.side, self.hands[seat], move)
+            if got is None:
+                raise ValueError(f"not a move code of P{seat}: {move}")
+            cs = self.variant.cards.cards
+            cids, swp = got
+            return Play(
+                seat, cs[cids[0]], swap=None if swp < 0 else swp,
+                more=tuple(cs[c] for c in cids[1:]),
+            )  # fmt: skip
         raise ValueError(f"not a move code: {move}")
 
     def encode(self, action: Action) -> int:
         """The move code of a typed action (inverse of :meth:`decode`)."""
+        if isinstance(action, Play) and action.more:
+            cids = [self._action_card(action.seat, c) for c in (action.card, *action.more)]
+            swap = -1 if action.swap is None else action.swap
+            hand = self.hands[action.seat]
+            return multiplay.encode(self.variant, self.side, hand, cids, swap)
         if isinstance(action, Play):
             return encode_play(
                 self._action_card(action.seat, action.card),
@@ -1456,7 +1536,11 @@ class Game:
             if self.uno[s] != _NONE:
                 assert len(self.hands[s]) == 1, f"P{s} has a UNO state with {len(self.hands[s])}"
         if ph in (_T, _D, _C, _CH):
-            assert all(self.hands), "a player with no cards while the round goes on"
+            out = self.out_of_match()  # mercy (§6.12): out seats hold no card
+            assert all(self.hands[s] for s in range(self.n) if s not in out), (
+                "a player with no cards while the round goes on"
+            )
+            assert self.n - len(out) >= 2, "a round going on with fewer than two players in"
         if self.variant.flex and ph in (_T, _D, _C, _CH):
             assert any(self.powers) or (
                 self.options.flexWildAllFlipResetCheck == "skip_after_wild_all_flip"

@@ -42,10 +42,22 @@ class _Public(Protocol):
     def pending_draw(self) -> int: ...
     @property
     def phase(self) -> str: ...
+    @property
+    def out(self) -> tuple[int, ...]: ...
 
 
 def _order(o: _Public) -> tuple[int, ...]:
     return o.seating or tuple(range(o.players))
+
+
+def _step(o: _Public, order: tuple[int, ...], at: int, way: int) -> int:
+    """The seat after index ``at`` of ``order`` going ``way`` (1 or -1 times
+    the direction of play), passing over players out of the match (mercy)."""
+    n = len(order)
+    i = (at + way) % n
+    while order[i] in o.out and i != at:
+        i = (i + way) % n
+    return order[i]
 
 
 def teams(o: _Public) -> list[list[int]]:
@@ -74,15 +86,14 @@ def pending(o: _Public) -> dict[str, Any] | None:
     if o.pending_draw <= 0 or o.phase != "AWAIT_TURN":
         return None
     order = _order(o)
-    n = len(order)
     at = order.index(o.current)
     back = None
     if o.options.deflect in ("reverse", "both"):
-        back = order[(at - o.direction) % n]
+        back = _step(o, order, at, -o.direction)
     return {
         "amount": o.pending_draw,
         "victim": o.current,
-        "to": order[(at + o.direction) % n],
+        "to": _step(o, order, at, o.direction),
         "back": back,
     }
 

@@ -276,6 +276,9 @@ class Narrator:
             verb = "win" if len(ws) > 1 or self._is_you(e.winners[0]) else "wins"
             best = max(e.scores) if e.scores else 0
             return f"{' and '.join(ws)} {verb} the match ({points(best)})!"
+        if isinstance(e, ev.Eliminated):
+            are = "are" if self._is_you(e.seat) else "is"
+            return f"{self.who(e.seat)} {are} out of the match: {e.count} cards (mercy)."
         return None
 
 
@@ -332,7 +335,8 @@ def read_command(
         if verb == "play":
             if len(words) < 2:
                 return ParseError("play needs a card, e.g. 'play R5' or 'play W color=G'")
-            card = _hand_card(words[1], obs)
+            # multiPlay: 'play R5+B5' plays several cards of one number
+            card_words = [str(_hand_card(w, obs)) for w in words[1].split("+")]
             extra = []
             for w in words[2:]:
                 low = w.lower()
@@ -347,7 +351,7 @@ def read_command(
                     if key.lower() in ("target", "swap"):
                         value = f"P{_seat_of(value, obs, names)}"
                     extra.append(f"{key}={value}")
-            return parse_action(" ".join([p, "PLAY", str(card), *extra]), cards)
+            return parse_action(" ".join([p, "PLAY", "+".join(card_words), *extra]), cards)
         if verb == "catch":
             if len(words) == 1:
                 vulnerable = [s for s, u in enumerate(obs.uno) if u == "vulnerable" and s != seat]
@@ -439,11 +443,11 @@ def points(n: int) -> str:
 def legal_summary(obs: Observation) -> list[str]:
     """The seat's possible commands, grouped, in plain-mode notation."""
     side = obs.side
-    plays: dict[tuple[Card, bool], list[Play]] = {}
+    plays: dict[tuple[tuple[Card, ...], bool], list[Play]] = {}
     others: list[str] = []
     for a in obs.legal:
         if isinstance(a, Play):
-            plays.setdefault((a.card, a.flex), []).append(a)
+            plays.setdefault(((a.card, *a.more), a.flex), []).append(a)
         elif isinstance(a, Draw):
             others.append(f"draw {obs.pending_draw}" if obs.pending_draw else "draw")
         elif isinstance(a, Pass):
@@ -459,8 +463,8 @@ def legal_summary(obs: Observation) -> list[str]:
         elif isinstance(a, Catch):
             others.append(f"catch P{a.target}")
     out = []
-    for (card, flex), group in plays.items():
-        text = "play " + card_text(card, side) + (" flex" if flex else "")
+    for (shown, flex), group in plays.items():
+        text = "play " + "+".join(card_text(c, side) for c in shown) + (" flex" if flex else "")
         colors = sorted({a.color for a in group if a.color is not None})
         targets = sorted({a.target for a in group if a.target is not None})
         swaps = sorted({a.swap for a in group if a.swap is not None})
@@ -604,8 +608,11 @@ def move_commands(obs: Observation) -> list[str]:
     out = []
     for a in obs.legal:
         if isinstance(a, Play):
-            face = card_text(a.card, side)
-            words = ["play", face if len(faces.get(face, ())) <= 1 else str(a.card)]
+            shown = []
+            for c in (a.card, *a.more):  # multiPlay: 'play R5+B5'
+                face = card_text(c, side)
+                shown.append(face if len(faces.get(face, ())) <= 1 else str(c))
+            words = ["play", "+".join(shown)]
             if a.flex:
                 words.append("flex")
             if a.color is not None:

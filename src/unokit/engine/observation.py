@@ -85,6 +85,7 @@ class Observation:
     legal: tuple[Action, ...]
     history: tuple[Event, ...]
     seating: tuple[int, ...] = ()  # seats clockwise (shuffleSeats); () = in seat order
+    out: tuple[int, ...] = ()  # seats out of the match (house rule mercy)
 
     @property
     def is_my_turn(self) -> bool:
@@ -157,6 +158,7 @@ _JSON: dict[str, Callable[[Observation], Any]] = {
     "final_hands": lambda o: None if o.final_hands is None else [_cards(h) for h in o.final_hands],
     "legal": lambda o: [str(a) for a in o.legal],
     "history": lambda o: [event_to_dict(e) for e in o.history],
+    "out": lambda o: list(o.out),
 }
 
 _JSON.update(HOUSE_JSON)  # seating, teams, team_scores, pending (house_view.py)
@@ -227,6 +229,7 @@ class PublicView:
     final_hands: tuple[tuple[Card, ...], ...] | None
     over: bool
     seating: tuple[int, ...] = ()
+    out: tuple[int, ...] = ()  # seats out of the match (house rule mercy)
 
 
 _NO_BACKS: dict[int, tuple[tuple[Face, ...], ...]] = {}
@@ -286,6 +289,7 @@ def public_view(game: Game) -> PublicView:
         final_hands=tuple(tuple(map(cs.__getitem__, h)) for h in hands) if over else None,
         over=over,
         seating=seating(game.seed, n, game.options) if game.options.shuffleSeats else (),
+        out=game.out_of_match(),
     )
 
 
@@ -440,6 +444,7 @@ def combine(public: PublicView, part: SeatPart, history: tuple[Event, ...] = ())
         legal=part.legal,
         history=history,
         seating=public.seating,
+        out=public.out,
     )
 
 

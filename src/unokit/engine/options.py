@@ -237,10 +237,7 @@ _REFUSED: dict[str, tuple[object, str]] = {
 _ON_OFF = {"misplayPenalty", "wildDrawChallenge"}
 # House rules of RULES.md §6.7-§6.16 this engine does not play yet: any value
 # but the default is refused with this reason, never accepted and ignored (D66)
-NOT_YET_PLAYED = {
-    "multiPlay": "off",
-    "mercy": 0,
-}
+NOT_YET_PLAYED: dict[str, Any] = {}
 #: Every house rule of docs/rules.md §6 (all off by default), in spec order.
 ALL_HOUSE_RULES = (
     "stacking",

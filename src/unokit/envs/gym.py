@@ -69,6 +69,7 @@ from unokit.engine.actions import Catch
 from unokit.engine.core import CoreGame
 from unokit.engine.errors import OptionError
 from unokit.engine.game import OP_CATCH, OP_PASS, Game, Phase
+from unokit.engine.multiplay import OP_MULTI
 from unokit.engine.options import Options
 from unokit.engine.playout import random_move
 from unokit.engine.variants import get_variant
@@ -355,7 +356,8 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         if self._window:
             catch = OP_CATCH | ((self._window_of + 1) << 21)
             return {idx[catch]: catch, idx[OP_PASS]: OP_PASS}
-        return {idx[m]: m for m in self.game.legal_moves(self.seat)}
+        # multi-plays (multiPlay) have no entry in the table (docs/rl.md)
+        return {idx[m]: m for m in self.game.legal_moves(self.seat) if m & 15 != OP_MULTI}
 
     def _after_move(self) -> Obs:
         """The agent's observation and mask after a move (no legal action once

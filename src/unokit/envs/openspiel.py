@@ -53,6 +53,7 @@ from open_spiel.python.algorithms import mcts  # type: ignore[import-not-found,i
 
 from unokit.engine.errors import OptionError
 from unokit.engine.game import OP_CATCH, OP_PASS, Game
+from unokit.engine.multiplay import OP_MULTI
 from unokit.engine.options import Options
 from unokit.engine.variants import get_variant
 from unokit.envs._base import round_rewards
@@ -269,7 +270,8 @@ class UnoSpielState(pyspiel.State):  # type: ignore[misc]
         if self.window:
             catch = OP_CATCH | ((self.window_of + 1) << 21)
             return {idx[catch]: catch, idx[OP_PASS]: OP_PASS}
-        return {idx[m]: m for m in self.g.legal_moves(seat)}
+        # multi-plays (multiPlay) have no entry in the table (docs/rl.md)
+        return {idx[m]: m for m in self.g.legal_moves(seat) if m & 15 != OP_MULTI}
 
     # -- the pyspiel.State API -------------------------------------------------
 

@@ -143,6 +143,7 @@ import numpy.typing as npt
 
 from unokit.engine.errors import IllegalActionError, OptionError
 from unokit.engine.game import OP_CATCH, OP_PASS, Game, Phase
+from unokit.engine.multiplay import OP_MULTI
 from unokit.engine.options import Options
 from unokit.engine.variants import get_variant
 
@@ -468,7 +469,8 @@ class _GameBatch:
                 mask[i, idx[OP_PASS]] = 1
             else:
                 for m in g.legal_moves(seat):
-                    mask[i, idx[m]] = 1
+                    if m & 15 != OP_MULTI:  # multi-plays have no entry (docs/rl.md)
+                        mask[i, idx[m]] = 1
         self.mask = mask.copy()
         return obs, mask, cur
 

@@ -187,6 +187,7 @@ def _option_values(variant: str, players: int) -> dict[str, list[Any]]:
         "flexDeck": ["default_v1"],
         "flexActionCardsHaveFlexColor": [False],  # true is refused (D66)
         "handLimit": [0],  # chosen with handSize (random_config)
+        "mercy": [0],  # chosen with handSize (random_config)
     }
     # house rules the engine refuses (not played yet) stay at their default
     values |= {name: [default] for name, default in NOT_YET_PLAYED.items()}
@@ -225,6 +226,12 @@ def random_config(seed: int) -> FuzzConfig:
     # handLimit (RULES.md §6.11) is handSize + 1 or more: tight limits most often
     if r.random() < 0.3:
         options["handLimit"] = hand + r.choice([1, 1, 2, 3, 5, 10])
+    # mercy (RULES.md §6.12) is handSize + 1 or more, and not above a handLimit
+    if r.random() < 0.3:
+        mercy = hand + r.choice([1, 2, 3, 5, 10, 18])
+        if options.get("handLimit", 0) and options["handLimit"] < mercy:
+            mercy = options["handLimit"]
+        options["mercy"] = mercy
     return FuzzConfig(seed, variant, players, options)
 
 
@@ -277,16 +284,23 @@ def _check_deal(g: Game) -> None:
     assert g.log is not None
     started = [e for e in g.log if isinstance(e, ev.RoundStarted)]
     _check(len(started) == 1, "no RoundStarted event at the round start")
+    # mercy (RULES.md §6.12): a seat out of the match is dealt nothing; a first
+    # card's draw may put one more out before this check
+    sizes = started[0].hand_sizes
+    out_before = {s for s in range(g.n) if sizes[s] == 0}
+    gone = {e.seat for e in g.log if isinstance(e, ev.Eliminated)}
     _check(
-        all(k == size for k in started[0].hand_sizes),
-        f"dealt {started[0].hand_sizes}, not {size} cards each",
+        all(k in (0, size) for k in sizes) and out_before <= set(g.out_of_match()),
+        f"dealt {sizes}, not {size} cards each (out: {sorted(g.out_of_match())})",
     )
+    _check(not out_before or g.options.mercy > 0, "a seat dealt nothing without mercy")
+    want = [0 if s in out_before else size for s in range(g.n)]
     extra = [0] * g.n
     for e in g.log:
         if isinstance(e, ev.Drew):
             extra[e.seat] += e.count
-    dealt = [len(g.hand(s)) - extra[s] for s in range(g.n)]
-    _check(dealt == [size] * g.n, f"hands hold {dealt} dealt cards, not {size} each")
+    dealt = [len(g.hand(s)) - extra[s] if s not in gone else want[s] for s in range(g.n)]
+    _check(dealt == want, f"hands hold {dealt} dealt cards, not {size} each")
     if g.variant.flex:
         _check(all(g.powers), "a Power Card is red at the round start")
 
@@ -299,12 +313,19 @@ def _check_public(g: Game, initial: Counter[int], scores: list[int]) -> None:
         if g.uno_state(s).name != "NONE":
             _check(len(g.hand(s)) == 1, f"P{s} has a UNO state with {len(g.hand(s))} cards")
     _check(bool(g.discard_pile), "empty discard pile")
+    out = set(g.out_of_match())  # mercy (RULES.md §6.12)
     if g.state in (Phase.ROUND_OVER, Phase.MATCH_OVER):
-        empty = [s for s in range(n) if not g.hand(s)]
-        if g.winner >= 0 and not (g.options.blockedRound == "lowest_hand_wins" and not empty):
-            _check(empty == [g.winner], f"round won by P{g.winner} but empty hands {empty}")
+        empty = [s for s in range(n) if not g.hand(s) and s not in out]
         order = seating(g.seed, n, g.options)
         mate = {order[k]: order[(k + n // 2) % n] for k in range(n)}  # opposite (§6.13)
+        pairs = g.options.teams == "pairs"
+        teams_in = {min(s, mate[s]) if pairs else s for s in range(n) if s not in out}
+        # a round won because one player (team) was left holds no empty hand
+        last_left = bool(out) and g.winner >= 0 and g.hand(g.winner) and len(teams_in) == 1
+        if last_left:
+            _check(g.state == Phase.MATCH_OVER, "one player left in the match but it goes on")
+        elif g.winner >= 0 and not (g.options.blockedRound == "lowest_hand_wins" and not empty):
+            _check(empty == [g.winner], f"round won by P{g.winner} but empty hands {empty}")
         if g.options.teams == "pairs":  # partners keep one total
             _check(
                 all(g.scores[s] == g.scores[mate[s]] for s in range(n)),
@@ -317,7 +338,8 @@ def _check_public(g: Game, initial: Counter[int], scores: list[int]) -> None:
             _check(g.match_winners == want, f"single_round match won by {g.match_winners}")
         return
     _check(g.scores == scores, "scores changed during a round")
-    _check(all(g.hand(s) for s in range(n)), "an empty hand while the round goes on")
+    _check(all(g.hand(s) for s in range(n) if s not in out), "an empty hand while the round goes on")
+    _check(g.current not in out, f"P{g.current} is out of the match but is to act")
     if g.state == Phase.AWAIT_TURN:
         colors = DARK if g.side else LIGHT
         _check(g.current_color in colors, f"current colour {g.current_color} on side {g.side}")

@@ -24,6 +24,7 @@ from functools import lru_cache
 from typing import Any
 
 from unokit.engine import events as ev
+from unokit.engine import multiplay
 from unokit.engine.cards import Color
 from unokit.engine.errors import IllegalActionError
 from unokit.engine.game import Game, check_deal
@@ -63,7 +64,11 @@ class ReferenceGame(Game):
         o = self.options
         # no option changes what a plain card does or how it is listed
         self._plain = not (
-            o.seven_swap or o.zero_rotate or o.finishRestriction != "off" or o.shuffleSeats
+            o.seven_swap
+            or o.zero_rotate
+            or o.finishRestriction != "off"
+            or o.shuffleSeats
+            or o.mercy
         )
 
     def _left(self, seat: int, steps: int = 1) -> int:
@@ -75,6 +80,114 @@ class ReferenceGame(Game):
     def _partner(self, seat: int) -> int:
         """teams (§6.13): the seat opposite ``seat``."""
         return self._left(seat, self.n // 2)
+
+    # ---- mercy (§6.12): out of the match at ``mercy`` cards or more after a draw
+
+    def _out(self, seat: int) -> bool:
+        """Whether ``seat`` is out of the match: mercy is on and it holds no
+        card while a round is played (in ROUND_OVER / MATCH_OVER: no card and
+        not the round's winner). Derived from the position, no field of its own."""
+        if not self.options.mercy or self.hands[seat]:
+            return False
+        if self.phase in (_RO, _MO):
+            return seat != self.winner
+        return True
+
+    def _alive(self) -> int:
+        return sum(1 for s in range(self.n) if not self._out(s))
+
+    def _next(self, seat: int, steps: int = 1) -> int:
+        if self.options.mercy and self._alive() < self.n:
+            if not self._alive():
+                return seat
+            order = seating(self.seed, self.n, self.options)
+            x = order.index(seat)
+            d = -self.direction if steps < 0 else self.direction
+            k = abs(steps)
+            while k:
+                x = (x + d) % self.n
+                if not self._out(order[x]):
+                    k -= 1
+            return order[x]
+        return super()._next(seat, steps)
+
+    def _others(self, seat: int) -> list[int]:
+        """The other seats in the match, in turn order from ``seat``."""
+        order = seating(self.seed, self.n, self.options)
+        x = order.index(seat)
+        out = []
+        for k in range(1, self.n):
+            s = order[(x + k * self.direction) % self.n]
+            if not self._out(s):
+                out.append(s)
+        return out
+
+    def _left_in(self, seat: int) -> int:
+        for k in range(1, self.n + 1):
+            s = self._left(seat, k)
+            if not self._out(s):
+                return s
+        return self._left(seat)
+
+    def _mercy_check(self, seat: int) -> None:
+        """After a draw: at ``mercy`` cards or more ``seat`` is out; its hand
+        goes under the draw pile in the order held."""
+        hand = self.hands[seat]
+        if not self.options.mercy or len(hand) < self.options.mercy:
+            return
+        self.draw[:0] = hand
+        self.hands[seat] = []
+        self.uno[seat] = _NONE
+        if self.vulnerable == seat:
+            self.vulnerable = -1
+        if self.uno_pre == seat:
+            self.uno_pre = -1
+        self._emit(ev.Eliminated(seat, len(hand)))
+
+    def _units(self) -> list[int]:
+        """The players (teams: the lower seat of each team) still in."""
+        units: list[int] = []
+        for s in seating(self.seed, self.n, self.options):
+            if self._out(s):
+                continue
+            u = min(s, self._partner(s)) if self.options.teams == "pairs" else s
+            if u not in units:
+                units.append(u)
+        return units
+
+    def _mercy_settle(self) -> None:
+        """After a command: one player (team) left wins the round at once; a
+        seat to act that is out has its decision lapse and the next seat in plays."""
+        if not self.options.mercy or self.phase not in (_T, _D, _C, _CH):
+            return
+        if len(self._units()) <= 1:
+            w = self._next(self.current) if self._out(self.current) else self.current
+            self._clear_challenge()
+            self.pending = self.stack_class = self.stack_amount = 0
+            self.color_next = -1
+            self.color_reason = ""
+            self._end_round(w)
+            return
+        if self.color_next >= 0 and self._out(self.color_next):
+            self.color_next = self._next(self.color_next)
+        if not self._out(self.current):
+            return
+        frm = self.current
+        if self.phase == _CH:
+            frm = self.ch_after
+            self._clear_challenge()
+            if not self._out(frm):
+                self.phase = _T
+                self.current = frm
+                return
+        elif self.phase == _C:
+            self.current = self._next(frm)
+            return
+        self.phase = _T
+        self.drawn = -1
+        self.pending = self.stack_class = self.stack_amount = 0
+        self._clear_challenge()
+        self.current = self._next(frm)
 
     # ---- house rules of RULES.md §6.7-§6.15 that Game's shared helpers do not know
 
@@ -180,11 +293,13 @@ class ReferenceGame(Game):
                 return (game_err if game_err is not None else _TEXT_FORM), misplay
         if err is None and len(self.hands[seat]) == 1 and self._finish_forbidden(cid):
             return _TEXT_FINISH, False
+        if err is None and ((swap >= 0 and self._out(swap)) or (target >= 0 and self._out(target))):
+            return _TEXT_FORM, False  # mercy (§6.12): nobody chooses an out seat
         return err, misplay
 
     def _new_match(self) -> None:
         self.dealer = self._choose_dealer()
-        self._deal_round()
+        self._deal_round([True] * self.n)
 
     def _emit(self, event: ev.Event) -> None:
         if self.log is not None:
@@ -220,6 +335,8 @@ class ReferenceGame(Game):
         """``seat`` draws ``count`` cards (fewer if the piles run out); returns how many."""
         hand = self.hands[seat]
         got = 0
+        if self._out(seat):  # mercy (§6.12): an out seat draws nothing
+            return 0
         count = min(count, self._room(seat))  # handLimit (§6.11)
         for _ in range(count):
             c = self._draw_one()
@@ -232,6 +349,7 @@ class ReferenceGame(Game):
                 self._uno_off(seat)
             if self.log is not None:
                 self._log_draw(seat, hand[len(hand) - got :], reason)
+            self._mercy_check(seat)
         return got
 
     def _log_draw(self, seat: int, cids: list[int], reason: str) -> None:
@@ -246,6 +364,8 @@ class ReferenceGame(Game):
         """Wild Draw Color: draw until a card of ``color`` (docs/rules.md §3.9)."""
         hand = self.hands[seat]
         start = len(hand)
+        if self._out(seat):  # mercy (§6.12)
+            return
         cap = self.options.flipDrawColorCap
         colors = self.variant.color[self.side]
         drawn = 0
@@ -270,6 +390,7 @@ class ReferenceGame(Game):
                 self._uno_off(seat)
             if self.log is not None:
                 self._log_draw(seat, hand[start:], reason)
+            self._mercy_check(seat)
 
     def _uno_off(self, seat: int) -> None:
         if len(self.hands[seat]) != 1:
@@ -293,7 +414,7 @@ class ReferenceGame(Game):
             self.empty_draws = 0
             return False
         self.empty_draws += 1
-        if self.empty_draws >= self.n:
+        if self.empty_draws >= self._alive():
             self._end_blocked()
             return True
         return False
@@ -337,8 +458,9 @@ class ReferenceGame(Game):
         self.shuffles += 1
         return r.randrange(k)
 
-    def _deal_round(self) -> None:
-        """Shuffle, deal and turn the first card of a new round."""
+    def _deal_round(self, ins: list[bool]) -> None:
+        """Shuffle, deal and turn the first card of a new round (to the seats
+        ``ins`` still in the match, mercy §6.12)."""
         v = self.variant
         o = self.options
         n = self.n
@@ -352,7 +474,8 @@ class ReferenceGame(Game):
         hands: list[list[int]] = [[] for _ in range(n)]
         for _ in range(size):
             for k in range(1, n + 1):
-                hands[self._left(d, k)].append(deck.pop())
+                if ins[self._left(d, k)]:
+                    hands[self._left(d, k)].append(deck.pop())
         self.hands = hands
         self.draw = deck
         self.discard = []
@@ -405,7 +528,7 @@ class ReferenceGame(Game):
     def _start(self) -> None:
         v = self.variant
         o = self.options
-        first = self._left(self.dealer)
+        first = self._left_in(self.dealer)
         self.direction = 1
         self.wild_top = False
         kinds = v.kind[0]
@@ -468,6 +591,7 @@ class ReferenceGame(Game):
                 self.phase = _C
                 self.color_reason = "first_card"
                 self.color_next = first
+        self._mercy_settle()  # mercy (§6.12): a first Draw Two may put the first player out
 
     def next_round(self) -> list[ev.Event]:
         """Deal the next round (only in ``ROUND_OVER``)."""
@@ -477,15 +601,20 @@ class ReferenceGame(Game):
                 + (" (the match is over)" if self.phase == _MO else "")
             )
         rot = self.options.dealerRotation
+        ins = [not self._out(s) for s in range(self.n)]
+        seats = [s for s in range(self.n) if ins[s]]
         if rot == "left":
-            self.dealer = self._left(self.dealer)
+            self.dealer = self._left_in(self.dealer)
         elif rot == "winner" and self.winner >= 0:
             self.dealer = self.winner
         elif rot == "random":
-            self.dealer = self._randbelow(self.n)
+            if len(seats) < self.n:
+                self.dealer = seats[self._randbelow(len(seats))]
+            else:
+                self.dealer = self._randbelow(self.n)
         else:
-            self.dealer = self._left(self.dealer)
-        self._deal_round()
+            self.dealer = self._left_in(self.dealer)
+        self._deal_round(ins)
         if self.commands is not None:
             self.commands.append("NEXT")
         return list(self.log) if self.log is not None else []
@@ -539,8 +668,9 @@ class ReferenceGame(Game):
         n = self.n
         values = [self.hand_value(s) for s in range(n)]
         if self.options.blockedRound == "lowest_hand_wins":
-            best = min((values[s], len(self.hands[s])) for s in range(n))
-            lows = [s for s in range(n) if (values[s], len(self.hands[s])) == best]
+            ins = [s for s in range(n) if not self._out(s)]  # mercy (§6.12)
+            best = min((values[s], len(self.hands[s])) for s in ins)
+            lows = [s for s in ins if (values[s], len(self.hands[s])) == best]
             if len(lows) == 1:
                 self._end_round(lows[0])
                 return
@@ -572,14 +702,28 @@ class ReferenceGame(Game):
             self.phase = _MO
             self._emit(ev.MatchEnded(self.match_winners, tuple(sc)))
             return
+        # mercy (§6.12): an out seat cannot win the match (with teams, the team
+        # can while the partner is in); fewer than two players (teams) left ends it
+        teams = o.teams == "pairs"
+        can = [
+            not self._out(s) or (teams and not self._out(self._partner(s)))
+            for s in range(self.n)
+        ]
+        units = sum(1 for s in range(self.n) if can[s] and (not teams or s < self._partner(s)))
+        if o.mercy and units < 2:
+            self.match_winners = tuple(s for s in range(self.n) if can[s])
+            self.phase = _MO
+            self._emit(ev.MatchEnded(self.match_winners, tuple(sc)))
+            return
         if max(sc) < o.targetScore:
             return
+        cand = [s for s in range(self.n) if can[s]]
         if o.scoringMode == "highest":
-            best = max(sc)
-            winners = tuple(s for s in range(self.n) if sc[s] == best)
+            best = max(sc[s] for s in cand)
+            winners = tuple(s for s in cand if sc[s] == best)
         else:
-            low = min(sc)
-            winners = tuple(s for s in range(self.n) if sc[s] == low)
+            low = min(sc[s] for s in cand)
+            winners = tuple(s for s in cand if sc[s] == low)
             # teams: partners share a total, so a tie is between two teams or more
             if len(winners) > (2 if o.teams == "pairs" else 1) and o.lowestModeTie == "play_on":
                 return
@@ -607,6 +751,90 @@ class ReferenceGame(Game):
                 return
             raise IllegalActionError(err)
         self._do_play(seat, cid, color, flex, target, swap, uno, flip_color)
+
+    # ---- multiPlay (§6.9): several number cards of one number in one PLAY
+
+    def play_multi(self, seat: int, cids: list[int], swap: int = -1, uno: bool = False) -> None:
+        """A PLAY of the number cards ``cids`` (two or more of one number), in order."""
+        self._seat_ok(seat)
+        v = self.variant
+        o = self.options
+        side = self.side
+        if len(cids) > 8:
+            raise IllegalActionError(_TEXT_NOT_HELD)
+        if not all(isinstance(c, int) and 0 <= c < 4096 for c in cids):
+            raise IllegalActionError(_TEXT_CARD)
+        if o.multiPlay != "same_number":
+            raise IllegalActionError(_TEXT_MULTI)
+        if self.phase != _T:
+            raise IllegalActionError(_TEXT_PHASE)
+        if seat != self.current:
+            raise IllegalActionError(_TEXT_NOT_YOURS)
+        if len(cids) < 2:
+            raise IllegalActionError(_TEXT_FORM)
+        if any(c >= len(v.cards.cards) for c in cids):
+            raise IllegalActionError(_TEXT_CARD)
+        hand = self.hands[seat]
+        if len(cids) > len(hand) or any(cids.count(c) > hand.count(c) for c in cids):
+            raise IllegalActionError(_TEXT_NOT_HELD)
+        if self.pending:
+            raise IllegalActionError(_TEXT_STACK)
+        num = v.number[side][cids[0]]
+        if any(v.kind[side][c] != _NUMBER or v.number[side][c] != num for c in cids):
+            raise IllegalActionError(_TEXT_MULTI)
+        seven = o.seven_swap and num == 7 and len(cids) < len(hand)
+        if seven:
+            if not (0 <= swap < self.n) or swap == seat or self._out(swap):
+                raise IllegalActionError(_TEXT_FORM)
+        elif swap >= 0:
+            raise IllegalActionError(_TEXT_FORM)
+        if not v.mask[side][cids[0]] & self._accept_mask():
+            if o.misplayPenalty == "on":
+                self._misplay(seat, cids[0])
+                return
+            raise IllegalActionError(_TEXT_NO_MATCH)
+        if self.vulnerable >= 0 or self.reveal is not None:
+            self._turn_action()
+        cs = v.cards.cards
+        for c in cids[:-1]:  # all but the last go down in order
+            hand.remove(c)
+            self.discard.append(c)
+            self._emit(ev.Played(seat, cs[c], None, False, None, False))
+        # the last card is played as one card: UNO, colour, the number's effect once
+        self._do_play(seat, cids[-1], -1, False, -1, swap, uno, -1)
+
+    def _multi_moves(self) -> list[int]:
+        """The multi-plays of the seat to act (at most 1024), in the core's order."""
+        o = self.options
+        if o.multiPlay != "same_number" or self.pending or self.phase != _T:
+            return []
+        v = self.variant
+        side = self.side
+        p = self.current
+        hand = self.hands[p]
+        acc = self._accept_mask()
+        out: list[int] = []
+        for c in sorted(set(hand)):
+            if v.kind[side][c] != _NUMBER or not v.mask[side][c] & acc:
+                continue
+            pos = multiplay.others(v, side, hand, c)
+            for mask in range(1, 1 << len(pos)):
+                chosen = [j for j in range(len(pos)) if mask >> j & 1]
+                # one code per set of cards: of identical cards, the first ones
+                if any(
+                    hand[pos[e]] == hand[pos[j]] and not mask >> e & 1
+                    for j in chosen
+                    for e in range(j)
+                ):
+                    continue
+                code = multiplay.OP_MULTI | (c << 4) | (mask << 16)
+                if o.seven_swap and v.number[side][c] == 7 and len(chosen) + 1 < len(hand):
+                    for t in range(self.n):
+                        if t != p and not self._out(t) and len(out) < 1024:
+                            out.append(code | ((t + 1) << 25))
+                elif len(out) < 1024:
+                    out.append(code)
+        return out
 
     def _misplay(self, seat: int, cid: int) -> None:
         self._turn_action()
@@ -685,7 +913,7 @@ class ReferenceGame(Game):
             self.current = (seat + self.direction) % self.n
             return
         o = self.options
-        n = self.n
+        n = self._alive()  # mercy (§6.12): the players still in
         self.current = seat
         # ---- effects
         if self.pending and self._deflects(cid, flex):
@@ -748,8 +976,8 @@ class ReferenceGame(Game):
             self.current = seat if n == 2 else self._next(seat, 2)
         elif flex and (kind == _FLEX_DRAW_TWO or kind == _WAD):  # everyone else draws
             amount = 1 if kind == _FLEX_DRAW_TWO else 2
-            for k in range(1, n):
-                self._give(self._next(seat, k), amount, "penalty")
+            for s in self._others(seat):
+                self._give(s, amount, "penalty")
             self.current = self._next(seat)
         elif kind == _WTD or (kind == _FW4 and flex and not restricted):
             self._give(target, 2 if kind == _WTD else 4, "penalty")
@@ -840,7 +1068,6 @@ class ReferenceGame(Game):
         """The player went out: the last card's effects still resolve (docs/rules.md §1.12)."""
         v = self.variant
         o = self.options
-        n = self.n
         victim = self._next(seat)
         if self.pending and kind in (_REVERSE, _FLEX_REVERSE) and self._deflects(cid, flex):
             victim = self._next(seat, -1)  # a deflecting Reverse going out (§6.7)
@@ -856,8 +1083,8 @@ class ReferenceGame(Game):
                 self._give(victim, extra, "stack")
         elif flex and (kind == _FLEX_DRAW_TWO or kind == _WAD):
             amount = 1 if kind == _FLEX_DRAW_TWO else 2
-            for k in range(1, n):
-                self._give(self._next(seat, k), amount, "penalty")
+            for s in self._others(seat):
+                self._give(s, amount, "penalty")
         elif flex and (kind == _WTD or kind == _FW4):
             self._give(target, 2 if kind == _WTD else 4, "penalty")
         else:
@@ -881,11 +1108,16 @@ class ReferenceGame(Game):
     def _rotate_hands(self) -> None:
         n = self.n
         old = self.hands
-        self.hands = [old[self._next(s, -1)] for s in range(n)]
-        self.uno = [_NONE] * n
+        # mercy (§6.12): only the seats in pass and receive
+        seats = [s for s in range(n) if not self._out(s)]
+        sources = [self._next(s, -1) for s in seats]
+        self.hands = list(old)
+        for s, f in zip(seats, sources, strict=True):
+            self.hands[s] = old[f]
+            self.uno[s] = _NONE
         self.vulnerable = -1
         if self.log is not None:
-            self._emit(ev.HandsSwapped(tuple(range(n)), tuple(self._next(s, -1) for s in range(n))))
+            self._emit(ev.HandsSwapped(tuple(seats), tuple(sources)))
 
     def draw_card(self, seat: int) -> None:
         """DRAW: the turn's one card, or the stacked penalty (docs/rules.md §1.6, §6.1)."""
@@ -932,7 +1164,10 @@ class ReferenceGame(Game):
             self._uno_off(seat)
         if self.log is not None:
             self._log_draw(seat, got, "draw")
-        if self.playable(seat, c):
+        self._mercy_check(seat)
+        if self._out(seat):
+            self.current = self._next(seat)
+        elif self.playable(seat, c):
             self.phase = _D
             self.drawn = c
         else:
@@ -1114,6 +1349,8 @@ class ReferenceGame(Game):
             raise IllegalActionError("catches are possible only during a round")
         if seat == target:
             raise IllegalActionError(f"P{seat} cannot catch themselves")
+        if self._out(seat):
+            raise IllegalActionError(_TEXT_OUT)
         if self.uno[target] == _VULN:
             self.uno[target] = _NONE
             self.vulnerable = -1
@@ -1131,6 +1368,8 @@ class ReferenceGame(Game):
         if self.phase in (_RO, _MO, _DEAL):
             return []
         s = self.current if seat is None else seat
+        if self._out(s):  # mercy (§6.12): an out seat has no command
+            return []
         moves = self.turn_moves() if s == self.current else []
         if s != self.current and self.options.jumpIn and self.phase == _T and not self.pending:
             moves += self._jump_moves(s)
@@ -1208,6 +1447,7 @@ class ReferenceGame(Game):
                 if flex and fmask[c] & acc:
                     moves += self._play_codes(p, c, True, last)
                     playable = True
+            moves += self._multi_moves()  # multiPlay (§6.9)
             if not (playable and self.options.forcedPlay and self._has_forced_play(p)):
                 moves.append(OP_DRAW)
             return moves
@@ -1246,11 +1486,13 @@ class ReferenceGame(Game):
                     base | ((col + 1) << 16) | ((t + 1) << 21)
                     for col in cols
                     for t in range(self.n)
-                    if t != seat
+                    if t != seat and not self._out(t)
                 ]
             return [base | ((col + 1) << 16) for col in cols]
         if o.seven_swap and kind == _NUMBER and v.number[side][c] == 7 and not last:
-            return [base | ((t + 1) << 25) for t in range(self.n) if t != seat]
+            return [
+                base | ((t + 1) << 25) for t in range(self.n) if t != seat and not self._out(t)
+            ]
         return [base]
 
     def apply_move(self, move: int, seat: int | None = None, uno: bool = False) -> None:
@@ -1285,6 +1527,13 @@ class ReferenceGame(Game):
             self.catch(s, ((move >> 21) & 15) - 1)
         elif op == OP_NEXT:
             self.next_round()
+        elif op == multiplay.OP_MULTI:
+            if not 0 <= s < self.n:
+                raise IllegalActionError(_TEXT_SEAT)
+            got = multiplay.decode(self.variant, self.side, self.hands[s], move)
+            if got is None:
+                raise IllegalActionError(_TEXT_MOVE)
+            self.play_multi(s, *got, uno)
         else:
             raise IllegalActionError(f"not a move code: {move}")
 
@@ -1313,6 +1562,48 @@ _TEXT_STACK = (
 )
 _TEXT_FORM = "malformed command (colour, side, target or swap)"
 _TEXT_FINISH = "this card may not be the player's last card (finishRestriction)"
+_TEXT_OUT = "the seat is out of the match (mercy)"
+_TEXT_MULTI = (
+    "several cards in one play: only number cards of one number, on one's own turn, with multiPlay"
+)
+_TEXT_NOT_HELD = "the seat does not hold that card"
+_TEXT_CARD = "not a card of this variant"
+_TEXT_PHASE = "not possible in this state"
+_TEXT_NOT_YOURS = "it is another seat's decision"
+_TEXT_NO_MATCH = "the card does not match the top of the discard pile"
+_TEXT_MOVE = "not a move code"
+_TEXT_SEAT = "not a seat of this game"
+
+
+def _settled(name: str) -> None:
+    """Wrap command ``name`` of :class:`ReferenceGame`: after it is accepted,
+    mercy (§6.12) settles the position (one player left wins; an out seat to
+    act is passed over)."""
+    fn = getattr(ReferenceGame, name)
+
+    def run(self: ReferenceGame, *args: Any, **kwargs: Any) -> Any:
+        result = fn(self, *args, **kwargs)
+        self._mercy_settle()
+        return result
+
+    run.__doc__ = fn.__doc__
+    run.__name__ = name
+    setattr(ReferenceGame, name, run)
+
+
+for _name in (
+    "play",
+    "play_multi",
+    "draw_card",
+    "keep",
+    "choose_color",
+    "accept",
+    "challenge",
+    "call_uno",
+    "catch",
+    "_step",
+):
+    _settled(_name)
 
 
 @lru_cache(maxsize=64)
@@ -1330,7 +1621,7 @@ def playout_python(
     o = game.options
     flexv = v.flex
     # noBluff and finishRestriction remove some plays: use the general path
-    fast = not o.noBluff and o.finishRestriction == "off"
+    fast = not o.noBluff and o.finishRestriction == "off" and not o.mercy
     plain_numbers = not flexv and game._plain and game.log is None
     quick_draw = fast and game.log is None and not o.drawUntilPlayable and not o.handLimit
     colors_of = ((0, 1, 2, 3), (4, 5, 6, 7))
