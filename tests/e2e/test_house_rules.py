@@ -276,7 +276,8 @@ def test_share_link_applies_a_rule_set_and_refuses_a_bad_one(new_player: Any) ->
         ("rules=flying=true", "there is no rule “flying”"),
         ("preset=Boring", "there is no preset “Boring”"),
         ("rules=jumpIn", "“jumpIn” is not key=value"),
-        ("rules=" + quote("mercy=25", safe="="), "the rule mercy is not playable yet"),
+        ("rules=" + quote("mercy=many", safe="="), "“many” is not a value of mercy"),
+        ("rules=" + quote("multiPlay=all", safe="="), "“all” is not a value of multiPlay"),
     ]:
         bad = new_player("bad")
         bad.page.goto("/")
