@@ -95,6 +95,11 @@ def vector_differential(
         actions = np.empty(num_envs, dtype=np.int64)
         for i in range(num_envs):
             legal = np.flatnonzero(a.action_mask[i])
+            if not legal.size:
+                # a match over at its deal (mercy: the first card's draw put a
+                # player out) leaves no decision; both backends agreed on the
+                # step so far (compared above), and the batch cannot go on
+                return (k - 1) * num_envs
             others = legal[~draw[legal]]
             pool = others if others.size and r.random() >= draw_weight else legal
             actions[i] = pool[r.randrange(pool.size)]
