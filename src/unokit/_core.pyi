@@ -49,6 +49,7 @@ class Game:
     def hand(self, seat: int) -> list[int]: ...
     def hand_sizes(self) -> list[int]: ...
     def power(self, seat: int) -> bool: ...
+    def holds_match(self, seat: int, color: int, skip_card: int, skip_restricted: bool) -> bool: ...
     def apply_move(self, move: int, seat: int = -1, uno: bool = False) -> int: ...
     def play(
         self,
@@ -105,6 +106,9 @@ class Game:
     ch_offender: int
     reveal_seat: int
     accept_mask: int
+    changed: bool
+    version: int
+    top: int
 
 def simulate(
     tables: Tables, options: Sequence[int], players: int, seed: int, games: int, match: bool

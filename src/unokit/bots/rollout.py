@@ -27,6 +27,7 @@ but every card effect goes through the engine (``Game.play``, on the C core).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from unokit.engine.core import CoreGame
 from unokit.engine.errors import IllegalActionError
@@ -44,21 +45,18 @@ AnyGame = Game | CoreGame
 
 
 def _on_core(game: AnyGame) -> CoreGame:
-    """The position of ``game`` on the core (a ``CoreGame`` is used as it is)."""
-    return game if isinstance(game, CoreGame) else game._core()
+    """``game`` itself: every game holds its position on the core (``CoreGame``
+    is the old name of a game without an event log; the methods are Game's)."""
+    return cast(CoreGame, game)
 
 
 def _run(game: AnyGame, policy: Callable[[CoreGame], int]) -> int:
-    """Run ``policy`` on ONE ``CoreGame``: ``game`` itself, or the position of
-    a :class:`~unokit.Game` loaded once and stored back at the end (with the
-    events it caused when the game keeps a log)."""
-    if isinstance(game, CoreGame):
-        return policy(game)
-    c = game._core(game.log is not None)
+    """Run ``policy`` on ``game`` itself; the events it caused go to the
+    game's log when it keeps one."""
     try:
-        return policy(c)
+        return policy(cast(CoreGame, game))
     finally:
-        game._commit(c)
+        game._done()
 
 
 def _refused(c: CoreGame, err: int, what: str) -> IllegalActionError:

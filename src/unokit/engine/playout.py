@@ -60,13 +60,4 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
     an event log gets the playout's events appended to it."""
     if game.phase >= _RO:
         return 0
-    from unokit.engine.core import CoreGame
-
-    core = CoreGame.from_game(game)
-    if game.log is not None:
-        core.record_events(True)
-    turns = core.playout(rnd, max_turns)
-    core.store(game)
-    if game.log is not None:
-        game.log.extend(core.take_events())
-    return turns
+    return game.playout(rnd, max_turns)

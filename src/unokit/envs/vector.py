@@ -502,7 +502,7 @@ class _GameBatch:
                     g.apply_move(move, seat)
                     w.clear()
             else:
-                g._step(move, False)
+                g.apply_move(move, g.current, False)
                 self.window[i] = g.catch_window()
                 self.window_of[i] = g.vulnerable if self.window[i] else -1
             self.steps[i] += 1
