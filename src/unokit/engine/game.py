@@ -129,6 +129,9 @@ FIELDS = (
     "empty_draws", "wild_top", "reveal",
 )  # fmt: skip
 _FIELD = {name: i for i, name in enumerate(FIELDS)}
+# typed actions by variant and (move code << 4 | seat): actions are immutable,
+# so legal_actions hands out the same objects instead of decoding every time
+_DECODED: dict[str, dict[int, Action]] = {}
 
 _LOCAL = threading.local()
 
@@ -238,6 +241,7 @@ class Game:
         "_lists",
         "_views",
         "_made",
+        "_pub",
     )
 
     # ------------------------------------------------------------------ creation
@@ -282,6 +286,8 @@ class Game:
         self._lists: dict[str, Any] = {}
         # per-seat redacted history, extended incrementally by observe()
         self._views: dict[int | None, tuple[int, list[ev.Event]]] = {}
+        # observation.public_view's last discard pile, as ids and as cards
+        self._pub: tuple[tuple[int, ...], tuple[Card, ...]] | None = None
 
     def _raw(self) -> tuple[Any, ...]:
         """The core's ``state()`` tuple, read once per version of the position
@@ -628,6 +634,7 @@ class Game:
         g._ver = self._ver
         g._lists = {}
         g._views = {}
+        g._pub = self._pub
         if events:
             g.log = self.log[:] if self.log is not None else []
             g.commands = self.commands[:] if self.commands is not None else []
@@ -1561,10 +1568,18 @@ class Game:
         """Every legal command of ``seat`` (default: the seat to act), as typed
         actions: the turn decisions, plus UNO calls and catches that have an
         effect, plus jump-ins. Wild plays are listed once per colour."""
-        return [
-            self.decode(seat if seat is not None else self.current, m)
-            for m in self.legal_moves(seat)
-        ]
+        s = seat if seat is not None else int(self._g.current)
+        moves = self.legal_moves(seat)
+        made = _DECODED.get(self.variant.name)
+        if made is None or len(made) > 100_000:
+            made = _DECODED[self.variant.name] = {}
+        out = []
+        for m in moves:
+            a = made.get(m << 4 | s)
+            if a is None:
+                a = made[m << 4 | s] = self.decode(s, m)
+            out.append(a)
+        return out
 
     def legal_actions_by_seat(self) -> list[list[Action]]:
         """``legal_actions(seat)`` of every seat, in seat order, with the

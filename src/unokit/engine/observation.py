@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from unokit.engine.actions import Action
 from unokit.engine.cards import Card, Color, Face
+from unokit.engine.codes import CHALLENGE, COLOR_REASONS, DRAWN, MATCH_OVER, ROUND_OVER
 from unokit.engine.events import Event, redact
 from unokit.engine.options import Options
 
@@ -229,13 +230,12 @@ _NO_BACKS: dict[int, tuple[tuple[Face, ...], ...]] = {}
 def public_view(game: Game) -> PublicView:
     """What every seat of ``game`` sees alike, in its current state (see
     :class:`PublicView`; pass it to :func:`observe` as ``public``)."""
-    if _PHASE_NAMES is None:
-        _names()
     v = game.variant
     cs = v.cards.cards
     n = game.n
-    side = game.side
-    hands = game.hands
+    st = game._raw()  # the position's fields, read from the core once
+    side = st[4]
+    hands = st[1]
     all_backs = _NO_BACKS.get(n)
     if all_backs is None:
         all_backs = _NO_BACKS[n] = tuple(() for _ in range(n))
@@ -245,38 +245,49 @@ def public_view(game: Game) -> PublicView:
         all_backs = tuple(
             tuple(sorted((cs[c].face(other) for c in hands[s]), key=_face_key)) for s in range(n)
         )
-        if game.draw:
-            draw_top_back = cs[game.draw[-1]].face(other)
-    phase = game.phase
+        if st[2]:
+            draw_top_back = cs[st[2][-1]].face(other)
+    phase = st[9]
     over = phase in _OVER
-    discard = game.discard
+    discard = st[3]
+    # the discard pile's cards: the previous version's, extended, when it only grew
+    known = game._pub
+    if known is not None and known[0] == discard:
+        pile = known[1]
+    elif known is not None and len(known[0]) < len(discard) and discard[: len(known[0])] == known[0]:
+        pile = known[1] + tuple(map(cs.__getitem__, discard[len(known[0]) :]))
+    else:
+        pile = tuple(map(cs.__getitem__, discard))
+    game._pub = (discard, pile)
+    color = st[5]
+    winner = st[27]
     return PublicView(
         game_id=id(game),
         variant=v.name,
         players=n,
         options=game.options,
-        round=game.round_no,
-        phase=_PHASE_NAMES[phase],  # type: ignore[index]  # made above
-        current=game.current,
-        direction=game.direction,
+        round=st[26],
+        phase=_PHASE_NAMES[phase],
+        current=st[6],
+        direction=st[7],
         side=side,
-        color=None if game.color < 0 else _COLORS[game.color],
-        dealer=game.dealer,
-        top=cs[discard[-1]] if discard else None,
-        discard=tuple(map(cs.__getitem__, discard)),
+        color=None if color < 0 else _COLORS[color],
+        dealer=st[8],
+        top=pile[-1] if pile else None,
+        discard=pile,
         hand_sizes=tuple(map(len, hands)),
-        draw_size=len(game.draw),
+        draw_size=len(st[2]),
         draw_top_back=draw_top_back,
         all_backs=all_backs,
-        powers=tuple(game.powers),
-        uno=tuple(map(_UNO_NAMES.__getitem__, game.uno)),
-        scores=tuple(game.scores),
-        pending_draw=game.pending,
-        challenge_offender=game.ch_offender if phase == _CHALLENGE else None,
-        color_reason=game.color_reason,
-        winner=None if not over or game.winner < 0 else game.winner,
-        round_points=game.round_points if over else 0,
-        match_winners=tuple(game.match_winners),
+        powers=st[24] if v.flex else (),
+        uno=tuple(map(_UNO_NAMES.__getitem__, st[21])),
+        scores=st[25],
+        pending_draw=st[18],
+        challenge_offender=st[13] if phase == CHALLENGE else None,
+        color_reason=COLOR_REASONS[st[12]],
+        winner=None if not over or winner < 0 else winner,
+        round_points=st[28] if over else 0,
+        match_winners=st[29],
         final_hands=tuple(tuple(map(cs.__getitem__, h)) for h in hands) if over else None,
         over=over,
     )
@@ -284,22 +295,10 @@ def public_view(game: Game) -> PublicView:
 
 _UNO_NAMES = ("none", "safe", "vulnerable")
 _COLORS = tuple(Color)
-_PHASE_NAMES: tuple[str, ...] | None = None
-_AWAIT_DRAWN = _CHALLENGE = -1
-_OVER: tuple[int, ...] = ()
-
-
-def _names() -> None:
-    """The phase names by value, and the value of the phase after a draw
-    (:mod:`unokit.engine.game`, which imports this module, defines them)."""
-    global _PHASE_NAMES, _AWAIT_DRAWN, _CHALLENGE, _OVER
-    from unokit.engine.game import _CH, _D, _MO, _RO, Phase
-
-    names = [""] * (max(int(p) for p in Phase) + 1)
-    for p in Phase:
-        names[int(p)] = p.name
-    _PHASE_NAMES = tuple(names)
-    _AWAIT_DRAWN, _CHALLENGE, _OVER = _D, _CH, (_RO, _MO)
+#: phase names by value (unokit.engine.game.Phase)
+_PHASE_NAMES = ("AWAIT_TURN", "AWAIT_DRAWN", "AWAIT_COLOR", "AWAIT_CHALLENGE", "ROUND_OVER",
+                "MATCH_OVER", "DEAL")  # fmt: skip
+_OVER = (ROUND_OVER, MATCH_OVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,8 +342,6 @@ def seat_raw(
     entries that differ). ``legal``: this seat's ``game.legal_moves(seat)``
     if the caller already has it. What a seat may see is decided here, once,
     for both forms."""
-    if _PHASE_NAMES is None:
-        _names()
     backs = public.all_backs
     if seat is None:
         return (None, (), backs, -1, None, ())
@@ -357,7 +354,7 @@ def seat_raw(
     codes: tuple[int, ...] = ()
     if not public.over:
         codes = tuple(game.legal_moves(seat) if legal is None else legal)
-    drawn = game.drawn if game.phase == _AWAIT_DRAWN and seat == game.current else -1
+    drawn = game.drawn if game.phase == DRAWN and seat == game.current else -1
     return (seat, tuple(game.hands[seat]), backs, drawn, revealed, codes)
 
 
