@@ -59,7 +59,9 @@ def test_phases_and_uno_states() -> None:
         assert getattr(codes, name[3:]) == e[name]
     assert [p.value for p in Phase] == [e[n] for n in phases]
     assert (codes.UNO_NONE, codes.UNO_SAFE, codes.UNO_VULNERABLE) == (
-        e["UK_UNO_NONE"], e["UK_UNO_SAFE"], e["UK_UNO_VULNERABLE"]
+        e["UK_UNO_NONE"],
+        e["UK_UNO_SAFE"],
+        e["UK_UNO_VULNERABLE"],
     )
     assert [u.value for u in UnoState] == [codes.UNO_NONE, codes.UNO_SAFE, codes.UNO_VULNERABLE]
     assert len(codes.COLOR_REASONS) == 1 + e["UK_REASON_FLIP_EXPOSED_WILD"]
@@ -81,7 +83,9 @@ def test_kinds_ops_and_bits() -> None:
 
 def test_errors_events_reasons() -> None:
     e = _enums()
-    errors = _group(e, ["UK_OK"] + [n for n in e if n.startswith("UK_ERR_") and n != "UK_ERR_COUNT"])
+    errors = _group(
+        e, ["UK_OK"] + [n for n in e if n.startswith("UK_ERR_") and n != "UK_ERR_COUNT"]
+    )
     assert tuple(n.removeprefix("UK_ERR_").removeprefix("UK_") for n in errors) == codes.ERRORS
     assert e["UK_ERR_COUNT"] == len(codes.ERRORS)
     for i, name in enumerate(codes.ERRORS[1:], 1):

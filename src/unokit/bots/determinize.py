@@ -517,7 +517,7 @@ class Determinizer:
         if core is None:
             return CoreGame.from_game(self.with_deal(hands, draw, seed))
         c = core.copy()
-        c.seed = seed
+        c._seed = seed
         me = self.seat
         c._g.set_deal([None if s == me else h for s, h in enumerate(hands)], draw, seed)
         return c

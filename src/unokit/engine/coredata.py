@@ -124,8 +124,6 @@ def core_options(o: Options) -> tuple[int, ...]:
     )
 
 
-
-
 def decode_events(variant: Variant, flat: list[int]) -> list[ev.Event]:
     """The event objects of the core's records ``[type, length, payload...]``."""
     cards = variant.cards.cards

@@ -33,7 +33,7 @@ import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from unokit import _core
 from unokit.engine import codes
@@ -54,11 +54,10 @@ from unokit.engine.actions import (
 from unokit.engine.cards import Card, Color, Kind
 from unokit.engine.coredata import CoreConfig, core_config, decode_events, error_text
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
+from unokit.engine.observation import Observation, observe
 from unokit.engine.options import Options, seating
+from unokit.engine.render import render
 from unokit.engine.variants import WILD_BIT, Variant, get_variant
-
-if TYPE_CHECKING:
-    from unokit.engine.observation import Observation
 
 __all__ = [
     "Game",
@@ -231,7 +230,7 @@ class Game:
         "variant",
         "options",
         "n",
-        "seed",
+        "_seed",
         "log",
         "commands",
         "changed",
@@ -267,7 +266,7 @@ class Game:
         self.variant = v
         self.options = opts
         self.n = players
-        self.seed = seed
+        self._seed = seed
         self.log: list[ev.Event] | None = [] if events else None
         # accepted commands of the whole match, as text (the body of a record)
         self.commands: list[str] | None = [] if events else None
@@ -626,7 +625,7 @@ class Game:
         g.variant = self.variant
         g.options = self.options
         g.n = self.n
-        g.seed = self.seed
+        g._seed = self._seed
         g.changed = self.changed
         g._made = self._made
         g._g = c = self._g.copy()
@@ -668,6 +667,11 @@ class Game:
         self.log, self.commands, self.changed = state["log"], state["commands"], state["changed"]
 
     # ------------------------------------------------------------------ the position (read-only)
+
+    @property
+    def seed(self) -> int:
+        """The match's seed (shuffle ``k`` draws from ``(seed, k)``)."""
+        return self._seed
 
     @property
     def shuffles(self) -> int:
@@ -1569,7 +1573,12 @@ class Game:
         actions: the turn decisions, plus UNO calls and catches that have an
         effect, plus jump-ins. Wild plays are listed once per colour."""
         s = seat if seat is not None else int(self._g.current)
-        moves = self.legal_moves(seat)
+        return self.actions_of(s, self.legal_moves(seat))
+
+    def actions_of(self, seat: int, moves: Sequence[int]) -> list[Action]:
+        """The typed actions of move codes ``moves`` played by ``seat`` (the
+        same objects for the same codes: actions are immutable)."""
+        s = seat
         made = _DECODED.get(self.variant.name)
         if made is None or len(made) > 100_000:
             made = _DECODED[self.variant.name] = {}
@@ -1585,7 +1594,7 @@ class Game:
         """``legal_actions(seat)`` of every seat, in seat order, with the
         position loaded into the core once (a server showing one state to all
         its seats)."""
-        return [[self.decode(s, m) for m in ms] for s, ms in enumerate(self.legal_moves_by_seat())]
+        return [self.actions_of(s, ms) for s, ms in enumerate(self.legal_moves_by_seat())]
 
     def legal_moves_by_seat(self) -> list[list[int]]:
         """``legal_moves(seat)`` of every seat, in seat order, with the
@@ -1655,8 +1664,6 @@ class Game:
 
     def observe(self, seat: int | None) -> Observation:
         """What ``seat`` may know (``None``: a spectator); see :mod:`unokit.engine.observation`."""
-        from unokit.engine.observation import observe
-
         return observe(self, seat)
 
     def is_legal(self, action: Action | str) -> bool:
@@ -1725,8 +1732,6 @@ class Game:
         )
 
     def __str__(self) -> str:
-        from unokit.engine.render import render
-
         return render(self)
 
     def check_invariants(self, initial: Counter[int] | None = None) -> None:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 from unokit.engine.actions import Action
 from unokit.engine.cards import Card, Color, Face
 from unokit.engine.codes import CHALLENGE, COLOR_REASONS, DRAWN, MATCH_OVER, ROUND_OVER
+from unokit.engine.errors import IllegalActionError
 from unokit.engine.events import Event, redact
 from unokit.engine.options import Options
 
@@ -369,7 +370,7 @@ def part_of_raw(game: Game, raw: SeatRaw) -> SeatPart:
         backs=backs,
         drawn=None if drawn < 0 else cs[drawn],
         revealed=None if revealed is None else (revealed[0], tuple(cs[c] for c in revealed[1])),
-        legal=() if seat is None else tuple(game.decode(seat, m) for m in codes),
+        legal=() if seat is None else tuple(game.actions_of(seat, codes)),
     )
 
 
@@ -441,8 +442,6 @@ def observe(game: Game, seat: int | None, public: PublicView | None = None) -> O
     legal actions; and the redacted history) is computed per call."""
     n = game.n
     if seat is not None and not 0 <= seat < n:
-        from unokit.engine.errors import IllegalActionError
-
         raise IllegalActionError(f"P{seat} is not a seat of this {n}-player game")
     if public is None:
         public = public_view(game)
