@@ -57,10 +57,6 @@ class Color(IntEnum):
     def long_name(self) -> str:
         return _LONG_COLOR[self]
 
-    @property
-    def is_dark(self) -> bool:
-        return self >= 4
-
 
 _LONG_COLOR = ["Red", "Yellow", "Green", "Blue", "Pink", "Teal", "Orange", "Purple"]
 LIGHT_COLORS: tuple[Color, ...] = (Color.R, Color.Y, Color.G, Color.B)
