@@ -58,7 +58,6 @@ from unokit.bots.inference import (
 from unokit.bots.posterior import INEXACT_EPS, PLAY_EPS, Chain
 from unokit.engine.actions import Challenge
 from unokit.engine.cards import Card, Face
-from unokit.engine.core import CoreGame
 from unokit.engine.decks import flip_deck
 from unokit.engine.events import Played
 from unokit.engine.game import _CH, _T, Game, UnoState
@@ -211,7 +210,7 @@ class Determinizer:
             else:
                 self._checks = [lp for lp in last_plays(obs) if lp is not None]
         self._template = self._build(random.Random(0))
-        self._core_template: CoreGame | None = None
+        self._core_template: Game | None = None
         self._core_made = False
 
     # ------------------------------------------------------------------ sampling
@@ -506,16 +505,16 @@ class Determinizer:
         hands, draw = self._sample_deal(rng)
         return self.with_deal(hands, draw, rng.getrandbits(48))
 
-    def sample_core(self, rng: random.Random) -> CoreGame:
+    def sample_core(self, rng: random.Random) -> Game:
         """:meth:`sample`'s game (the same deal from the same ``rng``), on the
-        C core: ``CoreGame.from_game(self.sample(rng))``, made without the
+        C core: ``self.sample(rng)``, made without building a new
         ``Game`` (a copy of the position on the core with the hidden cards
         replaced), which is what a search plays its rollouts on."""
         hands, draw = self._sample_deal(rng)
         seed = rng.getrandbits(48)
         core = self._core
         if core is None:
-            return CoreGame.from_game(self.with_deal(hands, draw, seed))
+            return self.with_deal(hands, draw, seed)
         c = core.copy()
         c._seed = seed
         me = self.seat
@@ -550,7 +549,7 @@ class Determinizer:
                 self.draw_size, top, checks, OFF_POLICY)  # fmt: skip
 
     @property
-    def _core(self) -> CoreGame | None:
+    def _core(self) -> Game | None:
         """The position on the core, with the observer's hand, when a deal can
         be put into it as it is: not when a pending challenge's truth depends
         on the deal, nor with Flip's random pairing (its card tables depend on
@@ -561,7 +560,7 @@ class Determinizer:
         g = self._template
         challenge = g.ch_offender >= 0 and (g.phase == _CH or (g.phase == _T and g.pending))
         if not challenge and self.obs.options.flipPairing != "random_seeded":
-            self._core_template = CoreGame.from_game(g)
+            self._core_template = g.copy()
         return self._core_template
 
     def _sample_deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:

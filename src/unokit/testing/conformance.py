@@ -363,13 +363,11 @@ def run_paths(paths: Iterable[str | Path], *, core: bool = False) -> list[Scenar
 
 
 def run_on_core(doc: Any, name: str = "?") -> ScenarioResult:
-    """Replay a scenario's commands on the C core (:class:`unokit.engine.core.CoreGame`)
+    """Replay a scenario's commands on the C core (a copy of the :class:`Game`, which holds a C position)
     beside :class:`Game`: after every step both must accept or both reject,
     their states must be equal (so every expectation that holds for ``Game``
     holds for the core) and so must the events of the step. A scenario that ``Game`` fails or cannot
     build is reported as it is by :func:`run_scenario`."""
-    from unokit.engine.core import CoreGame
-
     plain = run_scenario(doc, name)
     if not plain.passed:
         return plain
@@ -378,7 +376,7 @@ def run_on_core(doc: Any, name: str = "?") -> ScenarioResult:
     if steps and steps[0]["do"].strip().upper() == "NEW":
         return plain  # construction rejected: nothing to replay
     game = _build(doc)
-    core = CoreGame.from_game(game)
+    core = game.copy()
     core.record_events()
     for i, step in enumerate(steps, 1):
         command = str(step["do"]).strip()
