@@ -1,7 +1,9 @@
 """Type stub of the C rules core (src/unokit/_core/, docs/core.md)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 ABI: int
 MAX_PLAYERS: int
@@ -114,6 +116,7 @@ def simulate(
     tables: Tables, options: Sequence[int], players: int, seed: int, games: int, match: bool
 ) -> tuple[int, int, int, list[int], list[int]]: ...
 def error_text(code: int) -> str: ...
+def new_slots(cls: type[_T], members: tuple[Any, ...], values: tuple[Any, ...]) -> _T: ...
 def weighted_duels(
     tables: Tables, options: Sequence[int], seed0: int, count: int, weights: Sequence[float],
     max_turns: int = 100000,

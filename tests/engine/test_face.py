@@ -77,7 +77,50 @@ def test_is_legal_changes_nothing() -> None:
 
 
 def test_core_game_is_games_old_name() -> None:
-    c = CoreGame.new("classic", 2, seed=7)
+    with pytest.deprecated_call(match="CoreGame is unokit.Game's old name"):
+        c = CoreGame.new("classic", 2, seed=7)
     g = Game.new("classic", 2, seed=7, events=False)
     assert isinstance(c, Game) and c.log is None and c == g
-    assert CoreGame.from_game(g) == g and type(CoreGame.from_game(g)) is CoreGame
+    with pytest.deprecated_call():
+        assert CoreGame.from_game(g) == g and type(CoreGame.from_game(g)) is CoreGame
+
+
+def test_observe_shares_the_public_view_and_history_until_the_position_changes() -> None:
+    from unokit.engine.observation import public_view
+
+    g = Game.new("classic", 3, seed=5)
+    pv = public_view(g)
+    assert public_view(g) is pv  # one public view per version of the position
+    o1 = g.observe(0)
+    o2 = g.observe(0)
+    assert o1 == o2 and o1.history is o2.history  # nothing new: the same tuple
+    g.apply(g.legal_actions()[0])
+    assert public_view(g) is not pv
+    o3 = g.observe(0)
+    assert o3.history[: len(o1.history)] == o1.history and len(o3.history) > len(o1.history)
+    c = g.copy()  # a copy's view names the copy, not the original
+    assert public_view(c).game_id == id(c) and public_view(g).game_id == id(g)
+    assert c.observe(0) == Game.observe(c, 0)
+
+
+def test_observations_are_frozen_dataclasses_with_every_field_set() -> None:
+    import dataclasses
+
+    from unokit.engine.observation import Observation
+
+    o = Game.new("flip", 3, seed=2).observe(1)
+    for f in dataclasses.fields(Observation):
+        getattr(o, f.name)  # every slot is filled
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        o.current = 2  # type: ignore[misc]
+    assert dataclasses.replace(o, legal=()).legal == ()
+
+
+def test_new_slots_refuses_what_is_not_a_slot_of_the_class() -> None:
+    from unokit import _core
+    from unokit.engine.observation import Observation, SeatPart
+
+    with pytest.raises(TypeError):
+        _core.new_slots(SeatPart, (Observation.__dict__["hand"],), (1,))
+    with pytest.raises(ValueError):
+        _core.new_slots(SeatPart, (SeatPart.__dict__["hand"],), (1, 2))

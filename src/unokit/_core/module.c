@@ -12,6 +12,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1195,7 +1196,51 @@ static PyObject *weighted_duels(PyObject *mod, PyObject *args) {
     return Py_BuildValue("(lll)", won, lost, none);
 }
 
+/* new_slots(cls, members, values): an instance of ``cls`` whose slots ``members``
+ * (its member descriptors, cls.__dict__[name]) hold ``values``, without calling
+ * __init__: how unokit.engine.observation builds its frozen dataclasses (a
+ * frozen dataclass's __init__ sets each field through object.__setattr__, which
+ * costs more than the whole rest of an observation). Every member must be an
+ * object slot of ``cls`` (or a base); the caller passes all of them. */
+static PyObject *new_slots(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 3 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]) ||
+        !PyTuple_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "new_slots(cls, members: tuple, values: tuple)");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    PyObject *members = args[1], *values = args[2];
+    Py_ssize_t n = PyTuple_GET_SIZE(members);
+    if (PyTuple_GET_SIZE(values) != n) {
+        PyErr_Format(PyExc_ValueError, "new_slots: %zd members, %zd values", n,
+                     PyTuple_GET_SIZE(values));
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *d = PyTuple_GET_ITEM(members, i);
+        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) ||
+            ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX ||
+            !PyType_IsSubtype(cls, PyDescr_TYPE(d))) {
+            PyErr_SetString(PyExc_TypeError, "new_slots: not an object slot of the class");
+            return NULL;
+        }
+    }
+    PyObject *obj = cls->tp_alloc(cls, 0);
+    if (!obj) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyMemberDef *m = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, i))->d_member;
+        PyObject **addr = (PyObject **)((char *)obj + m->offset);
+        PyObject *v = PyTuple_GET_ITEM(values, i);
+        Py_INCREF(v);
+        Py_XSETREF(*addr, v);
+    }
+    return obj;
+}
+
 static PyMethodDef module_methods[] = {
+    {"new_slots", (PyCFunction)(void (*)(void))new_slots, METH_FASTCALL,
+     "an instance of a slots class with its slots set, without __init__"},
     {"simulate", simulate, METH_VARARGS, "random-bot games on the core (unokit.bots.sim)"},
     {"shuffle", shuffle, METH_VARARGS, "shuffle a list in place from a 64-bit seed"},
     {"error_text", error_text, METH_VARARGS, "the text of an error code"},

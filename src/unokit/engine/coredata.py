@@ -18,7 +18,7 @@ from unokit.engine.variants import Variant
 #: the C core's API version this Python code expects (``UK_ABI`` in
 #: ``_core/core.h``): a checkout updated without rebuilding its core gets a
 #: clear error here instead of a missing attribute in the middle of a game
-CORE_ABI = 5
+CORE_ABI = 6
 
 
 def check_core_abi(built: int | None) -> None:

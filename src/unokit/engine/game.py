@@ -179,7 +179,7 @@ def check_config(
 ) -> tuple[Variant, Options]:
     """The variant and options of a new match, or the error that refuses it
     (players, dealer seat, seed, deal: docs/rules.md D59). Shared by
-    :class:`Game` and :class:`unokit.engine.core.CoreGame`."""
+    :class:`Game` and its batched environments."""
     v = get_variant(variant)
     opts = options if isinstance(options, Options) else Options.from_dict(options)
     if not isinstance(players, int) or isinstance(players, bool):
@@ -284,9 +284,10 @@ class Game:
         self._ver = -1
         self._lists: dict[str, Any] = {}
         # per-seat redacted history, extended incrementally by observe()
-        self._views: dict[int | None, tuple[int, list[ev.Event]]] = {}
+        self._views: dict[int | None, tuple[int, list[ev.Event], tuple[ev.Event, ...]]] = {}
         # observation.public_view's last discard pile, as ids and as cards
-        self._pub: tuple[tuple[int, ...], tuple[Card, ...]] | None = None
+        # observation.public_view's last (discard ids, discard cards, core version, view)
+        self._pub: tuple[Any, ...] | None = None
 
     def _raw(self) -> tuple[Any, ...]:
         """The core's ``state()`` tuple, read once per version of the position
