@@ -54,6 +54,15 @@ __all__ = [
 ]
 
 
+def _deprecated() -> None:
+    warnings.warn(
+        "CoreGame is unokit.Game's old name: use Game (Game.new(..., events=False), "
+        "game.copy())",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+
+
 class CoreGame(Game):
     """A :class:`unokit.Game` without an event log, under its old name and
     argument order (``CoreGame(variant, options, players, seed)``); events are
@@ -67,6 +76,7 @@ class CoreGame(Game):
     ) -> None:  # fmt: skip
         """An empty table (phase ``DEAL``); ``made``: :func:`core_config` of the
         same variant, options and seed."""
+        _deprecated()
         self._make(variant, options, players, seed, False, made)
 
     @classmethod
@@ -92,6 +102,7 @@ class CoreGame(Game):
     def from_game(cls, game: Game, made: CoreConfig | None = None) -> CoreGame:
         """The position of ``game`` (its event log is not carried): a copy."""
         del made
+        _deprecated()
         g = game.copy()
         if type(g) is not cls:
             c = cls.__new__(cls)
