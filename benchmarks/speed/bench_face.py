@@ -1,6 +1,23 @@
 """Game on the C core against the Python engine: commands and bot rollouts per second.
 
     python benchmarks/speed/bench_face.py --before /path/to/old/src [--seconds 2] [--repeats 3]
+    python benchmarks/speed/bench_face.py --loops [--today /path/to/old/src] [--seconds 3]
+
+``--loops`` (issue 26) measures, in one process per side, RLCard's UNO
+``env.step`` loop and three loops written against the public API as the
+README shows it, random 2-player Classic matches (``Game.new`` with its
+defaults, events kept; ``next_round`` between rounds is not counted):
+
+* ``legal_actions+apply``: ``a = choice(g.legal_actions()); g.apply(a)``;
+* ``observe+apply``: ``a = choice(g.observe(g.to_act).legal); g.apply(a)``;
+* ``observe+copy+apply``: the same, with the action applied to ``g.copy()``,
+  which becomes the game (a search that steps copies);
+
+and prints decisions per second of CPU time (the measuring thread's own, robust to a shared
+machine) and the ratio to RLCard measured in the same
+process (the anchor), for this checkout and, with ``--today``, beside it for
+another ``src/`` (today's main), each side measured ``--repeats`` times
+alternately (medians).
 
 ``--before`` is a checkout of ``src/`` whose ``unokit.Game`` still runs the
 Python rules (e.g. ``git archive i11-core src | tar -x -C /tmp/before`` plus a
@@ -87,6 +104,95 @@ def measure(row: str, seconds: float, variant: str) -> float:
     raise SystemExit(f"unknown row {row}")
 
 
+LOOPS = ("rlcard env.step", "legal_actions+apply", "observe+apply", "observe+copy+apply")
+
+
+def measure_loop(loop: str, seconds: float) -> float:
+    """Decisions per second of one loop of ``--loops`` in this process."""
+    import random
+
+    r = random.Random(1)
+    count = 0
+    seed = 0
+    # the rate is per second of this thread's CPU time: the machine is shared,
+    # and wall time would count the other processes' slices (the deadline is
+    # wall time, to bound the run). Imports and set-up are not counted.
+    if loop == "rlcard env.step":
+        import rlcard
+
+        env = rlcard.make("uno", config={"seed": 1})
+        t0 = time.thread_time()
+        deadline = time.perf_counter() + seconds
+        while count == 0 or time.perf_counter() < deadline:
+            state, _ = env.reset()
+            while not env.is_over():
+                legal = list(state["legal_actions"])
+                state, _ = env.step(legal[int(r.random() * len(legal))])
+                count += 1
+        return count / (time.thread_time() - t0)
+    from unokit import Game
+
+    Game.new("classic", 2, seed=0)  # the first game builds the card tables: set-up
+    t0 = time.thread_time()
+    deadline = time.perf_counter() + seconds
+    while count == 0 or time.perf_counter() < deadline:
+        g = Game.new("classic", 2, seed=seed)
+        seed += 1
+        while not g.is_over:
+            if g.state.name == "ROUND_OVER":
+                g.next_round()
+                continue
+            if loop == "legal_actions+apply":
+                acts = g.legal_actions()
+                g.apply(acts[int(r.random() * len(acts))])
+            else:
+                seat = g.to_act
+                assert seat is not None
+                legal = g.observe(seat).legal
+                a = legal[int(r.random() * len(legal))]
+                if loop == "observe+copy+apply":
+                    g = g.copy()
+                g.apply(a)
+            count += 1
+    return count / (time.thread_time() - t0)
+
+
+def loop_sample(src: Path | None, seconds: float) -> dict[str, float]:
+    env = dict(os.environ)
+    if src is not None:
+        env["PYTHONPATH"] = str(src)
+    out = subprocess.run(
+        [sys.executable, __file__, "--loop-sample", "--seconds", str(seconds)],
+        env=env, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    result: dict[str, float] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def loops(today: Path | None, seconds: float, repeats: int, as_json: bool) -> None:
+    sides: dict[str, list[dict[str, float]]] = {"today": [], "new": []}
+    for _ in range(repeats):
+        if today is not None:
+            sides["today"].append(loop_sample(today, seconds))
+        sides["new"].append(loop_sample(None, seconds))
+    med = {
+        side: {k: statistics.median(s[k] for s in samples) for k in LOOPS}
+        for side, samples in sides.items()
+        if samples
+    }
+    head = f"{'loop':<22}"
+    for side in med:
+        head += f" {side + ' d/s':>14} {'x RLCard':>9}"
+    print(head)
+    for k in LOOPS:
+        line = f"{k:<22}"
+        for side in med:
+            line += f" {med[side][k]:>14,.0f} {med[side][k] / med[side][LOOPS[0]]:>8.2f}x"
+        print(line)
+    if as_json:
+        print(json.dumps(med))
+
+
 def sample(src: Path | None, row: str, seconds: float, variant: str) -> float:
     env = dict(os.environ)
     if src is not None:
@@ -109,10 +215,19 @@ def main() -> None:
     ap.add_argument("--variant", default="classic")
     ap.add_argument("--rows", default=",".join(ROWS))
     ap.add_argument("--sample", help=argparse.SUPPRESS)
+    ap.add_argument("--loops", action="store_true", help="issue 26's loops against RLCard")
+    ap.add_argument("--today", type=Path, help="with --loops: src/ of today's face")
+    ap.add_argument("--loop-sample", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     if a.sample:
         print(measure(a.sample, a.seconds, a.variant))
+        return
+    if a.loop_sample:
+        print(json.dumps({k: measure_loop(k, a.seconds) for k in LOOPS}))
+        return
+    if a.loops:
+        loops(a.today, a.seconds, a.repeats, a.json)
         return
     if a.before is None:
         ap.error("--before is required")

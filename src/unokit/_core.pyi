@@ -1,7 +1,9 @@
 """Type stub of the C rules core (src/unokit/_core/, docs/core.md)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 ABI: int
 MAX_PLAYERS: int
@@ -49,6 +51,7 @@ class Game:
     def hand(self, seat: int) -> list[int]: ...
     def hand_sizes(self) -> list[int]: ...
     def power(self, seat: int) -> bool: ...
+    def holds_match(self, seat: int, color: int, skip_card: int, skip_restricted: bool) -> bool: ...
     def apply_move(self, move: int, seat: int = -1, uno: bool = False) -> int: ...
     def play(
         self,
@@ -106,11 +109,15 @@ class Game:
     ch_offender: int
     reveal_seat: int
     accept_mask: int
+    changed: bool
+    version: int
+    top: int
 
 def simulate(
     tables: Tables, options: Sequence[int], players: int, seed: int, games: int, match: bool
 ) -> tuple[int, int, int, list[int], list[int]]: ...
 def error_text(code: int) -> str: ...
+def new_slots(cls: type[_T], members: tuple[Any, ...], values: tuple[Any, ...]) -> _T: ...
 def weighted_duels(
     tables: Tables, options: Sequence[int], seed0: int, count: int, weights: Sequence[float],
     max_turns: int = 100000,

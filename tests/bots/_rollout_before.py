@@ -74,7 +74,7 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
     number of decisions made. ``rnd`` returns floats in [0, 1)."""
     v = game.variant
     o = game.options
-    fast = not v.flex and not o.noBluff and not o.forcedPlay and game._plain
+    fast = not v.flex and not o.noBluff and not o.forcedPlay and not game.options.sevenZero
     quick_draw = fast and game.log is None and not o.drawUntilPlayable
     step = functools.partial(game.apply_move, uno=True)
     turns = 0
@@ -245,7 +245,7 @@ def sensible_rollout(
         not o.noBluff
         and not o.forcedPlay
         and not o.drawUntilPlayable
-        and game._plain
+        and not game.options.sevenZero
         and game.log is None
     )
     flexv = v.flex

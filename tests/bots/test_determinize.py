@@ -83,12 +83,10 @@ def test_the_real_deal_rebuilds_the_real_game(variant: str, options: dict[str, o
             for g in _positions(variant, players, options, seed, 200):
                 obs = g.observe(g.current)
                 rebuilt = Determinizer(obs).with_deal(g.hands, g.draw, g.seed)
-                rebuilt.shuffles = g.shuffles
-                for attr in ("reveal", "uno_pre", "empty_draws"):  # not part of a decision
-                    setattr(rebuilt, attr, getattr(g, attr))
+                same = ["shuffles", "reveal", "uno_pre", "empty_draws"]  # not part of a decision
                 if g.ch_offender < 0:  # stale challenge fields the engine leaves behind
-                    for attr in ("ch_card", "ch_after", "ch_after_success", "ch_legal"):
-                        setattr(rebuilt, attr, getattr(g, attr))
+                    same += ["ch_card", "ch_after", "ch_after_success", "ch_legal"]
+                rebuilt = rebuilt.replace(**{attr: getattr(g, attr) for attr in same})
                 assert rebuilt.state_tuple() == g.state_tuple(), (seed, players, obs.phase)
                 phases[obs.phase + ("+stack" if obs.pending_draw else "")] += 1
     # the pending decisions were met: a challenge, or a stacked penalty

@@ -51,7 +51,8 @@ HOUSE = {"stacking": "escalate", "sevenZero": True, "jumpIn": True, "drawUntilPl
 def twin(game: Game, seat: int, rng: random.Random) -> Game:
     """``game`` with the cards ``seat`` cannot see dealt again at random, keeping
     every public fact and what ``seat`` knows (cards shown to it)."""
-    twin = game.copy(events=True)
+    hands = [h[:] for h in game.hands]
+    draw = game.draw[:]
     obs = game.observe(seat)
     cs = game.variant.cards.cards
     known = known_cards(obs)
@@ -62,15 +63,15 @@ def twin(game: Game, seat: int, rng: random.Random) -> Game:
             continue
         index = game.variant.cards.index
         keep = Counter({index[c]: k for c, k in known[s].items()})
-        for i, c in enumerate(twin.hands[s]):
+        for i, c in enumerate(hands[s]):
             if keep[c] > 0:
                 keep[c] -= 1
                 continue
-            slots.append((twin.hands[s], i))
-    top = len(twin.draw) - 1
-    for i in range(len(twin.draw)):
+            slots.append((hands[s], i))
+    top = len(draw) - 1
+    for i in range(len(draw)):
         if not (game.variant.two_sided and i == top):  # Flip: the top's back is seen
-            slots.append((twin.draw, i))
+            slots.append((draw, i))
     # Flip: a card may only move to a place whose visible back face is its own
     other = 1 - game.side
 
@@ -85,8 +86,8 @@ def twin(game: Game, seat: int, rng: random.Random) -> Game:
         rng.shuffle(cards)
         for (place, i), c in zip(places, cards, strict=True):
             place[i] = c
-    twin.seed = rng.randrange(1 << 30)  # later reshuffles differ too
-    return twin
+    # later reshuffles differ too
+    return game.replace(hands=hands, draw=draw, seed=rng.randrange(1 << 30), events=True)
 
 
 def positions(variant: str) -> list[tuple[Game, Game, int]]:

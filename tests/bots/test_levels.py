@@ -138,11 +138,10 @@ def test_hard_searches_within_a_cpu_budget() -> None:
 
 def test_hard_set_up_position_without_a_full_deck_falls_back() -> None:
     """More hidden places than unseen cards (an impossible deck): still a legal move."""
-    # Game.setup refuses impossible decks, so corrupt a valid position by hand
+    # Game.setup refuses impossible decks, so corrupt a valid position (replace does not check)
     g = Game.setup("classic", 2, hands=[["R1", "B2"], ["G1"]], draw=["G2"], discard=["R3"],
                    current=0)
-    g.hands[1] = [g.hands[1][0]] * 80
-    g.draw = [g.draw[0]] * 40
+    g = g.replace(hands=[g.hands[0], [g.hands[1][0]] * 80], draw=[g.draw[0]] * 40)
     a = ISMCTSBot(seed=0, think_ms=None, iterations=10).act(g.observe(0))
     assert g.is_legal(a)
 

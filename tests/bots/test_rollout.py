@@ -28,7 +28,7 @@ def test_inlined_rollout_equals_stepping_the_policy(variant: str,
             turns = sensible_rollout(a)
             steps = 0
             while b.phase < 4:
-                b.apply_move(sensible_move(b), uno=True)
+                b.apply_move(sensible_move(b), b.current, True)
                 steps += 1
             assert a.state_tuple() == b.state_tuple(), (variant, options, players, seed)
             assert turns == steps

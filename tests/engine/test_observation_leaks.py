@@ -43,17 +43,20 @@ def _rehide(game: Game, seat: int, r: random.Random) -> Game:
         groups[key].append((zone, s, i))
     if g.phase == 1:  # the drawn card is the current player's and public to nobody else
         pass
+    hands = [h[:] for h in g.hands]
+    draw = g.draw[:]
     for members in groups.values():
-        cards = [g.hands[s][i] if z == "hand" else g.draw[i] for z, s, i in members]
+        cards = [hands[s][i] if z == "hand" else draw[i] for z, s, i in members]
         r.shuffle(cards)
         for (z, s, i), c in zip(members, cards, strict=True):
             if z == "hand":
-                g.hands[s][i] = c
+                hands[s][i] = c
             else:
-                g.draw[i] = c
-    if g.drawn >= 0 and g.current != seat:
-        g.drawn = g.hands[g.current][-1]
-    return g
+                draw[i] = c
+    drawn = g.drawn
+    if drawn >= 0 and g.current != seat:
+        drawn = hands[g.current][-1]
+    return g.replace(hands=hands, draw=draw, drawn=drawn, events=True)
 
 
 def _public(game: Game, seat: int) -> str:

@@ -58,15 +58,7 @@ def _reference(game: Game, seat: int | None) -> Observation:
     history: tuple[Event, ...] = ()
     log = game.log
     if log is not None:
-        key = id(log)
-        cached = game._views.get(seat)
-        if cached is None or cached[0] != key or len(cached[1]) > len(log):
-            cached = (key, [])
-            game._views[seat] = cached
-        view = cached[1]
-        if len(view) < len(log):
-            view.extend(redact(e, seat) for e in log[len(view) :])
-        history = tuple(view)
+        history = tuple(redact(e, seat) for e in log)
     legal: tuple[Action, ...] = ()
     if seat is not None and not over:
         legal = tuple(game.legal_actions(seat))

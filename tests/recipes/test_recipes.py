@@ -291,8 +291,9 @@ def test_flip_features_read_the_opponents_backs() -> None:
                      if c != d and cards[c].face(down) == cards[d].face(down)]  # fmt: skip
             if pairs:
                 i, j = pairs[0]
-                other = game.copy()
-                other.hands[1][i], other.draw[j] = other.draw[j], other.hands[1][i]
+                hands, draw = [h[:] for h in game.hands], game.draw[:]
+                hands[1][i], draw[j] = draw[j], hands[1][i]
+                other = game.replace(hands=hands, draw=draw)
                 again = env.encoder.encode_game(other, 0)
                 assert (again == obs["observation"]).all()
                 assert (features.with_actions(again, mask)

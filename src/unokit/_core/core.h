@@ -35,7 +35,7 @@
 
 /* Bumped whenever the module's Python-visible API changes, so that Python
  * code newer than a built core says so at import (unokit/engine/core.py). */
-#define UK_ABI 5
+#define UK_ABI 7
 #define UK_MAX_PLAYERS 10
 #define UK_MAX_DECK 512    /* cards of one deck (classic 108, flip 112, flex 104) */
 #define UK_MAX_CARDS 4096  /* card ids (12 bits of a move code; flip has 2,916) */

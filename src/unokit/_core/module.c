@@ -12,6 +12,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,8 @@ typedef struct {
     PyObject_HEAD
     PyObject *tables;
     uk_events events; /* the sink of g.ev once events are asked for */
+    int changed;      /* whether the last accepted command changed the position */
+    uint64_t version; /* bumped by every method that may change g (Python caches views) */
     uk_game g;
 } GameObject;
 
@@ -337,11 +340,13 @@ static PyObject *Game_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
 }
 
 static PyObject *Game_new_match(GameObject *self, PyObject *unused) {
+    self->version++;
     (void)unused;
     return PyLong_FromLong(uk_new_match(&self->g));
 }
 
 static PyObject *Game_next_round(GameObject *self, PyObject *unused) {
+    self->version++;
     (void)unused;
     int err = uk_next_round(&self->g);
     if (!err) self->g.commands++;
@@ -349,6 +354,7 @@ static PyObject *Game_next_round(GameObject *self, PyObject *unused) {
 }
 
 static PyObject *Game_start(GameObject *self, PyObject *unused) {
+    self->version++;
     (void)unused;
     if (self->g.phase != UK_DEAL) return PyLong_FromLong(UK_ERR_PHASE);
     return PyLong_FromLong(uk_start(&self->g));
@@ -380,16 +386,38 @@ static PyObject *Game_turn_moves(GameObject *self, PyObject *unused) {
 }
 
 static PyObject *Game_apply_move(GameObject *self, PyObject *args, PyObject *kw) {
+    self->version++;
     long long move;
     int seat = -1, uno = 0;
     static char *names[] = {"move", "seat", "uno", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "L|ip", names, &move, &seat, &uno)) return NULL;
     if (move < 0 || move > 0x7FFFFFFF) return PyLong_FromLong(UK_ERR_MOVE);
-    return PyLong_FromLong(uk_apply_move(&self->g, (int32_t)move, seat, uno));
+    int op = (int)(move & 15);
+    if (op != UK_OP_UNO && op != UK_OP_CATCH) {
+        int err = uk_apply_move(&self->g, (int32_t)move, seat, uno);
+        if (!err) self->changed = 1;
+        return PyLong_FromLong(err);
+    }
+    /* an UNO call or a catch may be accepted without any effect (RULES.md D65):
+     * compare the position before and after (the command counter apart) */
+    uk_game *before = malloc(sizeof(uk_game));
+    if (!before) return PyErr_NoMemory();
+    memcpy(before, &self->g, sizeof(uk_game));
+    int len0 = self->events.len;
+    int err = uk_apply_move(&self->g, (int32_t)move, seat, uno);
+    if (!err) {
+        int64_t commands = self->g.commands;
+        self->g.commands = before->commands;
+        self->changed = self->events.len != len0 || memcmp(before, &self->g, sizeof(uk_game)) != 0;
+        self->g.commands = commands;
+    }
+    free(before);
+    return PyLong_FromLong(err);
 }
 
 /* play_multi(seat, cids, swap, uno): a PLAY of several number cards (multiPlay, 6.9) */
 static PyObject *Game_play_multi(GameObject *self, PyObject *args) {
+    self->version++;
     int seat, swap, uno;
     PyObject *seq;
     if (!PyArg_ParseTuple(args, "iOip", &seat, &seq, &swap, &uno)) return NULL;
@@ -412,6 +440,7 @@ static PyObject *Game_play_multi(GameObject *self, PyObject *args) {
 /* play(seat, cid, color, flex, target, swap, uno, flip_color): a PLAY with every
  * field of unokit.engine.actions.Play (flip_color has no move code) */
 static PyObject *Game_play(GameObject *self, PyObject *args) {
+    self->version++;
     int seat, cid, color, flex, target, swap, uno, flip_color;
     if (!PyArg_ParseTuple(args, "iiipiipi", &seat, &cid, &color, &flex, &target, &swap, &uno,
                           &flip_color))
@@ -420,7 +449,10 @@ static PyObject *Game_play(GameObject *self, PyObject *args) {
     if (color < -1 || target < -1 || swap < -1 || flip_color < -1)
         return PyLong_FromLong(UK_ERR_FORM);
     int err = uk_play(&self->g, seat, cid, color, flex, target, swap, uno, flip_color);
-    if (!err) self->g.commands++;
+    if (!err) {
+        self->g.commands++;
+        self->changed = 1;
+    }
     return PyLong_FromLong(err);
 }
 
@@ -431,6 +463,8 @@ static PyObject *Game_copy(GameObject *self, PyObject *unused) {
     Py_INCREF(self->tables);
     c->tables = self->tables;
     memcpy(&c->g, &self->g, sizeof(uk_game));
+    c->changed = self->changed;
+    c->version = self->version;
     c->g.ev = NULL; /* a copy keeps no events until asked */
     return (PyObject *)c;
 }
@@ -518,6 +552,7 @@ static int load_cards(PyObject *obj, int16_t *out, int *len, int ncards, const c
 
 /* Load a position: the same fields, in the order of state(). */
 static PyObject *Game_set_state(GameObject *self, PyObject *args) {
+    self->version++;
     PyObject *st;
     if (!PyArg_ParseTuple(args, "O!", &PyTuple_Type, &st)) return NULL;
     if (PyTuple_GET_SIZE(st) != 33) {
@@ -640,6 +675,7 @@ static PyObject *Game_set_state(GameObject *self, PyObject *args) {
  * (its low 48 bits; the shuffle count starts again at 0). Every other field
  * stays; the card total is checked against the core's capacity. */
 static PyObject *Game_set_deal(GameObject *self, PyObject *args) {
+    self->version++;
     PyObject *hands, *draw, *seed_obj;
     if (!PyArg_ParseTuple(args, "OOO", &hands, &draw, &seed_obj)) return NULL;
     uk_game *src = &self->g;
@@ -718,6 +754,7 @@ static double call_rnd(void *ctx) {
 static double mt_rnd(void *ctx) { return uk_mt_random((uk_mt *)ctx); }
 
 static PyObject *Game_playout(GameObject *self, PyObject *args) {
+    self->version++;
     PyObject *fn;
     long max_turns = 1000000;
     if (!PyArg_ParseTuple(args, "O|l", &fn, &max_turns)) return NULL;
@@ -762,6 +799,7 @@ static PyObject *mt_to_tuple(uk_mt *mt) {
 /* playout_mt(state, max_turns): the random policy drawing from a Mersenne Twister
  * given as random.Random.getstate()[1]; returns (turns, new state). */
 static PyObject *Game_playout_mt(GameObject *self, PyObject *args) {
+    self->version++;
     PyObject *st;
     long max_turns = 1000000;
     if (!PyArg_ParseTuple(args, "O|l", &st, &max_turns)) return NULL;
@@ -785,6 +823,7 @@ static PyObject *Game_sensible_move(GameObject *self, PyObject *unused) {
 }
 
 static PyObject *Game_sensible_playout(GameObject *self, PyObject *args) {
+    self->version++;
     long max_turns = 100000;
     if (!PyArg_ParseTuple(args, "|l", &max_turns)) return NULL;
     long turns = uk_sensible_playout(&self->g, max_turns);
@@ -828,6 +867,7 @@ static PyObject *Game_weighted_move(GameObject *self, PyObject *arg) {
 }
 
 static PyObject *Game_mixed_playout(GameObject *self, PyObject *args) {
+    self->version++;
     long max_turns;
     int seat;
     PyObject *wo;
@@ -878,6 +918,32 @@ static PyObject *Game_power(GameObject *self, PyObject *arg) {
     return PyBool_FromLong(self->g.t->flex && self->g.powers[seat]);
 }
 
+static PyObject *Game_get_version(GameObject *self, void *c) {
+    (void)c;
+    return PyLong_FromUnsignedLongLong(self->version);
+}
+
+static PyObject *Game_get_changed(GameObject *self, void *c) {
+    (void)c;
+    return PyBool_FromLong(self->changed);
+}
+
+static PyObject *Game_get_top(GameObject *self, void *c) {
+    (void)c;
+    return PyLong_FromLong(self->g.discard_len ? self->g.discard[self->g.discard_len - 1] : -1);
+}
+
+/* holds_match(seat, color, skip_card, skip_restricted): uk_holds_match (RULES.md 1.10) */
+static PyObject *Game_holds_match(GameObject *self, PyObject *args) {
+    int seat, color, skip, skip_restricted;
+    if (!PyArg_ParseTuple(args, "iiip", &seat, &color, &skip, &skip_restricted)) return NULL;
+    if (seat < 0 || seat >= self->g.n) {
+        PyErr_Format(PyExc_ValueError, "P%d is not a seat", seat);
+        return NULL;
+    }
+    return PyBool_FromLong(uk_holds_match(&self->g, seat, color, skip, skip_restricted));
+}
+
 static PyObject *Game_get_accept_mask(GameObject *self, void *c) {
     (void)c;
     return PyLong_FromUnsignedLong(uk_accept_mask(&self->g));
@@ -925,6 +991,10 @@ static PyGetSetDef Game_getset[] = {
     {"ch_offender", (getter)Game_get_ch_offender, NULL, NULL, NULL},
     {"reveal_seat", (getter)Game_get_reveal_seat, NULL, "seat whose hand is revealed, -1 none", NULL},
     {"accept_mask", (getter)Game_get_accept_mask, NULL, "what the top card accepts", NULL},
+    {"changed", (getter)Game_get_changed, NULL, "whether the last accepted command changed it",
+     NULL},
+    {"version", (getter)Game_get_version, NULL, "bumped whenever the position may change", NULL},
+    {"top", (getter)Game_get_top, NULL, "the top card id of the discard pile, -1 none", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -941,6 +1011,8 @@ static PyMethodDef Game_methods[] = {
     {"hand", (PyCFunction)Game_hand, METH_O, "one seat's hand (card ids)"},
     {"hand_sizes", (PyCFunction)Game_hand_sizes, METH_NOARGS, "every seat's hand size"},
     {"power", (PyCFunction)Game_power, METH_O, "a seat's Flex power (False outside Flex)"},
+    {"holds_match", (PyCFunction)Game_holds_match, METH_VARARGS,
+     "whether a seat holds a card matching a colour (restricted wild draws)"},
     {"apply_move", (PyCFunction)(void (*)(void))Game_apply_move, METH_VARARGS | METH_KEYWORDS,
      "Game.apply_move; returns 0 or an error code"},
     {"play", (PyCFunction)Game_play, METH_VARARGS, "a PLAY with every field; error code"},
@@ -1151,7 +1223,51 @@ static PyObject *weighted_duels(PyObject *mod, PyObject *args) {
     return Py_BuildValue("(lll)", won, lost, none);
 }
 
+/* new_slots(cls, members, values): an instance of ``cls`` whose slots ``members``
+ * (its member descriptors, cls.__dict__[name]) hold ``values``, without calling
+ * __init__: how unokit.engine.observation builds its frozen dataclasses (a
+ * frozen dataclass's __init__ sets each field through object.__setattr__, which
+ * costs more than the whole rest of an observation). Every member must be an
+ * object slot of ``cls`` (or a base); the caller passes all of them. */
+static PyObject *new_slots(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    (void)mod;
+    if (nargs != 3 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]) ||
+        !PyTuple_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "new_slots(cls, members: tuple, values: tuple)");
+        return NULL;
+    }
+    PyTypeObject *cls = (PyTypeObject *)args[0];
+    PyObject *members = args[1], *values = args[2];
+    Py_ssize_t n = PyTuple_GET_SIZE(members);
+    if (PyTuple_GET_SIZE(values) != n) {
+        PyErr_Format(PyExc_ValueError, "new_slots: %zd members, %zd values", n,
+                     PyTuple_GET_SIZE(values));
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *d = PyTuple_GET_ITEM(members, i);
+        if (!PyObject_TypeCheck(d, &PyMemberDescr_Type) ||
+            ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX ||
+            !PyType_IsSubtype(cls, PyDescr_TYPE(d))) {
+            PyErr_SetString(PyExc_TypeError, "new_slots: not an object slot of the class");
+            return NULL;
+        }
+    }
+    PyObject *obj = cls->tp_alloc(cls, 0);
+    if (!obj) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyMemberDef *m = ((PyMemberDescrObject *)PyTuple_GET_ITEM(members, i))->d_member;
+        PyObject **addr = (PyObject **)((char *)obj + m->offset);
+        PyObject *v = PyTuple_GET_ITEM(values, i);
+        Py_INCREF(v);
+        Py_XSETREF(*addr, v);
+    }
+    return obj;
+}
+
 static PyMethodDef module_methods[] = {
+    {"new_slots", (PyCFunction)(void (*)(void))new_slots, METH_FASTCALL,
+     "an instance of a slots class with its slots set, without __init__"},
     {"simulate", simulate, METH_VARARGS, "random-bot games on the core (unokit.bots.sim)"},
     {"shuffle", shuffle, METH_VARARGS, "shuffle a list in place from a 64-bit seed"},
     {"error_text", error_text, METH_VARARGS, "the text of an error code"},
@@ -1166,6 +1282,7 @@ uk_game *uk_py_game(PyObject *obj) {
         PyErr_SetString(PyExc_TypeError, "expected a unokit._core.Game");
         return NULL;
     }
+    ((GameObject *)obj)->version++; /* the lender may write it */
     return &((GameObject *)obj)->g;
 }
 

@@ -58,7 +58,6 @@ from unokit.bots.inference import (
 from unokit.bots.posterior import INEXACT_EPS, PLAY_EPS, Chain
 from unokit.engine.actions import Challenge
 from unokit.engine.cards import Card, Face
-from unokit.engine.core import CoreGame
 from unokit.engine.decks import flip_deck
 from unokit.engine.events import Played
 from unokit.engine.game import _CH, _T, Game, UnoState
@@ -211,7 +210,7 @@ class Determinizer:
             else:
                 self._checks = [lp for lp in last_plays(obs) if lp is not None]
         self._template = self._build(random.Random(0))
-        self._core_template: CoreGame | None = None
+        self._core_template: Game | None = None
         self._core_made = False
 
     # ------------------------------------------------------------------ sampling
@@ -446,54 +445,56 @@ class Determinizer:
             events=False,
             **kwargs,
         )
-        g.round_no = obs.round
-        self._restore_pending(g)
-        return g
+        f: dict[str, Any] = {"round_no": obs.round}
+        self._restore_pending(g, f)
+        g = g.replace(**f)
+        return g.replace(**self._challenge_truth(g))
 
-    def _restore_pending(self, g: Game) -> None:
-        """Decisions in progress that :meth:`Game.setup` cannot express alone."""
+    def _restore_pending(self, g: Game, f: dict[str, Any]) -> None:
+        """Decisions in progress that :meth:`Game.setup` cannot express alone
+        (the fields to put into ``g``, added to ``f``)."""
         obs = self.obs
         v = self.variant
         side = obs.side
         top = g.discard[-1] if g.discard else -1
         if obs.phase == "AWAIT_COLOR":
-            g.color = -1 if obs.color is None else g.color
+            f["color"] = -1 if obs.color is None else g.color
             if obs.color_reason == "first_card" or (
                 obs.options.flipExposedWildChooser == "next_player"
             ):
-                g.color_next = obs.current
+                f["color_next"] = obs.current
             else:
-                g.color_next = (obs.current + obs.direction) % obs.players
-            g.color_reason = obs.color_reason or g.color_reason
+                f["color_next"] = (obs.current + obs.direction) % obs.players
+            f["color_reason"] = obs.color_reason or g.color_reason
         if obs.pending_draw:
-            g.pending = obs.pending_draw
-            g.stack_class = v.stack_class[side][top]
-            g.stack_amount = v.draw_amount[side][top]
+            f["pending"] = obs.pending_draw
+            f["stack_class"] = v.stack_class[side][top]
+            f["stack_amount"] = v.draw_amount[side][top]
             if obs.phase == "AWAIT_TURN" and any(isinstance(a, Challenge) for a in obs.legal):
-                g.ch_offender = _last_player(obs)
-                g.ch_card = top
-                g.ch_after = (obs.current + obs.direction) % obs.players
-                g.ch_after_success = obs.current
+                f["ch_offender"] = _last_player(obs)
+                f["ch_card"] = top
+                f["ch_after"] = (obs.current + obs.direction) % obs.players
+                f["ch_after_success"] = obs.current
         if obs.phase == "AWAIT_CHALLENGE":
             off = obs.challenge_offender
             if off is None:
                 off = _last_player(obs)
-            g.ch_offender = off
-            g.ch_card = top
+            f["ch_offender"] = off
+            f["ch_card"] = top
             n = obs.players
             nxt = (off + obs.direction) % n
             if _last_play_flex(obs):  # a targeted Flex Wild Draw Four
-                g.ch_after = g.ch_after_success = nxt
+                f["ch_after"] = f["ch_after_success"] = nxt
             else:
-                g.ch_after, g.ch_after_success = (obs.current + obs.direction) % n, obs.current
-        self._set_challenge_truth(g)
+                f["ch_after"], f["ch_after_success"] = (obs.current + obs.direction) % n, obs.current
 
-    def _set_challenge_truth(self, g: Game) -> None:
-        """Whether the pending restricted card was legal, in this deal."""
+    def _challenge_truth(self, g: Game) -> dict[str, Any]:
+        """Whether the pending restricted card was legal, in this deal (the
+        field to put into ``g``; none when no challenge is pending)."""
         if g.ch_offender < 0 or not (g.phase == _CH or (g.phase == _T and g.pending)):
-            return
+            return {}
         before = self._before
-        g.ch_legal = before < 0 or not g._holds_match(g.ch_offender, before, -1)
+        return {"ch_legal": before < 0 or not g._holds_match(g.ch_offender, before, -1)}
 
     def sample(self, rng: random.Random) -> Game:
         """One full game consistent with the observation (``events=False``).
@@ -504,18 +505,18 @@ class Determinizer:
         hands, draw = self._sample_deal(rng)
         return self.with_deal(hands, draw, rng.getrandbits(48))
 
-    def sample_core(self, rng: random.Random) -> CoreGame:
+    def sample_core(self, rng: random.Random) -> Game:
         """:meth:`sample`'s game (the same deal from the same ``rng``), on the
-        C core: ``CoreGame.from_game(self.sample(rng))``, made without the
+        C core: ``self.sample(rng)``, made without building a new
         ``Game`` (a copy of the position on the core with the hidden cards
         replaced), which is what a search plays its rollouts on."""
         hands, draw = self._sample_deal(rng)
         seed = rng.getrandbits(48)
         core = self._core
         if core is None:
-            return CoreGame.from_game(self.with_deal(hands, draw, seed))
+            return self.with_deal(hands, draw, seed)
         c = core.copy()
-        c.seed = seed
+        c._seed = seed
         me = self.seat
         c._g.set_deal([None if s == me else h for s, h in enumerate(hands)], draw, seed)
         return c
@@ -548,7 +549,7 @@ class Determinizer:
                 self.draw_size, top, checks, OFF_POLICY)  # fmt: skip
 
     @property
-    def _core(self) -> CoreGame | None:
+    def _core(self) -> Game | None:
         """The position on the core, with the observer's hand, when a deal can
         be put into it as it is: not when a pending challenge's truth depends
         on the deal, nor with Flip's random pairing (its card tables depend on
@@ -559,7 +560,7 @@ class Determinizer:
         g = self._template
         challenge = g.ch_offender >= 0 and (g.phase == _CH or (g.phase == _T and g.pending))
         if not challenge and self.obs.options.flipPairing != "random_seeded":
-            self._core_template = CoreGame.from_game(g)
+            self._core_template = g.copy()
         return self._core_template
 
     def _sample_deal(self, rng: random.Random) -> tuple[list[list[int]], list[int]]:
@@ -659,16 +660,12 @@ class Determinizer:
         """The game of one deal: the other seats' ``hands`` (card ids; the
         observer's entry is ignored), the ``draw`` pile (ids, top last) and the
         ``seed`` of later reshuffles."""
-        g = self._template.copy()
+        t = self._template
         me = self.seat
-        for s in range(g.n):
-            if s != me:
-                g.hands[s] = hands[s][:]
-        g.draw = draw[:]
-        g.seed = seed
-        g.shuffles = 0
-        self._set_challenge_truth(g)
-        return g
+        new_hands = [t.hands[s] if s == me else hands[s] for s in range(t.n)]
+        g = t.replace(seed=seed, hands=new_hands, draw=draw, shuffles=0)
+        truth = self._challenge_truth(g)
+        return g.replace(**truth) if truth else g
 
 
 def _shuffle(items: list[Any], rng: random.Random) -> None:

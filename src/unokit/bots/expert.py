@@ -38,7 +38,6 @@ from unokit.bots.determinize import Determinizer
 from unokit.bots.ismcts import DEFAULT_MCMC, DEFAULT_PARTICLES, DEFAULT_THINK_MS, ISMCTSBot
 from unokit.bots.net import StateFeatures, ValueNet, load_value_net
 from unokit.bots.rollout import sensible_move, sensible_rollout
-from unokit.engine.core import CoreGame
 from unokit.engine.errors import OptionError
 from unokit.engine.game import _RO, _T, OP_PLAY, Game
 from unokit.engine.observation import Observation
@@ -115,11 +114,11 @@ class ExpertBot(ISMCTSBot):
         self.used_net = self._model is not None
         return super()._search(obs, choices, default)
 
-    def _sample(self, det: Determinizer, rng: random.Random) -> Game | CoreGame:
+    def _sample(self, det: Determinizer, rng: random.Random) -> Game:
         """A ``Game`` (the network's features read one)."""
         return det.sample(rng)
 
-    def _values(self, g0: Game | CoreGame, codes: list[int], me: int) -> list[float]:
+    def _values(self, g0: Game, codes: list[int], me: int) -> list[float]:
         """The network's values at the leaves when there is a network for this
         game, else :class:`~unokit.bots.ismcts.IsmctsBot`'s rollouts."""
         model = self._model
@@ -172,7 +171,7 @@ class ExpertBot(ISMCTSBot):
                 values = self._leaf_values(g0, codes, me, *model)
             else:
                 values = []
-                c0 = CoreGame.from_game(g0)  # the sample on the core, once
+                c0 = g0.copy()  # the sample, once (its commands change no log)
                 for code in codes:
                     c = c0.copy()
                     c.apply_move(code, uno=True)
@@ -226,6 +225,6 @@ def _wins_now(g: Game, me: int) -> bool:
     return False
 
 
-def _result(g: Game | CoreGame, me: int) -> float:
+def _result(g: Game, me: int) -> float:
     w = g.winner
     return 1.0 if w == me else (1.0 / g.n if w < 0 else 0.0)

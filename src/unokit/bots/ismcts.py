@@ -49,7 +49,6 @@ from unokit.bots.determinize import Determinizer
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.rollout import OWN_POLICIES, rollout, sensible_move, sensible_rollout
 from unokit.engine.actions import Action, CallUno, Catch, Draw, Play
-from unokit.engine.core import CoreGame
 from unokit.engine.errors import OptionError
 from unokit.engine.game import _RO, Game
 from unokit.engine.observation import Observation
@@ -110,14 +109,14 @@ class SearchStats:
         self.values: dict[int, float] = {}
 
 
-def _random_rollout(c: CoreGame, rnd: Callable[[], float]) -> int:
-    """:func:`unokit.engine.playout.playout` on a ``CoreGame`` (the same calls of ``rnd``)."""
+def _random_rollout(c: Game, rnd: Callable[[], float]) -> int:
+    """:func:`unokit.engine.playout.playout` on a game (the same calls of ``rnd``)."""
     return c.playout(rnd) if c.phase < _RO else 0
 
 
-#: a rollout plays the round of ONE ``CoreGame`` (a simulation's sampled game,
+#: a rollout plays the round of ONE game (a simulation's sampled game,
 #: converted once) to its end
-Rollout = Callable[[CoreGame, Callable[[], float]], int]
+Rollout = Callable[[Game, Callable[[], float]], int]
 _ROLLOUTS: dict[str, Rollout] = {
     "greedy": rollout,
     "random": _random_rollout,
@@ -409,24 +408,24 @@ class ISMCTSBot:
         self.stats.values = {i: wins[i] / samples for i in range(k) if samples}
         return max(alive, key=lambda i: (wins[i], i == default))
 
-    def _sample(self, det: Determinizer, rng: random.Random) -> Game | CoreGame:
+    def _sample(self, det: Determinizer, rng: random.Random) -> Game:
         """One sample for :meth:`_values`: on the core (no ``Game`` is built;
         the same deal as ``det.sample(rng)``). Subclasses that read a
         ``Game`` take :meth:`Determinizer.sample`'s."""
         return det.sample_core(rng)
 
-    def _values(self, g0: Game | CoreGame, codes: list[int], me: int) -> list[float]:
+    def _values(self, g0: Game, codes: list[int], me: int) -> list[float]:
         """The value for ``me`` of each move ``codes`` on the sampled game ``g0``
         (left unchanged): one rollout each, 1 for a win, 1/n for a round
         without a winner. Subclasses score leaves otherwise (``expert``)."""
         rnd = self._rng.random
         play_out = self._rollout
         # the sample on the core, once
-        c0 = g0 if isinstance(g0, CoreGame) else CoreGame.from_game(g0)
+        c0 = g0 if g0.log is None else g0.copy()
         out = []
         if play_out is sensible_rollout:
             # the commonest search, on the core's game object directly (the
-            # CoreGame wrappers cost as much as a C rollout)
+            # Game wrappers cost as much as a C rollout)
             raw = c0._g
             share = 1.0 / c0.n
             own = self._own_weights
@@ -463,7 +462,7 @@ class ISMCTSBot:
         if own is not None:
             w = own
 
-            def play_out(cg: CoreGame, rnd: Callable[[], float]) -> int:
+            def play_out(cg: Game, rnd: Callable[[], float]) -> int:
                 return cg._g.mixed_playout(100_000, me, w)
 
         seat = me if self.opponents == "policy" else -1
@@ -522,10 +521,10 @@ def _iterate(
     me: int = -1,
 ) -> None:
     """One ISMCTS iteration on the sampled game ``g`` (left unchanged: the
-    iteration steps ONE ``CoreGame`` made from it). With ``me >= 0`` only that
+    iteration steps ONE game made from it). With ``me >= 0`` only that
     seat's decisions are in the tree; the other seats play
     :func:`~unokit.bots.rollout.sensible_move`."""
-    cg = CoreGame.from_game(g)
+    cg = g.copy()
     node = root
     path: list[_Node] = []
     log = math.log

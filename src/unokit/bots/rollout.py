@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from unokit.engine.core import CoreGame
 from unokit.engine.errors import IllegalActionError
 from unokit.engine.game import _C, _CH, _D, _RO, _T, OP_COLOR, OP_DRAW, OP_PLAY, Game
 from unokit.engine.variants import WILD_BIT, Variant
@@ -40,34 +39,30 @@ __all__ = [
 
 _FLEX_BIT = 1 << 20
 
-AnyGame = Game | CoreGame
+AnyGame = Game
 
 
-def _on_core(game: AnyGame) -> CoreGame:
-    """The position of ``game`` on the core (a ``CoreGame`` is used as it is)."""
-    return game if isinstance(game, CoreGame) else game._core()
+def _on_core(game: AnyGame) -> Game:
+    """``game`` itself: every game holds its position on the core."""
+    return game
 
 
-def _run(game: AnyGame, policy: Callable[[CoreGame], int]) -> int:
-    """Run ``policy`` on ONE ``CoreGame``: ``game`` itself, or the position of
-    a :class:`~unokit.Game` loaded once and stored back at the end (with the
-    events it caused when the game keeps a log)."""
-    if isinstance(game, CoreGame):
-        return policy(game)
-    c = game._core(game.log is not None)
+def _run(game: AnyGame, policy: Callable[[Game], int]) -> int:
+    """Run ``policy`` on ``game`` itself; the events it caused go to the
+    game's log when it keeps one."""
     try:
-        return policy(c)
+        return policy(game)
     finally:
-        game._commit(c)
+        game._done()
 
 
-def _refused(c: CoreGame, err: int, what: str) -> IllegalActionError:
+def _refused(c: Game, err: int, what: str) -> IllegalActionError:
     from unokit.engine.core import error_text
 
     return IllegalActionError(f"rollout: the core refused {what}: {error_text(err)} ({c!r})")
 
 
-def _step(c: CoreGame, move: int) -> None:
+def _step(c: Game, move: int) -> None:
     """The seat to act carries out ``move`` and calls UNO with it."""
     err = c._g.apply_move(move, -1, True)
     if err:
@@ -75,14 +70,14 @@ def _step(c: CoreGame, move: int) -> None:
 
 
 def _play(
-    c: CoreGame, seat: int, cid: int, color: int, flex: bool = False, target: int = -1
+    c: Game, seat: int, cid: int, color: int, flex: bool = False, target: int = -1
 ) -> None:
     err = c._g.play(seat, cid, color, flex, target, -1, True, -1)
     if err:
         raise _refused(c, err, f"P{seat} PLAY card id {cid}")
 
 
-def _draw(c: CoreGame, seat: int) -> None:
+def _draw(c: Game, seat: int) -> None:
     err = c._g.apply_move(OP_DRAW, seat, False)
     if err:
         raise _refused(c, err, f"P{seat} DRAW")
@@ -121,7 +116,7 @@ def greedy_move(game: AnyGame, rnd: Callable[[], float]) -> int:
     return _greedy_move(_on_core(game), rnd)
 
 
-def _greedy_move(c: CoreGame, rnd: Callable[[], float]) -> int:
+def _greedy_move(c: Game, rnd: Callable[[], float]) -> int:
     g = c._g
     moves = g.turn_moves()
     if len(moves) == 1:
@@ -154,7 +149,7 @@ def rollout(game: AnyGame, rnd: Callable[[], float], max_turns: int = 1_000_000)
     return _run(game, lambda c: _greedy_rollout(c, rnd, max_turns))
 
 
-def _greedy_rollout(c: CoreGame, rnd: Callable[[], float], max_turns: int) -> int:
+def _greedy_rollout(c: Game, rnd: Callable[[], float], max_turns: int) -> int:
     v = c.variant
     o = c.options
     g = c._g
@@ -248,7 +243,7 @@ def sensible_move(game: AnyGame) -> int:
     return _sensible_move(_on_core(game))
 
 
-def _sensible_move(cg: CoreGame) -> int:
+def _sensible_move(cg: Game) -> int:
     g = cg._g
     moves = g.turn_moves()
     if len(moves) == 1:

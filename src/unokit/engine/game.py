@@ -1,10 +1,11 @@
 """The rules engine's typed face: one mutable :class:`Game` holding a whole match.
 
-The rules run in the C core (:mod:`unokit.engine.core`): every command loads the
-position into it, is applied there and the result is stored back into the
-game's attributes; legal moves come from the core too (docs/core.md, "Game on
-the core"). The readable Python rules live in :mod:`unokit.testing.reference`, the
-differential fuzzer's oracle.
+A game holds one position of the C rules core (:mod:`unokit._core`) for its
+whole life: its attributes are read-only views of that position (lists are
+made on first read and kept until the next command), a command is one call
+into the core, :meth:`Game.copy` is the core's copy (docs/core.md, "Game on
+the core"). The readable Python rules live in :mod:`unokit.testing.reference`,
+the differential fuzzer's oracle.
 
 The engine is pure and synchronous: no I/O, no clock, no global randomness.
 Randomness comes from the ``seed`` given at creation; every shuffle ``k`` of a
@@ -30,13 +31,13 @@ from __future__ import annotations
 import random
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from enum import IntEnum
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
+from unokit import _core
+from unokit.engine import codes, multiplay
 from unokit.engine import events as ev
-from unokit.engine import multiplay
 from unokit.engine.actions import (
     Accept,
     Action,
@@ -51,14 +52,13 @@ from unokit.engine.actions import (
     parse_action,
 )
 from unokit.engine.cards import Card, Color, Kind
+from unokit.engine.coredata import CoreConfig, core_config, decode_events, error_text
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
 from unokit.engine.multiplay import OP_MULTI
+from unokit.engine.observation import Observation, observe
 from unokit.engine.options import Options, seating
+from unokit.engine.render import render
 from unokit.engine.variants import WILD_BIT, Variant, get_variant
-
-if TYPE_CHECKING:
-    from unokit.engine.core import CoreConfig, CoreGame
-    from unokit.engine.observation import Observation
 
 __all__ = [
     "Game",
@@ -87,6 +87,9 @@ class Phase(IntEnum):
         return self.name
 
 
+_PHASE_OF = tuple(Phase)
+
+
 class UnoState(IntEnum):
     NONE = 0
     SAFE = 1
@@ -96,17 +99,39 @@ class UnoState(IntEnum):
         return self.name
 
 
-_T, _D, _C, _CH, _RO, _MO, _DEAL = range(7)
-_NONE, _SAFE, _VULN = 0, 1, 2
-_K = Kind
-_NUMBER = int(Kind.NUMBER)
-_SKIP, _REVERSE, _DRAW_TWO, _DRAW_ONE, _DRAW_FIVE = 1, 2, 3, 4, 5
-_FLIP, _SKIP_EVERYONE, _FLEX_SKIP, _FLEX_REVERSE, _FLEX_DRAW_TWO = 6, 7, 8, 9, 10
-_WILD, _WD4, _WD2, _WDC, _WAF, _WAD, _WTD, _FW4 = 11, 12, 13, 14, 15, 16, 17, 18
+# the codes of unokit.engine.codes under the short names other modules import
+_T, _D, _C, _CH, _RO, _MO, _DEAL = (
+    codes.TURN, codes.DRAWN, codes.COLOR, codes.CHALLENGE, codes.ROUND_OVER, codes.MATCH_OVER,
+    codes.DEAL,
+)  # fmt: skip
+_NONE, _SAFE, _VULN = codes.UNO_NONE, codes.UNO_SAFE, codes.UNO_VULNERABLE
+_NUMBER, _FLIP, _WDC, _WTD, _FW4 = (
+    int(Kind.NUMBER), int(Kind.FLIP), int(Kind.WILD_DRAW_COLOR), int(Kind.WILD_TARGET_DRAW),
+    int(Kind.FLEX_WILD_DRAW_FOUR),
+)  # fmt: skip
 
 # Move codes (the fast integer form of commands; see Game.legal_moves).
-OP_PLAY, OP_DRAW, OP_PASS, OP_COLOR, OP_ACCEPT, OP_CHALLENGE, OP_UNO, OP_CATCH, OP_NEXT = range(9)
-_FLEX_BIT = 1 << 20
+OP_PLAY, OP_DRAW, OP_PASS, OP_COLOR, OP_ACCEPT = (
+    codes.OP_PLAY, codes.OP_DRAW, codes.OP_PASS, codes.OP_COLOR, codes.OP_ACCEPT
+)
+OP_CHALLENGE, OP_UNO, OP_CATCH, OP_NEXT = (
+    codes.OP_CHALLENGE, codes.OP_UNO, codes.OP_CATCH, codes.OP_NEXT
+)
+_FLEX_BIT = codes.FLEX_BIT
+_REASONS = codes.COLOR_REASONS
+
+#: the fields of a position, in the order of the core's ``state()`` tuple
+FIELDS = (
+    "shuffles", "hands", "draw", "discard", "side", "color", "current", "direction", "dealer",
+    "phase", "drawn", "color_next", "color_reason", "ch_offender", "ch_legal", "ch_card",
+    "ch_after", "ch_after_success", "pending", "stack_class", "stack_amount", "uno", "uno_pre",
+    "vulnerable", "powers", "scores", "round_no", "winner", "round_points", "match_winners",
+    "empty_draws", "wild_top", "reveal",
+)  # fmt: skip
+_FIELD = {name: i for i, name in enumerate(FIELDS)}
+# typed actions by variant and (move code << 4 | seat): actions are immutable,
+# so legal_actions hands out the same objects instead of decoding every time
+_DECODED: dict[str, dict[int, Action]] = {}
 
 _LOCAL = threading.local()
 
@@ -155,7 +180,7 @@ def check_config(
 ) -> tuple[Variant, Options]:
     """The variant and options of a new match, or the error that refuses it
     (players, dealer seat, seed, deal: docs/rules.md D59). Shared by
-    :class:`Game` and :class:`unokit.engine.core.CoreGame`."""
+    :class:`Game` and its batched environments."""
     v = get_variant(variant)
     opts = options if isinstance(options, Options) else Options.from_dict(options)
     if not isinstance(players, int) or isinstance(players, bool):
@@ -194,55 +219,29 @@ def encode_play(
 class Game:
     """A whole match of one variant: the authoritative, mutable state.
 
-    Attributes are public for reading (``hands``, ``draw_pile``, ...), but only
-    commands (:meth:`apply`) should change them. Card lists hold card ids of
-    ``game.variant.cards``; the ``*_cards`` properties give :class:`Card` objects.
+    The position lives in the C core; the attributes (``hands``, ``draw``,
+    ``phase``, ...) are read-only views of it, and only commands
+    (:meth:`apply`) change it. Card lists hold card ids of
+    ``game.variant.cards``; the ``*_cards`` properties give :class:`Card`
+    objects. A position is written only by constructors (:meth:`new`,
+    :meth:`setup`, :meth:`replace`, :func:`unokit.engine.notation.loads`).
     """
 
     __slots__ = (
         "variant",
         "options",
         "n",
-        "seed",
-        "shuffles",
-        "hands",
-        "draw",
-        "discard",
-        "side",
-        "color",
-        "current",
-        "direction",
-        "dealer",
-        "phase",
-        "drawn",
-        "color_next",
-        "color_reason",
-        "ch_offender",
-        "ch_legal",
-        "ch_card",
-        "ch_after",
-        "ch_after_success",
-        "pending",
-        "stack_class",
-        "stack_amount",
-        "uno",
-        "uno_pre",
-        "vulnerable",
-        "powers",
-        "scores",
-        "round_no",
-        "winner",
-        "round_points",
-        "match_winners",
-        "empty_draws",
-        "wild_top",
-        "reveal",
+        "_seed",
         "log",
         "commands",
+        "changed",
+        "_g",
+        "_st",
+        "_ver",
+        "_lists",
         "_views",
-        "_tables",
-        "_plain",
-        "_core_made",
+        "_made",
+        "_pub",
     )
 
     # ------------------------------------------------------------------ creation
@@ -259,52 +258,89 @@ class Game:
         """An empty table; use :meth:`new` (deal a match) or :meth:`setup`
         (an explicit position) instead."""
         v, opts = check_config(variant, players, options, seed)
+        self._make(v, opts, players, seed, events)
+
+    def _make(
+        self, v: Variant, opts: Options, players: int, seed: int, events: bool,
+        made: CoreConfig | None = None,
+    ) -> None:  # fmt: skip
         self.variant = v
         self.options = opts
         self.n = players
-        self.seed = seed
-        self.shuffles = 0
-        self.hands: list[list[int]] = [[] for _ in range(players)]
-        self.draw: list[int] = []  # top of the pile is the END of the list
-        self.discard: list[int] = []  # bottom -> top
-        self.side = 0
-        self.color = -1
-        self.current = 0
-        self.direction = 1
-        self.dealer = 0
-        self.phase = _DEAL
-        self.drawn = -1
-        self.color_next = -1
-        self.color_reason = ""
-        self.ch_offender = -1
-        self.ch_legal = False
-        self.ch_card = -1
-        self.ch_after = -1
-        self.ch_after_success = -1
-        self.pending = 0
-        self.stack_class = 0
-        self.stack_amount = 0
-        self.uno = [_NONE] * players
-        self.uno_pre = -1
-        self.vulnerable = -1
-        self.powers = [True] * players if v.flex else []
-        self.scores = [0] * players
-        self.round_no = 0
-        self.winner = -1
-        self.round_points = 0
-        self.match_winners: tuple[int, ...] = ()
-        self.empty_draws = 0  # consecutive turns without a play or a draw (D55, D60)
-        self.wild_top = False  # the top card counts as a plain Wild (first card, D59)
-        self.reveal: tuple[int, int, tuple[int, ...]] | None = None
+        self._seed = seed
         self.log: list[ev.Event] | None = [] if events else None
         # accepted commands of the whole match, as text (the body of a record)
         self.commands: list[str] | None = [] if events else None
+        #: whether the last command this game accepted changed it (False only
+        #: for an UNO call or a catch accepted without effect, docs/rules.md D65)
+        self.changed = True
+        if made is None:
+            made = core_config(v, opts, seed)
+        self._made = made
+        self._g = _core.Game(made[0], made[1], players, seed & 0xFFFFFFFFFFFF)
+        if events:
+            self._g.record_events(True)
+        # the core's state() and the views made from it, for the core's version _ver
+        self._st: tuple[Any, ...] = ()
+        self._ver = -1
+        self._lists: dict[str, Any] = {}
         # per-seat redacted history, extended incrementally by observe()
-        self._views: dict[int | None, tuple[int, list[ev.Event]]] = {}
-        self._tables = v
-        self._plain = not opts.sevenZero
-        # (options, variant, seed, the core's tables and option integers)
-        self._core_made: tuple[Options, Variant, int, CoreConfig] | None = None
+        self._views: dict[int | None, tuple[int, list[ev.Event], tuple[ev.Event, ...]]] = {}
+        # observation.public_view's last discard pile, as ids and as cards
+        # observation.public_view's last (discard ids, discard cards, core version, view)
+        self._pub: tuple[Any, ...] | None = None
+
+    def _raw(self) -> tuple[Any, ...]:
+        """The core's ``state()`` tuple, read once per version of the position
+        (the core bumps its version whenever the position may have changed)."""
+        g = self._g
+        if g.version != self._ver:
+            self._ver = g.version
+            self._st = g.state()
+            self._lists = {}
+        return self._st
+
+    def _load(self, fields: dict[str, Any]) -> None:
+        """Write ``fields`` (names of :data:`FIELDS`, values as the attributes
+        give them) into the position; the others stay. For constructors only."""
+        st = list(self._raw())
+        for name, value in fields.items():
+            i = _FIELD[name]
+            if name == "color_reason":
+                value = _REASONS.index(value)
+            elif name in ("ch_legal", "wild_top"):
+                value = int(bool(value))
+            elif name == "hands":
+                value = [list(h) for h in value]
+            elif name == "powers":
+                value = [int(bool(p)) for p in value]
+            elif name == "reveal" and value is not None:
+                value = (int(value[0]), int(value[1]), tuple(value[2]))
+            st[i] = value
+        try:
+            self._g.set_state(tuple(st))
+        except (ValueError, TypeError, OverflowError) as e:
+            raise InvalidPositionError(f"not a position: {e}") from None
+
+    def replace(self, *, seed: int | None = None, events: bool = False, **fields: Any) -> Self:
+        """A new game: this position with ``fields`` (attribute names: ``hands``,
+        ``draw``, ``phase``, ...) replaced and, with ``seed``, another seed for
+        later shuffles. For samplers and tests that need a position no command
+        leads to; it is not checked against docs/rules.md §8 (see :meth:`setup`)."""
+        unknown = set(fields) - set(FIELDS)
+        if unknown:
+            raise TypeError(f"replace: no field {', '.join(sorted(unknown))}")
+        new_seed = self.seed if seed is None else seed
+        g = type(self).__new__(type(self))
+        made = self._made if seed is None else None
+        Game._make(g, self.variant, self.options, self.n, new_seed, events, made)
+        g._g.set_state(self._g.state())
+        if events:
+            g.log = list(self.log) if self.log is not None else []
+            g.commands = list(self.commands) if self.commands is not None else []
+        if fields:
+            g._load(fields)
+        return g
 
     @classmethod
     def new(
@@ -368,9 +404,10 @@ class Game:
         parse = g._card_id
         if len(hands) != players:
             raise InvalidPositionError(f"{len(hands)} hands given for {players} players")
-        g.hands = [[parse(c) for c in h] for h in hands]
-        g.draw = [parse(c) for c in reversed(draw)]
-        g.discard = [parse(c) for c in discard]
+        f: dict[str, Any] = {}  # the fields of the position, loaded at the end
+        f["hands"] = hand_ids = [[parse(c) for c in h] for h in hands]
+        f["draw"] = [parse(c) for c in reversed(draw)]
+        f["discard"] = discard_ids = [parse(c) for c in discard]
         if not 0 <= dealer < players:
             raise InvalidPositionError(f"dealer P{dealer} is not a seat")
         if not 0 <= current < players:
@@ -379,46 +416,50 @@ class Game:
             raise InvalidPositionError("direction must be cw (1) or ccw (-1)")
         if side not in (0, 1) or (side and not v.two_sided):
             raise InvalidPositionError(f"side {side} does not exist in {v.name}")
-        g.dealer, g.current, g.direction, g.side = dealer, current, direction, side
-        g.round_no = 1
+        f.update(dealer=dealer, current=current, direction=direction, side=side, round_no=1)
         ph = Phase[phase] if isinstance(phase, str) else Phase(phase)
         if scores is not None:
             if len(scores) != players or any(not isinstance(s, int) for s in scores):
                 raise InvalidPositionError("scores must be one integer per seat")
-            g.scores = list(scores)
+            f["scores"] = list(scores)
         if powers is not None:
             if not v.flex:
                 raise InvalidPositionError("Power Cards exist only in flex")
             if len(powers) != players:
                 raise InvalidPositionError("powers must give one state per seat")
-            g.powers = [bool(p) for p in powers]
+            f["powers"] = [bool(p) for p in powers]
+        unos = [_NONE] * players
         for seat, state in (uno or {}).items():
             if not 0 <= seat < players:
                 raise InvalidPositionError(f"uno: P{seat} is not a seat")
             s = UnoState[state.upper()] if isinstance(state, str) else UnoState(state)
-            if s != UnoState.NONE and len(g.hands[seat]) != 1:
+            if s != UnoState.NONE and len(hand_ids[seat]) != 1:
                 raise InvalidPositionError(
-                    f"uno: P{seat} is {s.name.lower()} but holds {len(g.hands[seat])} cards"
+                    f"uno: P{seat} is {s.name.lower()} but holds {len(hand_ids[seat])} cards"
                 )
-            g.uno[seat] = int(s)
+            unos[seat] = int(s)
             if s == UnoState.VULNERABLE:
-                g.vulnerable = seat
-        if sum(1 for s in g.uno if s == _VULN) > 1:
+                f["vulnerable"] = seat
+        f["uno"] = unos
+        if sum(1 for s in unos if s == _VULN) > 1:
             raise InvalidPositionError("at most one player can be vulnerable at a time")
-        if not g.discard:
+        if not discard_ids:
             if ph != Phase.AWAIT_TURN and ph != Phase.DEAL:
                 raise InvalidPositionError(f"the discard pile is empty in state {ph.name}")
             if color is not None:
                 raise InvalidPositionError("no colour before the first card is turned")
-            g.phase = _DEAL
+            f["phase"] = _DEAL
             if side:
                 raise InvalidPositionError("a round starts on the light side")
-            g._check_deck()
+            g._check_deck(f)
+            g._load(f)
             return g
         if ph == Phase.DEAL:
             raise InvalidPositionError("state DEAL needs an empty discard pile")
-        g.phase = int(ph)
-        top = g.discard[-1]
+        f["phase"] = int(ph)
+        top = discard_ids[-1]
+        order = seating(seed, players, g.options)  # §6.16: around the (shuffled) table
+        nxt = order[(order.index(current) + direction) % players]
         if ph == Phase.AWAIT_COLOR:
             pass  # no colour is in force until it is declared
         elif color is None:
@@ -427,21 +468,21 @@ class Game:
                 raise InvalidPositionError(
                     f"the top card {v.cards.cards[top]} is wild: give the current colour"
                 )
-            g.color = c
+            f["color"] = c
         else:
             col = Color[color] if isinstance(color, str) else Color(color)
             if col not in v.colors(side):
                 raise InvalidPositionError(
                     f"colour {col.name} does not belong to the {('light', 'dark')[side]} side"
                 )
-            g.color = int(col)
+            f["color"] = int(col)
         if ph == Phase.AWAIT_DRAWN:
             if drawn is None:
                 raise InvalidPositionError("state AWAIT_DRAWN needs the drawn card")
             d = parse(drawn)
-            if d not in g.hands[current]:
+            if d not in hand_ids[current]:
                 raise InvalidPositionError(f"drawn card {drawn} is not in P{current}'s hand")
-            g.drawn = d
+            f["drawn"] = d
         elif drawn is not None:
             raise InvalidPositionError("a drawn card is given outside AWAIT_DRAWN")
         elif ph == Phase.AWAIT_COLOR:
@@ -449,14 +490,14 @@ class Game:
                 raise InvalidPositionError(
                     "AWAIT_COLOR needs a wild face on top of the discard pile"
                 )
-            g.color = -1  # a given colour is ignored: none is in force until declared
-            if len(g.discard) == 1:
-                g.color_reason, g.color_next = "first_card", current
+            f["color"] = -1  # a given colour is ignored: none is in force until declared
+            if len(discard_ids) == 1:
+                f["color_reason"], f["color_next"] = "first_card", current
             elif g.options.flipExposedWildChooser == "next_player":
                 # the next player declares, then takes their turn (docs/rules.md §3.5 step 7)
-                g.color_reason, g.color_next = "flip_exposed_wild", current
+                f["color_reason"], f["color_next"] = "flip_exposed_wild", current
             else:
-                g.color_reason, g.color_next = "flip_exposed_wild", g._next(current)
+                f["color_reason"], f["color_next"] = "flip_exposed_wild", nxt
         elif ph == Phase.AWAIT_CHALLENGE:
             if not v.restricted[side][top]:
                 raise InvalidPositionError("AWAIT_CHALLENGE needs a restricted wild draw on top")
@@ -464,8 +505,9 @@ class Game:
                 raise InvalidPositionError(
                     "AWAIT_CHALLENGE with noBluff or wildDrawChallenge=off: nothing is challenged"
                 )
-            g._set_challenge(prior_color)
-            g.ch_after, g.ch_after_success = g._next(current), current
+            f["ch_after"], f["ch_after_success"] = nxt, current
+            g._load({**f, "phase": _T})  # the hands, to judge the card's legality
+            f.update(g._set_challenge(prior_color))
         elif ph in (Phase.ROUND_OVER, Phase.MATCH_OVER):
             raise InvalidPositionError(f"a position cannot be set up in state {ph.name}")
         if not isinstance(pending_draw, int) or isinstance(pending_draw, bool) or pending_draw < 0:
@@ -485,16 +527,19 @@ class Game:
                     f"pending_draw {pending_draw}: the top card {v.cards.cards[top]} is not a "
                     f"stacked draw card of at most that amount"
                 )
-            g.pending = pending_draw
-            g.stack_class = v.stack_class[side][top]
-            g.stack_amount = amount
+            f.update(pending=pending_draw, stack_class=v.stack_class[side][top])
+            f["stack_amount"] = amount
             if v.restricted[side][top] and not g.options.no_challenge:
-                g._set_challenge(prior_color)  # the last stacked card may be challenged
-                g.ch_after, g.ch_after_success = g._next(current), current
+                # the last stacked card may be challenged
+                f["ch_after"], f["ch_after_success"] = nxt, current
+                g._load({**f, "pending": 0})  # the hands, to judge the card's legality
+                f.update(g._set_challenge(prior_color))
         elif prior_color is not None and ph != Phase.AWAIT_CHALLENGE:
             raise InvalidPositionError("prior_color is given outside AWAIT_CHALLENGE or a stack")
-        if any(not h for h in g.hands) and not g.options.mercy:
+        if any(not h for h in hand_ids) and not g.options.mercy:
             raise InvalidPositionError("a player with no cards: the round would be over")
+        g._check_deck(f)
+        g._load(f)
         if g.options.mercy:  # §6.12: a seat with no card is out of the match
             out = g.out_of_match()
             if g.current in out or g.n - len(out) < 2:
@@ -502,12 +547,12 @@ class Game:
                     "a player with no cards is out of the match (mercy): the seat to act "
                     "must hold cards and two players at least must be in"
                 )
-        g._check_deck()
         return g
 
-    def _set_challenge(self, prior_color: Color | str | None) -> None:
+    def _set_challenge(self, prior_color: Color | str | None) -> dict[str, Any]:
         """Challenge bookkeeping of a set-up position whose top card is a
-        restricted wild draw just played by the seat before ``current``."""
+        restricted wild draw just played by the seat before ``current`` (the
+        fields to load)."""
         v = self.variant
         side = self.side
         top = self.discard[-1]
@@ -524,29 +569,37 @@ class Game:
                 )
             before = int(col)
         off = self._next(self.current, -1)
-        self.ch_offender, self.ch_card = off, top
         # the card is on the discard pile already: no card of the hand is skipped
-        self.ch_legal = before < 0 or not self._holds_match(off, before, -1, self.options.noBluff)
+        legal = before < 0 or not self._holds_match(off, before, -1, self.options.noBluff)
+        return {"ch_offender": off, "ch_card": top, "ch_legal": legal}
 
-    def _check_deck(self) -> None:
+    def _check_deck(self, f: dict[str, Any] | None = None) -> None:
         """Every card of the position must exist in the deck in force, and no
-        more often than the deck holds it (docs/scenario-format.md, docs/rules.md §8)."""
+        more often than the deck holds it (docs/scenario-format.md, docs/rules.md §8).
+        ``f``: the fields about to be loaded (hands and piles from there)."""
         v = self.variant
+        if f is not None:
+            used: Counter[int] = Counter(f.get("draw", self.draw))
+            used.update(f.get("discard", self.discard))
+            for h in f.get("hands", self.hands):
+                used.update(h)
+        else:
+            used = self.all_cards()
         if v.two_sided and self.options.flipPairing == "random_seeded":
             # the pairing is the match's secret: check each side's composition
             canonical = Counter(v.deck_ids(Options(), 0))
             cards = v.cards.cards
             for side in (0, 1):
                 allowed = Counter(str(cards[c].face(side)) for c in canonical.elements())
-                used = Counter(str(cards[c].face(side)) for c in self.all_cards().elements())
-                for face, count in used.items():
+                faces = Counter(str(cards[c].face(side)) for c in used.elements())
+                for face, count in faces.items():
                     if count > allowed[face]:
                         raise InvalidPositionError(
                             f"{count} cards show {face}; the Flip deck has {allowed[face]}"
                         )
             return
         deck = Counter(v.deck_ids(self.options, self.seed))
-        for cid, count in self.all_cards().items():
+        for cid, count in used.items():
             have = deck.get(cid, 0)
             if count > have:
                 card = self.cards[cid]
@@ -573,38 +626,227 @@ class Game:
         except ParseError as e:
             raise InvalidPositionError(str(e)) from None
 
-    def copy(self, *, events: bool = False) -> Game:
-        """An independent copy (cheap: lists are copied, cards are ints).
+    def copy(self, *, events: bool = False) -> Self:
+        """An independent copy (the core's copy of the position).
 
         The copy does not keep the event log unless ``events`` is true."""
-        g = type(self).__new__(type(self))
-        _copy_slots(self, g)
-        g.hands = [h[:] for h in self.hands]
-        g.draw = self.draw[:]
-        g.discard = self.discard[:]
-        g.uno = self.uno[:]
-        g.powers = self.powers[:]
-        g.scores = self.scores[:]
-        g.log = (self.log[:] if self.log is not None else []) if events else None
-        g.commands = (self.commands[:] if self.commands is not None else []) if events else None
+        g = object.__new__(type(self))
+        g.variant = self.variant
+        g.options = self.options
+        g.n = self.n
+        g._seed = self._seed
+        g.changed = self.changed
+        g._made = self._made
+        g._g = c = self._g.copy()
+        g._st = self._st  # immutable tuples: shared until either side changes
+        g._ver = self._ver
+        g._lists = {}
         g._views = {}
+        g._pub = self._pub
+        if events:
+            g.log = self.log[:] if self.log is not None else []
+            g.commands = self.commands[:] if self.commands is not None else []
+            c.record_events(True)
+        else:
+            g.log = g.commands = None
         return g
 
     def __copy__(self) -> Game:
         return self.copy(events=True)
 
     def __getstate__(self) -> dict[str, Any]:
-        # pickling and deepcopy: the core's cached tables are not carried
+        # pickling and deepcopy: the match, the position's fields and the logs
         return {
-            name: getattr(self, name)
-            for name in Game.__slots__
-            if name != "_core_made" and hasattr(self, name)
+            "variant": self.variant.name,
+            "options": self.options,
+            "n": self.n,
+            "seed": self.seed,
+            "state": self._g.state(),
+            "log": self.log,
+            "commands": self.commands,
+            "changed": self.changed,
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        for name, value in state.items():
-            setattr(self, name, value)
-        self._core_made = None
+        self._make(
+            get_variant(state["variant"]), state["options"], state["n"], state["seed"],
+            state["log"] is not None,
+        )  # fmt: skip
+        self._g.set_state(state["state"])
+        self.log, self.commands, self.changed = state["log"], state["commands"], state["changed"]
+
+    # ------------------------------------------------------------------ the position (read-only)
+
+    @property
+    def seed(self) -> int:
+        """The match's seed (shuffle ``k`` draws from ``(seed, k)``)."""
+        return self._seed
+
+    @property
+    def shuffles(self) -> int:
+        """How many shuffles this match has drawn (the next one's generator)."""
+        return int(self._raw()[0])
+
+    @property
+    def hands(self) -> list[list[int]]:
+        """Every seat's hand, card ids (read-only: a view made once per command)."""
+        st = self._raw()
+        h: list[list[int]] | None = self._lists.get("hands")
+        if h is None:
+            h = self._lists["hands"] = [list(x) for x in st[1]]
+        return h
+
+    @property
+    def draw(self) -> list[int]:
+        """The draw pile, card ids; the top of the pile is the END of the list."""
+        st = self._raw()
+        d: list[int] | None = self._lists.get("draw")
+        if d is None:
+            d = self._lists["draw"] = list(st[2])
+        return d
+
+    @property
+    def discard(self) -> list[int]:
+        """The discard pile, card ids, bottom to top."""
+        st = self._raw()
+        d: list[int] | None = self._lists.get("discard")
+        if d is None:
+            d = self._lists["discard"] = list(st[3])
+        return d
+
+    @property
+    def side(self) -> int:
+        return int(self._g.side)
+
+    @property
+    def color(self) -> int:
+        return int(self._g.color)
+
+    @property
+    def current(self) -> int:
+        return int(self._g.current)
+
+    @property
+    def direction(self) -> int:
+        return int(self._g.direction)
+
+    @property
+    def dealer(self) -> int:
+        return int(self._g.dealer)
+
+    @property
+    def phase(self) -> int:
+        return int(self._g.phase)
+
+    @property
+    def drawn(self) -> int:
+        return int(self._g.drawn)
+
+    @property
+    def color_next(self) -> int:
+        return int(self._raw()[11])
+
+    @property
+    def color_reason(self) -> str:
+        return _REASONS[self._raw()[12]]
+
+    @property
+    def ch_offender(self) -> int:
+        return int(self._g.ch_offender)
+
+    @property
+    def ch_legal(self) -> bool:
+        return bool(self._raw()[14])
+
+    @property
+    def ch_card(self) -> int:
+        return int(self._raw()[15])
+
+    @property
+    def ch_after(self) -> int:
+        return int(self._raw()[16])
+
+    @property
+    def ch_after_success(self) -> int:
+        return int(self._raw()[17])
+
+    @property
+    def pending(self) -> int:
+        return int(self._g.pending)
+
+    @property
+    def stack_class(self) -> int:
+        return int(self._raw()[19])
+
+    @property
+    def stack_amount(self) -> int:
+        return int(self._raw()[20])
+
+    @property
+    def uno(self) -> list[int]:
+        st = self._raw()
+        u: list[int] | None = self._lists.get("uno")
+        if u is None:
+            u = self._lists["uno"] = list(st[21])
+        return u
+
+    @property
+    def uno_pre(self) -> int:
+        return int(self._raw()[22])
+
+    @property
+    def vulnerable(self) -> int:
+        return int(self._g.vulnerable)
+
+    @property
+    def powers(self) -> list[bool]:
+        """Flex: every seat's Power Card (True: green); ``[]`` in other variants."""
+        st = self._raw()
+        p: list[bool] | None = self._lists.get("powers")
+        if p is None:
+            p = self._lists["powers"] = list(st[24]) if self.variant.flex else []
+        return p
+
+    @property
+    def scores(self) -> list[int]:
+        st = self._raw()
+        sc: list[int] | None = self._lists.get("scores")
+        if sc is None:
+            sc = self._lists["scores"] = list(st[25])
+        return sc
+
+    @property
+    def round_no(self) -> int:
+        return int(self._g.round_no)
+
+    @property
+    def winner(self) -> int:
+        return int(self._g.winner)
+
+    @property
+    def round_points(self) -> int:
+        return int(self._g.round_points)
+
+    @property
+    def match_winners(self) -> tuple[int, ...]:
+        mw: tuple[int, ...] = self._raw()[29]
+        return mw
+
+    @property
+    def empty_draws(self) -> int:
+        """Consecutive turns without a play or a draw (docs/rules.md D55, D60)."""
+        return int(self._raw()[30])
+
+    @property
+    def wild_top(self) -> bool:
+        """The top card counts as a plain Wild (first card, D59)."""
+        return bool(self._raw()[31])
+
+    @property
+    def reveal(self) -> tuple[int, int, tuple[int, ...]] | None:
+        """A hand being shown: (seat shown to, offender, card ids), or None."""
+        r: tuple[int, int, tuple[int, ...]] | None = self._raw()[32]
+        return r
 
     # ------------------------------------------------------------------ views
 
@@ -620,7 +862,7 @@ class Game:
     def hand(self, seat: int) -> list[Card]:
         """``seat``'s hand as Card objects."""
         cs = self.variant.cards.cards
-        return [cs[c] for c in self.hands[seat]]
+        return [cs[c] for c in self._g.hand(seat)]
 
     @property
     def draw_pile(self) -> list[Card]:
@@ -636,12 +878,13 @@ class Game:
 
     @property
     def draw_count(self) -> int:
-        return len(self.draw)
+        return int(self._g.draw_count)
 
     @property
     def top(self) -> Card | None:
         """The top card of the discard pile (a physical card in Flip)."""
-        return self.variant.cards.cards[self.discard[-1]] if self.discard else None
+        t = self._g.top
+        return None if t < 0 else self.variant.cards.cards[t]
 
     @property
     def top_face(self) -> Any:
@@ -656,13 +899,14 @@ class Game:
     @property
     def to_act(self) -> int | None:
         """The seat whose decision it is (None when the round or match is over)."""
-        if self.phase in (_RO, _MO):
+        g = self._g
+        if g.phase in (_RO, _MO):
             return None
-        return self.current
+        return int(g.current)
 
     @property
     def state(self) -> Phase:
-        return Phase(self.phase)
+        return _PHASE_OF[self._g.phase]
 
     def uno_state(self, seat: int) -> UnoState:
         return UnoState(self.uno[seat])
@@ -670,7 +914,7 @@ class Game:
     @property
     def is_over(self) -> bool:
         """True when the match is over."""
-        return self.phase == _MO
+        return bool(self._g.phase == _MO)
 
     def out_of_match(self) -> tuple[int, ...]:
         """The seats out of the match under the house rule ``mercy``
@@ -687,7 +931,7 @@ class Game:
     def hand_value(self, seat: int) -> int:
         """The scoring value of ``seat``'s hand on the current side."""
         pts = self.variant.points[self.side]
-        return sum(pts[c] for c in self.hands[seat])
+        return sum(pts[c] for c in self._g.hand(seat))
 
     def all_cards(self) -> Counter[int]:
         """Multiset of every card in hands and piles (for conservation checks)."""
@@ -724,52 +968,23 @@ class Game:
 
     def _accept_mask(self) -> int:
         """What the top card accepts: its colour (or the declared one), its
-        number or symbol class, and wilds (docs/rules.md §1.5)."""
-        if self.wild_top:
-            return (1 << self.color) | WILD_BIT
-        top = self.discard[-1]
-        return (1 << self.color) | self.variant.topkey[self.side][top] | WILD_BIT
+        number or symbol class, and wilds (docs/rules.md §1.5; the core's)."""
+        return int(self._g.accept_mask)
 
     def _top_ident(self) -> int:
         """Identity of the top card for jump-ins (docs/rules.md §6.2, D64); -1: none."""
         if self.wild_top:
             return -1
-        return self.variant.ident[self.side][self.discard[-1]]
+        return self.variant.ident[self.side][self._g.top]
 
     def _holds_match(
         self, seat: int, color: int, skip_card: int, skip_restricted: bool = False
     ) -> bool:
         """Whether ``seat`` (without one copy of ``skip_card``) holds a card that
-        "matches the current colour" for restricted wild draws (docs/rules.md §1.10).
-        ``skip_restricted``: other restricted wild draws do not count (noBluff,
-        see :meth:`_restricted_legal`)."""
-        v = self.variant
-        restricted = v.restricted[self.side]
-        o = self.options
-        colors = v.color[self.side]
-        if v.flex:
-            wilds = o.flexWildsCountAsMatch
-            flexcols = o.flexFlexColorsCountAsMatch
-        else:
-            wilds = o.wildDrawWildsCountAsMatch
-            flexcols = False
-        skipped = False
-        for c in self.hands[seat]:
-            if c == skip_card and not skipped:
-                skipped = True
-                continue
-            if skip_restricted and restricted[c]:
-                continue
-            col = colors[c]
-            if col == color:
-                return True
-            if col < 0 and wilds:
-                return True
-            if flexcols:
-                fc = v.cards.cards[c].light.flex_color
-                if fc is not None and int(fc) == color:
-                    return True
-        return False
+        "matches the current colour" for restricted wild draws (docs/rules.md §1.10;
+        the core decides). ``skip_restricted``: other restricted wild draws do
+        not count (noBluff, see :meth:`_restricted_legal`)."""
+        return bool(self._g.holds_match(seat, color, skip_card, skip_restricted))
 
     # ------------------------------------------------------------------ round flow
 
@@ -873,9 +1088,9 @@ class Game:
             if color < 0:
                 if not last or kind == _WDC:
                     return f"{card} is a wild: declare a colour (color=...)", False
-            elif Color(color) not in colors:
+            elif not 0 <= color < 8 or Color(color) not in colors:
                 return (
-                    f"colour {Color(color).name} is not a colour of the "
+                    f"colour {Color(color).name if color < 8 else color} is not a colour of the "
                     f"{('light', 'dark')[side]} side ({' '.join(c.name for c in colors)})"
                 ), False
         elif color >= 0:
@@ -901,6 +1116,8 @@ class Game:
         if flip_color >= 0:
             if kind != _FLIP:
                 return f"{card} is not a Flip card: flipcolor does not apply", False
+            if not 0 <= flip_color < 8:
+                return f"flipcolor {flip_color} is not a colour", False
             if Color(flip_color) not in v.colors(1 - side):
                 return (
                     f"flipcolor {Color(flip_color).name} is not a colour of the other side",
@@ -1027,41 +1244,23 @@ class Game:
 
     # ------------------------------------------------------------------ commands (on the C core)
 
-    def _core(self, events: bool = False) -> CoreGame:
-        """This position loaded into the C core (tables and option integers
-        are cached per variant and options); ``events``: record the events
-        the next command causes."""
-        made = self._core_made
-        if made is None or made[0] is not self.options or made[1] is not self.variant or (
-            made[2] != self.seed
-        ):
-            made = self._core_made = (
-                self.options, self.variant, self.seed,
-                _core_mod().core_config(self.variant, self.options, self.seed),
-            )  # fmt: skip
-        c: CoreGame = _core_mod().CoreGame.from_game(self, made[3])
-        if events:
-            c.record_events(True)
-        return c
-
-    def _commit(self, c: CoreGame) -> None:
-        """Store the core's position back into this game and append the events
-        it recorded to the log."""
-        c.store(self)
-        if self.log is not None:
-            self.log.extend(c.take_events())
+    def _done(self) -> None:
+        """After a command the core accepted: the events it recorded go to the log."""
+        self.changed = True
+        log = self.log
+        if log is not None:
+            flat = self._g.take_events()
+            if flat:
+                log.extend(decode_events(self.variant, flat))
 
     def _refuse(self, err: int, why: str | None) -> IllegalActionError:
-        from unokit.engine.core import error_text
-
         return IllegalActionError(why or error_text(err))
 
     def _run_move(self, move: int, seat: int, uno: bool, why: Callable[[], str | None]) -> None:
-        c = self._core(self.log is not None)
-        err = c.attempt_move(move, seat, uno)
+        err = self._g.apply_move(move, seat, uno)
         if err:
             raise self._refuse(err, why())
-        self._commit(c)
+        self._done()
 
     def start(self) -> None:
         """Turn the first card and apply the variant's first-card rule
@@ -1069,21 +1268,16 @@ class Game:
         before their first card); a new round does this by itself."""
         if self.phase != _DEAL:
             raise IllegalActionError("the first card has already been turned")
-        c = self._core(self.log is not None)
-        err = c.attempt_start()
+        err = self._g.start()
         if err:
             raise self._refuse(err, None)
-        self._commit(c)
+        self._done()
         if self.commands is not None:
             self.commands.append("START")
 
     def _new_match(self) -> None:
-        c = _core_mod().CoreGame.new(
-            self.variant, self.n, self.options, self.seed, events=self.log is not None
-        )
-        c.store(self)
-        if self.log is not None:
-            self.log = c.take_events()
+        self._g.new_match()
+        self._done()
 
     def next_round(self) -> list[ev.Event]:
         """Deal the next round (only in ``ROUND_OVER``)."""
@@ -1092,14 +1286,13 @@ class Game:
                 "the next round can only be dealt when a round is over"
                 + (" (the match is over)" if self.phase == _MO else "")
             )
-        c = self._core(self.log is not None)
-        err = c.attempt_next_round()
+        err = self._g.next_round()
         if err:
             raise self._refuse(err, None)
-        c.store(self)
         if self.log is not None:
-            self.log = c.take_events()
+            self.log = []
             self._views = {}
+        self._done()
         if self.commands is not None:
             self.commands.append("NEXT")
         return list(self.log) if self.log is not None else []
@@ -1134,13 +1327,14 @@ class Game:
             if not self.catch(action.seat, action.target):
                 return []
         elif isinstance(action, NextRound):
-            return self.next_round()
+            evs = self.next_round()
+            return evs if self.log is not None else self.take_events()
         else:  # pragma: no cover - typing guards this
             raise IllegalActionError(f"not a command: {action!r}")
         if self.commands is not None:
             self.commands.append(str(action))
         if self.log is None:
-            return []
+            return self.take_events()  # [] unless record_events() was asked for
         return self.log[start:]
 
     def play(
@@ -1158,18 +1352,15 @@ class Game:
         self._seat_ok(seat)
         if not (isinstance(cid, int) and 0 <= cid < len(self.variant.cards)):
             raise IllegalActionError(f"card id {cid!r} is not a {self.variant.name} card")
-        c = self._core(self.log is not None)
-        err = c.attempt_play(seat, cid, color, flex, target, swap, uno, flip_color)
+        err = self._g.play(seat, cid, color, flex, target, swap, uno, flip_color)
         if err:
             why, _ = self._play_error(seat, cid, color, flex, target, swap, flip_color)
             raise self._refuse(err, why)
-        self._commit(c)
+        self._done()
 
     def _apply_multi(self, action: Play) -> None:
         """A :class:`Play` with ``more`` (house rule multiPlay): only number
         cards, so no colour, side, target or flip colour."""
-        from unokit.engine.core import error_text
-
         if action.color is not None or action.flex or action.target is not None:
             raise IllegalActionError(error_text(6))  # UK_ERR_FORM
         if action.flip_color is not None:
@@ -1182,11 +1373,10 @@ class Game:
         """PLAY of several number cards of one number, in order (multiPlay,
         docs/rules.md §6)."""
         self._seat_ok(seat)
-        c = self._core(self.log is not None)
-        err = c.attempt_multi(seat, cids, swap, uno)
+        err = self._g.play_multi(seat, cids, swap, uno)
         if err:
             raise self._refuse(err, None)
-        self._commit(c)
+        self._done()
 
     def draw_card(self, seat: int) -> None:
         """DRAW: the turn's one card, or the stacked penalty (docs/rules.md §1.6, §6.1)."""
@@ -1257,17 +1447,13 @@ class Game:
     def _effect(self, move: int, seat: int) -> bool:
         """Carry out an UNO call or a catch; whether it changed anything (one
         that does not is accepted, is not recorded and has no event, D65)."""
-        c = self._core(True)  # an effect is a change of state or an event
-        before = c.fingerprint()
-        err = c.attempt_move(move, seat, False)
+        err = self._g.apply_move(move, seat, False)
         if err:
             raise self._refuse(err, None)
-        events = c.take_events()
-        if not events and c.fingerprint() == before:
+        if not self._g.changed:
+            self.changed = False
             return False
-        c.store(self)
-        if self.log is not None:
-            self.log.extend(events)
+        self._done()
         return True
 
     def call_uno(self, seat: int) -> bool:
@@ -1330,46 +1516,158 @@ class Game:
         else:
             raise IllegalActionError(f"not a move code: {move}")
 
-    def _step(self, move: int, uno: bool = True) -> None:
-        """:meth:`apply_move` for the seat to act (kept for old callers)."""
-        self.apply_move(move, self.current, uno)
+    # ------------------------------------------------------------------ the core, for fast callers
+
+    def record_events(self, on: bool = True) -> None:
+        """Without an event log (``events=False``): keep the events of the
+        following commands for :meth:`take_events` (or stop)."""
+        if self.log is not None:
+            raise ValueError("this game keeps an event log: read game.log")
+        self._g.record_events(on)
+
+    def take_events(self) -> list[ev.Event]:
+        """The events recorded since the last call (see :meth:`record_events`)."""
+        flat = self._g.take_events()
+        return decode_events(self.variant, flat) if flat else []
+
+    def attempt_move(self, move: int, seat: int, uno: bool = False) -> int:
+        """Carry out move code ``move`` for ``seat``: 0, or the core's error
+        code of a refusal (nothing changed; :data:`unokit.engine.codes.ERRORS`)."""
+        err = int(self._g.apply_move(move, seat, uno))
+        if not err:
+            self._done()
+        return err
+
+    def attempt_play(
+        self, seat: int, cid: int, color: int, flex: bool, target: int, swap: int, uno: bool,
+        flip_color: int,
+    ) -> int:  # fmt: skip
+        """A PLAY with every field (:meth:`play`): 0 or the core's error code."""
+        err = int(self._g.play(seat, cid, color, flex, target, swap, uno, flip_color))
+        if not err:
+            self._done()
+        return err
+
+    def attempt_start(self) -> int:
+        """Turn the first card: 0 or an error code."""
+        err = int(self._g.start())
+        if not err:
+            self._done()
+        return err
+
+    def attempt_next_round(self) -> int:
+        """Deal the next round: 0 or an error code."""
+        if self.phase != _RO:
+            return codes.ERR_PHASE
+        self.next_round()
+        return 0
+
+    def fingerprint(self) -> tuple[Any, ...]:
+        """The raw position (for "did this change anything")."""
+        return tuple(self._g.state())
+
+    def hand_ids(self, seat: int) -> list[int]:
+        """The card ids in ``seat``'s hand (a fresh list; cheaper than :attr:`hands`)."""
+        return self._g.hand(seat)
+
+    def hand_sizes(self) -> list[int]:
+        return self._g.hand_sizes()
+
+    def power(self, seat: int) -> bool:
+        """Whether ``seat`` holds the Flex power (False outside Flex)."""
+        return bool(self._g.power(seat))
+
+    @property
+    def accept_mask(self) -> int:
+        """What the top card accepts (computed by the core)."""
+        return int(self._g.accept_mask)
+
+    @property
+    def reveal_seat(self) -> int:
+        """The seat whose hand is being revealed (7-0 / Flex), -1: none."""
+        return int(self._g.reveal_seat)
+
+    def describe(self, move: int, seat: int | None = None) -> str:
+        """A move code in the notation of commands (``P1 PLAY R5``)."""
+        s = self.current if seat is None else seat
+        try:
+            action: Action = self.decode(s, move)
+        except (ValueError, IndexError):
+            return f"code {move}"
+        return str(action)
+
+    def playout(self, rnd: Callable[[], float], max_turns: int = 1_000_000) -> int:
+        """:func:`unokit.engine.playout.playout` in the core: the random policy,
+        calling ``rnd`` exactly as the Python playout does; the turns played."""
+        turns = int(self._g.playout(rnd, max_turns))
+        self._done()
+        return turns
+
+    def playout_random(self, r: random.Random, max_turns: int = 1_000_000) -> int:
+        """:meth:`playout` drawing from ``r`` inside C: ``r``'s Mersenne Twister
+        state is read, advanced as ``r.random()`` would advance it, and written
+        back (worth it for long playouts, e.g. whole matches)."""
+        version, state, gauss = r.getstate()
+        turns, new = self._g.playout_mt(state, max_turns)
+        r.setstate((version, new, gauss))
+        self._done()
+        return int(turns)
 
     # ------------------------------------------------------------------ moves (from the core)
 
     def legal_moves(self, seat: int | None = None) -> list[int]:
         """Like :meth:`legal_actions`, as integer move codes (see :meth:`decode`)."""
-        if self.phase in (_RO, _MO, _DEAL):
+        if seat is not None and not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
+        g = self._g
+        if g.phase >= _RO:
             return []
-        return self._core().legal_moves(seat)
+        return g.legal_moves(-1 if seat is None else seat)
 
     def turn_moves(self) -> list[int]:
         """The current player's turn decisions as move codes (no UNO or catch)."""
-        if self.phase in (_RO, _MO, _DEAL):
+        if self._g.phase >= _RO:
             return []
-        return self._core().turn_moves()
+        return self._g.turn_moves()
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal command of ``seat`` (default: the seat to act), as typed
         actions: the turn decisions, plus UNO calls and catches that have an
         effect, plus jump-ins. Wild plays are listed once per colour."""
-        return [
-            self.decode(seat if seat is not None else self.current, m)
-            for m in self.legal_moves(seat)
-        ]
+        s = seat if seat is not None else int(self._g.current)
+        return self.actions_of(s, self.legal_moves(seat))
+
+    def actions_of(self, seat: int, moves: Sequence[int]) -> list[Action]:
+        """The typed actions of move codes ``moves`` played by ``seat`` (the
+        same objects for the same codes: actions are immutable)."""
+        s = seat
+        made = _DECODED.get(self.variant.name)
+        if made is None or len(made) > 100_000:
+            made = _DECODED[self.variant.name] = {}
+        out = []
+        for m in moves:
+            if m & 15 == OP_MULTI:  # a multi-play's code names places in the hand
+                out.append(self.decode(s, m))
+                continue
+            a = made.get(m << 4 | s)
+            if a is None:
+                a = made[m << 4 | s] = self.decode(s, m)
+            out.append(a)
+        return out
 
     def legal_actions_by_seat(self) -> list[list[Action]]:
         """``legal_actions(seat)`` of every seat, in seat order, with the
         position loaded into the core once (a server showing one state to all
         its seats)."""
-        return [[self.decode(s, m) for m in ms] for s, ms in enumerate(self.legal_moves_by_seat())]
+        return [self.actions_of(s, ms) for s, ms in enumerate(self.legal_moves_by_seat())]
 
     def legal_moves_by_seat(self) -> list[list[int]]:
         """``legal_moves(seat)`` of every seat, in seat order, with the
         position loaded into the core once."""
         if self.phase in (_RO, _MO, _DEAL):
             return [[] for _ in range(self.n)]
-        c = self._core()
-        return [c.legal_moves(s) for s in range(self.n)]
+        g = self._g
+        return [g.legal_moves(s) for s in range(self.n)]
 
     def decode(self, seat: int, move: int) -> Action:
         """The typed action of move code ``move`` played by ``seat``."""
@@ -1446,60 +1744,56 @@ class Game:
 
     def observe(self, seat: int | None) -> Observation:
         """What ``seat`` may know (``None``: a spectator); see :mod:`unokit.engine.observation`."""
-        from unokit.engine.observation import observe
-
         return observe(self, seat)
 
     def is_legal(self, action: Action | str) -> bool:
-        """Whether :meth:`apply` would accept ``action`` (the game is not changed)."""
+        """Whether :meth:`apply` would accept ``action`` (the game is not changed:
+        the command is tried on a scratch copy of the core's position, with no
+        events and no Python game)."""
         try:
-            self.copy().apply(action)
+            if isinstance(action, str):
+                action = parse_action(action, self.variant.cards)
+            return self._try(action)
         except (IllegalActionError, ParseError):
             return False
-        return True
+
+    def _try(self, action: Action) -> bool:
+        """Whether the core accepts ``action`` on a scratch copy of the position."""
+        g = self._g.copy()
+        n = self.n
+        if isinstance(action, Play):
+            cid = self.variant.cards.index.get(action.card)
+            if cid is None or not (isinstance(action.seat, int) and 0 <= action.seat < n):
+                return False
+            return not g.play(action.seat, cid, *action.engine_args())
+        if isinstance(action, NextRound):
+            return bool(g.phase == _RO)
+        seat = getattr(action, "seat", None)
+        if not (isinstance(seat, int) and 0 <= seat < n):
+            return False
+        if isinstance(action, (CallUno, Catch)) and g.phase >= _RO:
+            return False
+        if isinstance(action, Catch) and not (
+            isinstance(action.target, int) and 0 <= action.target < n and action.target != seat
+        ):
+            return False
+        if isinstance(action, ChooseColor) and not 0 <= int(action.color) < 8:
+            return False
+        return not g.apply_move(self.encode(action), seat, False)
 
     # ------------------------------------------------------------------ comparison
 
     def state_tuple(self) -> tuple[Any, ...]:
         """Everything that defines the game (not the event log), for equality."""
+        st = self._raw()
         return (
-            self.variant.name,
-            self.options,
-            self.n,
-            self.seed,
-            self.shuffles,
-            tuple(tuple(h) for h in self.hands),
-            tuple(self.draw),
-            tuple(self.discard),
-            self.side,
-            self.color,
-            self.current,
-            self.direction,
-            self.dealer,
-            self.phase,
-            self.drawn,
-            self.color_next,
-            self.color_reason,
-            self.ch_offender,
-            self.ch_legal,
-            self.ch_card,
-            self.ch_after,
-            self.ch_after_success,
-            self.pending,
-            self.stack_class,
-            self.stack_amount,
-            tuple(self.uno),
-            self.uno_pre,
-            self.vulnerable,
-            tuple(self.powers),
-            tuple(self.scores),
-            self.round_no,
-            self.winner,
-            self.round_points,
-            self.match_winners,
-            self.empty_draws,
-            self.wild_top,
-            self.reveal,
+            (self.variant.name, self.options, self.n, self.seed)
+            + st[:12]
+            + (_REASONS[st[12]], st[13], bool(st[14]))
+            + st[15:24]
+            + (st[24] if self.variant.flex else (),)
+            + st[25:31]
+            + (bool(st[31]), st[32])
         )
 
     def __eq__(self, other: object) -> bool:
@@ -1518,8 +1812,6 @@ class Game:
         )
 
     def __str__(self) -> str:
-        from unokit.engine.render import render
-
         return render(self)
 
     def check_invariants(self, initial: Counter[int] | None = None) -> None:
@@ -1547,34 +1839,3 @@ class Game:
             ), "all Power Cards red after a play"
         if ph == _D:
             assert self.drawn in self.hands[self.current], "drawn card not in hand"
-
-
-_CORE: list[ModuleType] = []
-
-
-def _slot_copier() -> Callable[[Game, Game], None]:
-    """``dst.x = src.x`` for every slot of :class:`Game`, as straight-line code
-    (:meth:`Game.copy` runs once per command of a server or a search: a
-    loop of ``getattr``/``setattr`` calls costs about three times as much)."""
-    body = "".join(f"    dst.{name} = src.{name}\n" for name in Game.__slots__)
-    scope: dict[str, Any] = {}
-    exec(f"def copy_slots(src, dst):\n{body}", scope)  # noqa: S102 - names from __slots__
-    copier: Callable[[Game, Game], None] = scope["copy_slots"]
-    return copier
-
-
-_copy_slots = _slot_copier()
-
-
-def _core_mod() -> ModuleType:
-    """:mod:`unokit.engine.core` (imported on first use: it imports this module)."""
-    if not _CORE:
-        import unokit.engine.core
-
-        _CORE.append(unokit.engine.core)
-    return _CORE[0]
-
-
-def iter_cards(game: Game, ids: Iterable[int]) -> list[Card]:
-    cs = game.variant.cards.cards
-    return [cs[i] for i in ids]

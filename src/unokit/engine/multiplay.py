@@ -13,12 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from unokit.engine.codes import OP_MULTI
 from unokit.engine.variants import Variant
 
 __all__ = ["OP_MULTI", "others", "decode", "encode"]
 
-#: the move op of a multi-play (``UK_OP_MULTI``)
-OP_MULTI = 9
 
 
 def others(variant: Variant, side: int, hand: Sequence[int], first: int) -> list[int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from unokit.engine import events as ev
 from unokit.engine.actions import (
@@ -35,8 +36,10 @@ from unokit.engine.actions import (
 from unokit.engine.cards import FLIP, Card, Color, Face, Kind, parse_color
 from unokit.engine.errors import ParseError, UnoError
 from unokit.engine.house_view import house_lines
-from unokit.engine.observation import Observation
 from unokit.engine.variants import get_variant
+
+if TYPE_CHECKING:  # observation imports this module (Observation.to_text)
+    from unokit.engine.observation import Observation
 
 __all__ = [
     "COLOR_SYMBOL",

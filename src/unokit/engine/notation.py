@@ -16,6 +16,7 @@ True
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from unokit.engine.cards import Color
 from unokit.engine.errors import InvalidPositionError, OptionError, ParseError, UnoError
@@ -158,95 +159,98 @@ def loads(text: str) -> Game:
         raise ParseError(f"options: {e}") from None
     players = r.int("players")
     g = Game(r.one("variant"), players, options, r.int("seed"))
-    g.log = []
-    g.commands = []
+    f: dict[str, Any] = {}  # the fields of the position, loaded once checked
     cid = g._card_id
     try:
         if sorted(r.hands) != list(range(players)):
             raise InvalidPositionError(f"expected one 'hands' line for each of P0..P{players - 1}")
-        g.hands = [[cid(c) for c in r.hands[s]] for s in range(players)]
-        g.draw = [cid(c) for c in reversed(r.cards("draw"))]
-        g.discard = [cid(c) for c in r.cards("discard")]
-        g.shuffles = r.int("shuffles")
-        g.round_no = r.int("round")
-        g.dealer = _Reader.seat(r.one("dealer"))
-        g.phase = int(Phase[r.one("phase")])
-        g.current = _Reader.seat(r.one("current"))
-        g.direction = {"cw": 1, "ccw": -1}[r.one("direction")]
-        g.side = {"light": 0, "dark": 1}[r.one("side")]
+        f["hands"] = [[cid(c) for c in r.hands[s]] for s in range(players)]
+        f["draw"] = [cid(c) for c in reversed(r.cards("draw"))]
+        f["discard"] = [cid(c) for c in r.cards("discard")]
+        f["shuffles"] = r.int("shuffles")
+        f["round_no"] = r.int("round")
+        f["dealer"] = _Reader.seat(r.one("dealer"))
+        f["phase"] = int(Phase[r.one("phase")])
+        f["current"] = _Reader.seat(r.one("current"))
+        f["direction"] = {"cw": 1, "ccw": -1}[r.one("direction")]
+        f["side"] = {"light": 0, "dark": 1}[r.one("side")]
         color = r.one("color")
-        g.color = -1 if color == "-" else int(Color[color])
+        f["color"] = -1 if color == "-" else int(Color[color])
         drawn = r.one("drawn")
-        g.drawn = -1 if drawn == "-" else cid(drawn)
+        f["drawn"] = -1 if drawn == "-" else cid(drawn)
         cn = r.values["color_next"]
         if len(cn) != 2:
             raise ParseError("color_next: expected a seat and a reason")
-        g.color_next = _Reader.seat(cn[0])
-        g.color_reason = "" if cn[1] == "-" else cn[1]
+        f["color_next"] = _Reader.seat(cn[0])
+        f["color_reason"] = "" if cn[1] == "-" else cn[1]
         uno = r.values["uno"]
         if len(uno) != players:
             raise InvalidPositionError("uno: one state per seat")
-        g.uno = [_UNO.index(u) for u in uno]
-        g.uno_pre = _Reader.seat(r.one("uno_pre"))
-        g.vulnerable = _Reader.seat(r.one("vulnerable"))
+        f["uno"] = [_UNO.index(u) for u in uno]
+        f["uno_pre"] = _Reader.seat(r.one("uno_pre"))
+        f["vulnerable"] = _Reader.seat(r.one("vulnerable"))
         powers = r.one("powers")
-        g.powers = [] if powers == "-" else [p == "G" for p in powers]
+        f["powers"] = [] if powers == "-" else [p == "G" for p in powers]
         if powers != "-" and set(powers) - {"G", "X"}:
             raise InvalidPositionError("powers: a string of G and X")
-        g.scores = [int(x) for x in r.values["scores"]]
-        g.pending, g.stack_class, g.stack_amount = (r.int("pending", i) for i in range(3))
+        f["scores"] = [int(x) for x in r.values["scores"]]
+        f["pending"], f["stack_class"], f["stack_amount"] = (r.int("pending", i) for i in range(3))
         ch = r.values["challenge"]
         if ch != ["-"]:
             if len(ch) != 5 or ch[1] not in ("legal", "illegal"):
                 raise ParseError(
                     "challenge: expected '-' or offender legal|illegal card after after"
                 )
-            g.ch_offender = _Reader.seat(ch[0])
-            g.ch_legal = ch[1] == "legal"
-            g.ch_card = cid(ch[2])
-            g.ch_after = _Reader.seat(ch[3])
-            g.ch_after_success = _Reader.seat(ch[4])
-        g.empty_draws = r.int("empty_draws")
-        g.wild_top = r.values.get("wild_top", ["false"]) == ["true"]
-        g.winner = _Reader.seat(r.one("winner"))
-        g.round_points = r.int("round_points")
+            f["ch_offender"] = _Reader.seat(ch[0])
+            f["ch_legal"] = ch[1] == "legal"
+            f["ch_card"] = cid(ch[2])
+            f["ch_after"] = _Reader.seat(ch[3])
+            f["ch_after_success"] = _Reader.seat(ch[4])
+        f["empty_draws"] = r.int("empty_draws")
+        f["wild_top"] = r.values.get("wild_top", ["false"]) == ["true"]
+        f["winner"] = _Reader.seat(r.one("winner"))
+        f["round_points"] = r.int("round_points")
         mw = r.values["match_winners"]
-        g.match_winners = () if mw == ["-"] else tuple(_Reader.seat(x) for x in mw)
+        f["match_winners"] = () if mw == ["-"] else tuple(_Reader.seat(x) for x in mw)
         rv = r.values["reveal"]
         if rv != ["-"]:
             if len(rv) < 2:
                 raise ParseError("reveal: expected '-' or challenger offender cards")
             hand = () if rv[2:] == ["-"] else tuple(cid(c) for c in rv[2:])
-            g.reveal = (_Reader.seat(rv[0]), _Reader.seat(rv[1]), hand)
+            f["reveal"] = (_Reader.seat(rv[0]), _Reader.seat(rv[1]), hand)
     except (KeyError, ValueError) as e:
         if isinstance(e, UnoError):
             raise
         raise ParseError(f"malformed position: {e}") from None
-    _validate(g)
+    _validate(g, f)
     return g
 
 
-def _validate(g: Game) -> None:
+def _validate(g: Game, f: dict[str, Any]) -> None:
+    """Check the fields ``f`` read for ``g``, load them, check the position."""
     n = g.n
     v = g.variant
-    seats = [g.dealer, g.current]
+    seats = [f["dealer"], f["current"]]
     if any(not 0 <= s < n for s in seats):
         raise InvalidPositionError("dealer and current must be seats of the game")
-    for s in (g.uno_pre, g.vulnerable, g.color_next, g.winner, g.ch_offender):
+    for s in (f["uno_pre"], f["vulnerable"], f["color_next"], f["winner"], f.get("ch_offender", -1)):
         if not -1 <= s < n:
             raise InvalidPositionError(f"P{s} is not a seat")
-    if len(g.scores) != n:
+    if len(f["scores"]) != n:
         raise InvalidPositionError("scores: one integer per seat")
-    if v.flex != bool(g.powers) or (g.powers and len(g.powers) != n):
+    if v.flex != bool(f["powers"]) or (f["powers"] and len(f["powers"]) != n):
         raise InvalidPositionError("powers: one state per seat in flex, '-' otherwise")
-    if g.side and not v.two_sided:
+    if f["side"] and not v.two_sided:
         raise InvalidPositionError(f"{v.name} has no dark side")
-    if g.color >= 0 and Color(g.color) not in v.colors(g.side):
+    if f["color"] >= 0 and Color(f["color"]) not in v.colors(f["side"]):
         raise InvalidPositionError("the colour does not belong to the current side")
-    if g.phase == 1 and g.drawn not in g.hands[g.current]:
+    if f["phase"] == 1 and f["drawn"] not in f["hands"][f["current"]]:
         raise InvalidPositionError("the drawn card is not in the hand of the player to act")
-    if g.vulnerable >= 0 and g.uno[g.vulnerable] != 2:
+    if f["vulnerable"] >= 0 and f["uno"][f["vulnerable"]] != 2:
         raise InvalidPositionError("vulnerable seat and UNO states disagree")
+    if f["color_reason"] not in ("", "first_card", "flip_exposed_wild"):
+        raise InvalidPositionError(f"color_next: no reason {f['color_reason']!r}")
+    g._load(f)
     try:
         g.check_invariants()
     except AssertionError as e:

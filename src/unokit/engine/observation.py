@@ -19,11 +19,14 @@ another hand's cards, the draw order, the seed or the random state.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, cast
 
+from unokit import _core
 from unokit.engine.actions import Action
 from unokit.engine.cards import Card, Color, Face
+from unokit.engine.codes import CHALLENGE, COLOR_REASONS, DRAWN, MATCH_OVER, ROUND_OVER
+from unokit.engine.errors import IllegalActionError
 from unokit.engine.events import Event, redact
 from unokit.engine.house_view import HOUSE_JSON, HOUSE_SOURCES
 from unokit.engine.options import Options, seating
@@ -237,14 +240,19 @@ _NO_BACKS: dict[int, tuple[tuple[Face, ...], ...]] = {}
 
 def public_view(game: Game) -> PublicView:
     """What every seat of ``game`` sees alike, in its current state (see
-    :class:`PublicView`; pass it to :func:`observe` as ``public``)."""
-    if _PHASE_NAMES is None:
-        _names()
+    :class:`PublicView`; pass it to :func:`observe` as ``public``). Made once
+    per version of the position: the seats of one state share it."""
+    ver = game._g.version
+    known = game._pub
+    if known is not None and known[2] == ver and known[3].game_id == id(game):
+        view: PublicView = known[3]
+        return view
     v = game.variant
     cs = v.cards.cards
     n = game.n
-    side = game.side
-    hands = game.hands
+    st = game._raw()  # the position's fields, read from the core once
+    side = st[4]
+    hands = st[1]
     all_backs = _NO_BACKS.get(n)
     if all_backs is None:
         all_backs = _NO_BACKS[n] = tuple(() for _ in range(n))
@@ -254,63 +262,42 @@ def public_view(game: Game) -> PublicView:
         all_backs = tuple(
             tuple(sorted((cs[c].face(other) for c in hands[s]), key=_face_key)) for s in range(n)
         )
-        if game.draw:
-            draw_top_back = cs[game.draw[-1]].face(other)
-    phase = game.phase
+        if st[2]:
+            draw_top_back = cs[st[2][-1]].face(other)
+    phase = st[9]
     over = phase in _OVER
-    discard = game.discard
-    return PublicView(
-        game_id=id(game),
-        variant=v.name,
-        players=n,
-        options=game.options,
-        round=game.round_no,
-        phase=_PHASE_NAMES[phase],  # type: ignore[index]  # made above
-        current=game.current,
-        direction=game.direction,
-        side=side,
-        color=None if game.color < 0 else _COLORS[game.color],
-        dealer=game.dealer,
-        top=cs[discard[-1]] if discard else None,
-        discard=tuple(map(cs.__getitem__, discard)),
-        hand_sizes=tuple(map(len, hands)),
-        draw_size=len(game.draw),
-        draw_top_back=draw_top_back,
-        all_backs=all_backs,
-        powers=tuple(game.powers),
-        uno=tuple(map(_UNO_NAMES.__getitem__, game.uno)),
-        scores=tuple(game.scores),
-        pending_draw=game.pending,
-        challenge_offender=game.ch_offender if phase == _CHALLENGE else None,
-        color_reason=game.color_reason,
-        winner=None if not over or game.winner < 0 else game.winner,
-        round_points=game.round_points if over else 0,
-        match_winners=tuple(game.match_winners),
-        final_hands=tuple(tuple(map(cs.__getitem__, h)) for h in hands) if over else None,
-        over=over,
-        seating=seating(game.seed, n, game.options) if game.options.shuffleSeats else (),
-        out=game.out_of_match(),
-    )
+    discard = st[3]
+    # the discard pile's cards: the previous version's, extended, when it only grew
+    if known is not None and known[0] == discard:
+        pile = known[1]
+    elif known is not None and len(known[0]) < len(discard) and discard[: len(known[0])] == known[0]:
+        pile = known[1] + tuple(map(cs.__getitem__, discard[len(known[0]) :]))
+    else:
+        pile = tuple(map(cs.__getitem__, discard))
+    color = st[5]
+    winner = st[27]
+    # the fields of PublicView, in order (built without the frozen __init__: _new)
+    view = _new(PublicView, _PUBLIC_MEMBERS, (
+        id(game), v.name, n, game.options, st[26], _PHASE_NAMES[phase], st[6], st[7], side,
+        None if color < 0 else _COLORS[color], st[8], pile[-1] if pile else None, pile,
+        tuple(map(len, hands)), len(st[2]), draw_top_back, all_backs,
+        st[24] if v.flex else (), tuple(map(_UNO_NAMES.__getitem__, st[21])), st[25], st[18],
+        st[13] if phase == CHALLENGE else None, COLOR_REASONS[st[12]],
+        None if not over or winner < 0 else winner, st[28] if over else 0, st[29],
+        tuple(tuple(map(cs.__getitem__, h)) for h in hands) if over else None, over,
+        seating(game.seed, n, game.options) if game.options.shuffleSeats else (),
+        game.out_of_match(),
+    ))  # fmt: skip
+    game._pub = (discard, pile, ver, view)
+    return view
 
 
 _UNO_NAMES = ("none", "safe", "vulnerable")
 _COLORS = tuple(Color)
-_PHASE_NAMES: tuple[str, ...] | None = None
-_AWAIT_DRAWN = _CHALLENGE = -1
-_OVER: tuple[int, ...] = ()
-
-
-def _names() -> None:
-    """The phase names by value, and the value of the phase after a draw
-    (:mod:`unokit.engine.game`, which imports this module, defines them)."""
-    global _PHASE_NAMES, _AWAIT_DRAWN, _CHALLENGE, _OVER
-    from unokit.engine.game import _CH, _D, _MO, _RO, Phase
-
-    names = [""] * (max(int(p) for p in Phase) + 1)
-    for p in Phase:
-        names[int(p)] = p.name
-    _PHASE_NAMES = tuple(names)
-    _AWAIT_DRAWN, _CHALLENGE, _OVER = _D, _CH, (_RO, _MO)
+#: phase names by value (unokit.engine.game.Phase)
+_PHASE_NAMES = ("AWAIT_TURN", "AWAIT_DRAWN", "AWAIT_COLOR", "AWAIT_CHALLENGE", "ROUND_OVER",
+                "MATCH_OVER", "DEAL")  # fmt: skip
+_OVER = (ROUND_OVER, MATCH_OVER)
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,22 +341,21 @@ def seat_raw(
     entries that differ). ``legal``: this seat's ``game.legal_moves(seat)``
     if the caller already has it. What a seat may see is decided here, once,
     for both forms."""
-    if _PHASE_NAMES is None:
-        _names()
     backs = public.all_backs
     if seat is None:
         return (None, (), backs, -1, None, ())
     if game.variant.two_sided:
         backs = backs[:seat] + ((),) + backs[seat + 1 :]
-    reveal = game.reveal
+    st = game._raw()  # the position's fields, read from the core once per version
+    reveal = st[32]
     revealed = None
     if reveal is not None and reveal[0] == seat:
         revealed = (reveal[1], tuple(reveal[2]))
     codes: tuple[int, ...] = ()
     if not public.over:
         codes = tuple(game.legal_moves(seat) if legal is None else legal)
-    drawn = game.drawn if game.phase == _AWAIT_DRAWN and seat == game.current else -1
-    return (seat, tuple(game.hands[seat]), backs, drawn, revealed, codes)
+    drawn = st[10] if st[9] == DRAWN and seat == st[6] else -1
+    return (seat, st[1][seat], backs, drawn, revealed, codes)
 
 
 def part_of_raw(game: Game, raw: SeatRaw) -> SeatPart:
@@ -377,14 +363,14 @@ def part_of_raw(game: Game, raw: SeatRaw) -> SeatPart:
     typed actions made from the ids and codes)."""
     seat, hand, backs, drawn, revealed, codes = raw
     cs = game.variant.cards.cards
-    return SeatPart(
-        seat=seat,
-        hand=tuple(cs[c] for c in hand),
-        backs=backs,
-        drawn=None if drawn < 0 else cs[drawn],
-        revealed=None if revealed is None else (revealed[0], tuple(cs[c] for c in revealed[1])),
-        legal=() if seat is None else tuple(game.decode(seat, m) for m in codes),
-    )
+    return _new(SeatPart, _PART_MEMBERS, (
+        seat,
+        tuple(map(cs.__getitem__, hand)),
+        backs,
+        None if drawn < 0 else cs[drawn],
+        None if revealed is None else (revealed[0], tuple(cs[c] for c in revealed[1])),
+        () if seat is None else tuple(game.actions_of(seat, codes)),
+    ))  # fmt: skip
 
 
 def seat_part(
@@ -410,42 +396,15 @@ def entries(source: Observation | PublicView | SeatPart, keys: Iterable[str]) ->
 
 def combine(public: PublicView, part: SeatPart, history: tuple[Event, ...] = ()) -> Observation:
     """The observation made of a public view and a seat's part of the same state."""
-    return Observation(
-        variant=public.variant,
-        players=public.players,
-        seat=part.seat,
-        options=public.options,
-        round=public.round,
-        phase=public.phase,
-        current=public.current,
-        direction=public.direction,
-        side=public.side,
-        color=public.color,
-        dealer=public.dealer,
-        top=public.top,
-        discard=public.discard,
-        hand=part.hand,
-        hand_sizes=public.hand_sizes,
-        draw_size=public.draw_size,
-        draw_top_back=public.draw_top_back,
-        backs=part.backs,
-        powers=public.powers,
-        uno=public.uno,
-        scores=public.scores,
-        drawn=part.drawn,
-        pending_draw=public.pending_draw,
-        challenge_offender=public.challenge_offender,
-        color_reason=public.color_reason,
-        revealed=part.revealed,
-        winner=public.winner,
-        round_points=public.round_points,
-        match_winners=public.match_winners,
-        final_hands=public.final_hands,
-        legal=part.legal,
-        history=history,
-        seating=public.seating,
-        out=public.out,
-    )
+    p = public
+    return _new(Observation, _OBS_MEMBERS, (
+        p.variant, p.players, part.seat, p.options, p.round, p.phase, p.current, p.direction,
+        p.side, p.color, p.dealer, p.top, p.discard, part.hand, p.hand_sizes, p.draw_size,
+        p.draw_top_back, part.backs, p.powers, p.uno, p.scores, part.drawn, p.pending_draw,
+        p.challenge_offender, p.color_reason, part.revealed, p.winner, p.round_points,
+        p.match_winners, p.final_hands, part.legal, history,
+        p.seating, p.out,
+    ))  # fmt: skip
 
 
 def observe(game: Game, seat: int | None, public: PublicView | None = None) -> Observation:
@@ -457,8 +416,6 @@ def observe(game: Game, seat: int | None, public: PublicView | None = None) -> O
     legal actions; and the redacted history) is computed per call."""
     n = game.n
     if seat is not None and not 0 <= seat < n:
-        from unokit.engine.errors import IllegalActionError
-
         raise IllegalActionError(f"P{seat} is not a seat of this {n}-player game")
     if public is None:
         public = public_view(game)
@@ -467,16 +424,32 @@ def observe(game: Game, seat: int | None, public: PublicView | None = None) -> O
     history: tuple[Event, ...] = ()
     log = game.log
     if log is not None:
+        # the seat's redacted history, extended by the events since the last call
         key = id(log)
         cached = game._views.get(seat)
         if cached is None or cached[0] != key or len(cached[1]) > len(log):
-            cached = (key, [])
-            game._views[seat] = cached
-        view = cached[1]
+            cached = (key, [], ())
+        view, history = cached[1], cached[2]
         if len(view) < len(log):
-            view.extend(redact(e, seat) for e in log[len(view) :])
-        history = tuple(view)
+            new = [redact(e, seat) for e in log[len(view) :]]
+            view.extend(new)
+            history += tuple(new)
+            cached = (key, view, history)
+        game._views[seat] = cached
     return combine(public, seat_part(game, seat, public), history)
+
+
+def _members(cls: type) -> tuple[Any, ...]:
+    """The slot descriptors of dataclass ``cls``'s fields, in field order."""
+    return tuple(cls.__dict__[f.name] for f in fields(cls))
+
+
+# frozen dataclasses built without their __init__ (which sets each field through
+# object.__setattr__): _core.new_slots fills every field's slot from a tuple
+_new = _core.new_slots
+_OBS_MEMBERS = _members(Observation)
+_PUBLIC_MEMBERS = _members(PublicView)
+_PART_MEMBERS = _members(SeatPart)
 
 
 def _face_key(face: Face) -> tuple[int, int, int]:

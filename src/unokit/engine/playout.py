@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from unokit.engine.game import _RO, _T, OP_DRAW, OP_PLAY, Game
+from unokit.engine.codes import OP_DRAW, OP_PLAY, ROUND_OVER, TURN
+from unokit.engine.game import Game
 
 __all__ = ["random_move", "playout"]
 
@@ -33,7 +34,7 @@ __all__ = ["random_move", "playout"]
 def random_move(game: Game, rnd: Callable[[], float]) -> int:
     """The random policy's move code for the seat to act."""
     moves = game.turn_moves()
-    if game.phase == _T and not game.pending:
+    if game.phase == TURN and not game.pending:
         p = game.current
         by_card: dict[int, list[int]] = {}
         for m in moves:
@@ -58,15 +59,6 @@ def playout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
     the same calls of ``rnd``, the same final state as stepping
     :func:`random_move` through :meth:`Game.apply_move`; a game that keeps
     an event log gets the playout's events appended to it."""
-    if game.phase >= _RO:
+    if game.phase >= ROUND_OVER:
         return 0
-    from unokit.engine.core import CoreGame
-
-    core = CoreGame.from_game(game)
-    if game.log is not None:
-        core.record_events(True)
-    turns = core.playout(rnd, max_turns)
-    core.store(game)
-    if game.log is not None:
-        game.log.extend(core.take_events())
-    return turns
+    return game.playout(rnd, max_turns)

@@ -30,10 +30,8 @@ _UNO = ("", " UNO", " UNO!?")  # none, safe (called), vulnerable (not called)
 
 def render(game: Game) -> str:
     """The whole position in a few lines: piles, every hand, scores, who acts."""
-    from unokit.engine.game import Phase
-
     cs = game.variant.cards.cards
-    phase = Phase(game.phase)
+    phase = game.state
     side = ""
     if game.variant.two_sided:
         side = f", {('light', 'dark')[game.side]} side"
@@ -58,19 +56,19 @@ def render(game: Game) -> str:
         count = f"{len(hand)} card{'s' if len(hand) != 1 else ''}"
         lines.append(f"{mark} P{s}  {count:>8}  {cards}{_UNO[game.uno[s]]}")
     lines.append("scores: " + ", ".join(f"P{s} {x}" for s, x in enumerate(game.scores)))
-    if phase == Phase.MATCH_OVER:
+    if phase.name == "MATCH_OVER":
         winners = ", ".join(f"P{w}" for w in game.match_winners) or "nobody"
         lines.append(f"match over: {winners} won")
-    elif phase == Phase.ROUND_OVER:
+    elif phase.name == "ROUND_OVER":
         who = f"P{game.winner} won" if game.winner >= 0 else "blocked"
         lines.append(f"round over: {who}, {game.round_points} points")
     else:
         verb = {
-            Phase.AWAIT_TURN: "to play",
-            Phase.AWAIT_DRAWN: "to play or keep the drawn card",
-            Phase.AWAIT_COLOR: "to choose a colour",
-            Phase.AWAIT_CHALLENGE: "to accept or challenge",
-            Phase.DEAL: "first card not yet turned",
-        }.get(phase, "to act")
+            "AWAIT_TURN": "to play",
+            "AWAIT_DRAWN": "to play or keep the drawn card",
+            "AWAIT_COLOR": "to choose a colour",
+            "AWAIT_CHALLENGE": "to accept or challenge",
+            "DEAL": "first card not yet turned",
+        }.get(phase.name, "to act")
         lines.append(f"P{game.current} {verb} ({phase.name})")
     return "\n".join(lines)

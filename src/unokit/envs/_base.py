@@ -23,7 +23,6 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # no py.typed marker
 
-from unokit.engine.core import CoreGame
 from unokit.engine.errors import IllegalActionError, OptionError, UnoError
 from unokit.engine.game import OP_PASS, Game, Phase
 from unokit.engine.options import Options
@@ -239,7 +238,9 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         else:
             game_seed = random.SystemRandom().randrange(2**31)
         self._next_seed = game_seed + 1
-        self._start(CoreGame.new(self.variant_name, self.players, self.options, seed=game_seed))
+        self._start(
+            Game.new(self.variant_name, self.players, self.options, seed=game_seed, events=False)
+        )
 
     def reset_to(self, game: Game) -> None:
         """Start an episode from the position ``game`` (a copy is taken), e.g. one
@@ -262,7 +263,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             raise OptionError(f"the game waits for no decision (state {game.state.name})")
         from unokit.engine import notation
 
-        self._start(CoreGame.from_game(game))
+        self._start(game.copy())
         origin: int | str = notation.dumps(game)
         self._origin = origin
 
@@ -287,7 +288,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
             self._game = to_game(self._batch, 0, self.table, self._seed)
         return self._game
 
-    def _start(self, game: CoreGame) -> None:
+    def _start(self, game: Game) -> None:
         self._has_reset = True
         self._steps = 0
         self._seed = game.seed

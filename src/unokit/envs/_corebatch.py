@@ -16,7 +16,6 @@ import numpy as np
 import numpy.typing as npt
 
 from unokit import _core
-from unokit.engine.core import CoreGame
 from unokit.engine.game import Game
 from unokit.engine.options import Options
 from unokit.engine.variants import Variant
@@ -38,7 +37,7 @@ LAYOUT = (
 
 def per_seed_tables(variant: Variant, options: Options) -> bool:
     """Whether each seed deals its own deck (Flip's ``random_seeded`` pairing):
-    such rounds are dealt in Python (``CoreGame.new``), the others in C."""
+    such rounds are dealt in Python (``Game.new``), the others in C."""
     return bool(variant.two_sided and options.flipPairing == "random_seeded")
 
 
@@ -61,7 +60,7 @@ def make_batch(
     if len(layout) != _core.BATCH_LAYOUT:
         raise RuntimeError("unokit._core is out of date: rebuild it (make install)")
     back: tuple[list[int], list[int]] = enc._back_at if v.two_sided else ([], [])
-    proto = CoreGame(v, opts, n, 0)
+    proto = Game(v, n, opts, 0, events=False)
     return _core.Batch(
         proto._g, num_envs, [m for s in range(n) for m in table.moves(s)], layout, enc._uidx,
         back[0], back[1], max_steps or 0, auto_deal and not per_seed_tables(v, opts),
@@ -70,9 +69,9 @@ def make_batch(
 
 def to_game(batch: _core.Batch, i: int, table: ActionTable, seed: int) -> Game:
     """Game ``i`` of ``batch`` as a :class:`unokit.Game` dealt from ``seed``."""
-    c = CoreGame(table.variant, table.options, table.players, seed)
+    c = Game(table.variant, table.players, table.options, seed, events=False)
     batch.get(i, c._g)
-    return c.to_game()
+    return c
 
 
 _A = npt.NDArray[Any]
@@ -97,7 +96,7 @@ def step_arrays(table: ActionTable, encoder: ObservationEncoder, num_envs: int) 
 def save_game(batch: _core.Batch, i: int, table: ActionTable, seed: int) -> tuple[Any, ...]:
     """Game ``i`` of ``batch`` (dealt from ``seed``) as plain Python values, for
     copies and pickles of an environment: the core's state and the window."""
-    c = CoreGame(table.variant, table.options, table.players, seed)
+    c = Game(table.variant, table.players, table.options, seed, events=False)
     batch.get(i, c._g)
     return (c._g.state(), batch.window(i))
 
@@ -107,7 +106,7 @@ def restore_game(
 ) -> None:
     """Game ``i`` of ``batch`` becomes what :func:`save_game` gave."""
     state, window = saved
-    c = CoreGame(table.variant, table.options, table.players, seed)
+    c = Game(table.variant, table.players, table.options, seed, events=False)
     c._g.set_state(state)
     batch.set(i, c._g, seed)
     batch.set_window(i, *window)

@@ -66,7 +66,6 @@ from gymnasium import spaces
 
 from unokit.bots import Bot, make_bot
 from unokit.engine.actions import Catch
-from unokit.engine.core import CoreGame
 from unokit.engine.errors import OptionError
 from unokit.engine.game import OP_CATCH, OP_PASS, Game, Phase
 from unokit.engine.multiplay import OP_MULTI
@@ -290,7 +289,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def _deal(self, game_seed: int) -> None:
         if self._batch is not None:
-            g = CoreGame.new(self.variant, self.players, self.options, seed=game_seed)
+            g = Game.new(self.variant, self.players, self.options, seed=game_seed, events=False)
             self._batch.set(0, g._g, game_seed)
             self._seed = game_seed
             self._game = None

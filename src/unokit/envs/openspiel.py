@@ -39,7 +39,6 @@ environments (``CATCH`` or ``PASS``), and the rewards are
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import hashlib
 import json
@@ -353,9 +352,9 @@ class UnoSpielState(pyspiel.State):  # type: ignore[misc]
         sample = det.sample(_RESAMPLE_RNG)
         clone = self.clone()
         assert isinstance(clone, UnoSpielState)
-        new = sample.copy(events=True)
-        new.uno_pre = self.g.uno_pre  # an UNO called before playing: public, not in the view
-        new.reveal = copy.deepcopy(self.g.reveal)  # a hand shown earlier: part of the view
+        # an UNO called before playing: public, not in the view; a hand shown
+        # earlier: part of the view
+        new = sample.replace(uno_pre=self.g.uno_pre, reveal=self.g.reveal, events=True)
         if new.log is not None and self.g.log is not None:
             new.log[:] = self.g.log  # the history is public to the resampled world too
         clone.box = _Box(new)

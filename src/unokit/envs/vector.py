@@ -557,12 +557,10 @@ class _CoreBatch:
         return [int(x) for x in out]
 
     def _deal_per_seed(self, rows: list[int]) -> None:
-        from unokit.engine.core import CoreGame
-
         env = self.env
         nxt = int(self.batch.seeds(self._seeds))
         for i in rows:
-            g = CoreGame.new(env.variant, env.players, env.options, seed=nxt)
+            g = Game.new(env.variant, env.players, env.options, seed=nxt, events=False)
             self.batch.set(i, g._g, nxt)
             nxt += 1
         self.batch.set_next_seed(nxt)
@@ -577,10 +575,8 @@ class _CoreBatch:
             self.batch.reset(seed)
 
     def reset_from(self, games: list[Game], seed: int) -> None:
-        from unokit.engine.core import CoreGame
-
         for i, g in enumerate(games):
-            c = CoreGame.from_game(g)
+            c = g.copy()
             if c.phase == _DEAL:
                 c._g.start()
             self.batch.set(i, c._g, 0)

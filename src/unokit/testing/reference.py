@@ -15,19 +15,25 @@ events after every command (docs/core.md). No production module imports it.
 True
 """
 
+# The oracle keeps its position in plain attributes that shadow Game's
+# read-only views (see ReferenceGame): its rules assign them.
+# mypy: disable-error-code="misc"
+
 from __future__ import annotations
 
 import random
 import threading
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, Self
 
+from unokit import _core
 from unokit.engine import events as ev
 from unokit.engine import multiplay
 from unokit.engine.cards import Color
+from unokit.engine.codes import COLOR_REASONS
 from unokit.engine.errors import IllegalActionError
-from unokit.engine.game import Game, check_deal
+from unokit.engine.game import FIELDS, Game, check_deal
 from unokit.engine.options import Options, seating
 from unokit.engine.playout import random_move
 from unokit.engine.variants import WILD_BIT
@@ -55,21 +61,139 @@ def _rng() -> random.Random:
 
 
 class ReferenceGame(Game):
-    """:class:`unokit.Game` with the rules executed in Python (the oracle)."""
+    """:class:`unokit.Game` with the rules executed in Python (the oracle).
 
-    __slots__ = ()
+    Its position is kept in plain attributes (the fields of
+    :data:`unokit.engine.game.FIELDS`), which the Python rules below change;
+    the inherited views that read the core read a core position loaded from
+    these attributes at each read (``_g``), and constructors that write the
+    core's position (:meth:`Game.setup`, :meth:`Game.replace`) write them."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    __slots__ = (*FIELDS, "_gc", "_tables", "_plain")
+
+    def _make(self, *args: Any, **kw: Any) -> None:
+        super()._make(*args, **kw)
+        self._tables = self.variant
+        self._plain = self._plain_rules()
+        self._load({})
+
+    def _plain_rules(self) -> bool:
+        """Whether no option changes what a plain card does or how it is listed."""
         o = self.options
-        # no option changes what a plain card does or how it is listed
-        self._plain = not (
+        return not (
             o.seven_swap
             or o.zero_rotate
             or o.finishRestriction != "off"
             or o.shuffleSeats
             or o.mercy
         )
+
+    # ---- what the top card accepts, and matching for restricted wild draws (§1.5, §1.10)
+
+    def _accept_mask(self) -> int:
+        """What the top card accepts: its colour (or the declared one), its
+        number or symbol class, and wilds (docs/rules.md §1.5)."""
+        if self.wild_top:
+            return (1 << self.color) | WILD_BIT
+        top = self.discard[-1]
+        return (1 << self.color) | self.variant.topkey[self.side][top] | WILD_BIT
+
+    def _top_ident(self) -> int:
+        """Identity of the top card for jump-ins (docs/rules.md §6.2, D64); -1: none."""
+        if self.wild_top:
+            return -1
+        return self.variant.ident[self.side][self.discard[-1]]
+
+    def _holds_match(
+        self, seat: int, color: int, skip_card: int, skip_restricted: bool = False
+    ) -> bool:
+        """Whether ``seat`` (without one copy of ``skip_card``) holds a card that
+        "matches the current colour" for restricted wild draws (docs/rules.md §1.10).
+        ``skip_restricted``: other restricted wild draws do not count (noBluff)."""
+        v = self.variant
+        restricted = v.restricted[self.side]
+        o = self.options
+        colors = v.color[self.side]
+        if v.flex:
+            wilds = o.flexWildsCountAsMatch
+            flexcols = o.flexFlexColorsCountAsMatch
+        else:
+            wilds = o.wildDrawWildsCountAsMatch
+            flexcols = False
+        skipped = False
+        for c in self.hands[seat]:
+            if c == skip_card and not skipped:
+                skipped = True
+                continue
+            if skip_restricted and restricted[c]:
+                continue
+            col = colors[c]
+            if col == color:
+                return True
+            if col < 0 and wilds:
+                return True
+            if flexcols:
+                fc = v.cards.cards[c].light.flex_color
+                if fc is not None and int(fc) == color:
+                    return True
+        return False
+
+    @property
+    def _g(self) -> _core.Game:
+        """The core holding this position (loaded from the attributes)."""
+        gc: _core.Game = self._gc
+        gc.set_state(self._raw())
+        return gc
+
+    @_g.setter
+    def _g(self, value: _core.Game) -> None:
+        self._gc = value
+
+    def _raw(self) -> tuple[Any, ...]:
+        return (
+            self.shuffles, tuple(tuple(h) for h in self.hands), tuple(self.draw),
+            tuple(self.discard), self.side, self.color,
+            self.current, self.direction, self.dealer, self.phase, self.drawn, self.color_next,
+            COLOR_REASONS.index(self.color_reason), self.ch_offender, int(self.ch_legal),
+            self.ch_card, self.ch_after, self.ch_after_success, self.pending, self.stack_class,
+            self.stack_amount, tuple(self.uno), self.uno_pre, self.vulnerable,
+            tuple(self.powers) if self.variant.flex else (True,) * self.n, tuple(self.scores),
+            self.round_no, self.winner, self.round_points, tuple(self.match_winners),
+            self.empty_draws, int(self.wild_top), self.reveal,
+        ) if hasattr(self, "shuffles") else self._gc.state()  # fmt: skip
+
+    def _load(self, fields: dict[str, Any]) -> None:
+        st = list(self._raw())
+        for name, value in fields.items():
+            st[FIELDS.index(name)] = value
+        (
+            self.shuffles, hands, draw, discard, self.side, self.color, self.current,
+            self.direction, self.dealer, self.phase, self.drawn, self.color_next, reason,
+            self.ch_offender, ch_legal, self.ch_card, self.ch_after, self.ch_after_success,
+            self.pending, self.stack_class, self.stack_amount, uno, self.uno_pre,
+            self.vulnerable, powers, scores, self.round_no, self.winner, self.round_points,
+            match_winners, self.empty_draws, wild_top, reveal,
+        ) = st  # fmt: skip
+        self.hands = [list(h) for h in hands]
+        self.draw, self.discard = list(draw), list(discard)
+        self.color_reason = reason if isinstance(reason, str) else COLOR_REASONS[reason]
+        self.ch_legal = bool(ch_legal)
+        self.uno = list(uno)
+        self.powers = [bool(p) for p in powers] if self.variant.flex else []
+        self.scores = list(scores)
+        self.match_winners = tuple(match_winners)
+        self.wild_top = bool(wild_top)
+        self.reveal = None if reveal is None else (reveal[0], reveal[1], tuple(reveal[2]))
+
+    def copy(self, *, events: bool = False) -> Self:
+        g = super().copy(events=events)
+        g._tables, g._plain = self._tables, self._plain
+        g._load({})  # the copy's attributes, from this position
+        return g
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._load(dict(zip(FIELDS, state["state"], strict=True)))
 
     def _left(self, seat: int, steps: int = 1) -> int:
         """The seat ``steps`` places clockwise of ``seat`` around the table
