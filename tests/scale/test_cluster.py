@@ -65,6 +65,9 @@ class Player:
             try:
                 async with connect(f"{url}/ws/{self.code}", open_timeout=5) as ws:
                     await ws.send(json.dumps({"type": "hello", "token": self.token}))
+                    # a `ready` sent to a process that died may be lost: decide
+                    # again on what the new connection shows
+                    decided = -1
                     if pending is not None:
                         await ws.send(json.dumps(pending))
                     async for raw in ws:
