@@ -29,7 +29,7 @@ def test_every_script_is_described_in_its_folders_readme() -> None:
         readme = (kind / "README.md").read_text()
         for script in sorted(kind.iterdir()):
             if script.suffix in (".py", ".c"):
-                assert f"`{script.name}`" in readme, f"{kind.name}/README.md: {script.name}"
+                assert f"`{script.name}`" in readme, f"the README of {kind.name}: {script.name}"
                 assert f"benchmarks/{kind.name}/{script.name}" in readme, script.name
 
 

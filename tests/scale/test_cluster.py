@@ -59,6 +59,7 @@ class Player:
         decided = -1
         attempt = 0
         ready_sent: set[int] = set()  # ids of `ready` messages (not stored lines)
+        ready_said: tuple[int, int] | None = None  # (connection, version) of the last `ready`
         while True:
             url = self.urls[attempt % len(self.urls)]
             attempt += 1
@@ -90,22 +91,28 @@ class Player:
                             else:
                                 assert msg["code"] in ("stale",), msg
                         st = self.state
-                        if st is None or pending is not None or st["version"] == decided:
+                        if st is None or pending is not None:
                             continue
                         obs = st["observation"]
                         if obs is None:
                             continue
                         if obs["phase"] == "MATCH_OVER":
                             return
+                        if obs["phase"] == "ROUND_OVER" and self.seat != 0:
+                            # the ready check: seat 1 says ready, then seat 0 deals. A
+                            # `ready` is not a stored line: one sent to a process that
+                            # died may be lost, so it is said again on each connection
+                            # (commands are not decided again: they are resent as sent)
+                            said = (attempt, st["version"])
+                            if self.seat not in st["info"]["ready"] and ready_said != said:
+                                next_id += 1
+                                ready_sent.add(next_id)
+                                await ws.send(json.dumps({"type": "ready", "id": next_id}))
+                                ready_said = said
+                            continue
+                        if st["version"] == decided:
+                            continue
                         if obs["phase"] == "ROUND_OVER":
-                            # the ready check: seat 1 says ready, then seat 0 deals
-                            if self.seat != 0:
-                                if self.seat not in st["info"]["ready"]:
-                                    next_id += 1
-                                    ready_sent.add(next_id)
-                                    await ws.send(json.dumps({"type": "ready", "id": next_id}))
-                                    decided = st["version"]
-                                continue
                             if 1 not in st["info"]["ready"]:
                                 continue
                             next_id += 1

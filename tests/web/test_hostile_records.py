@@ -6,6 +6,7 @@ with their salts, the bot levels and the match's own end time, and
 
 from __future__ import annotations
 
+import itertools
 import json
 import subprocess
 import sys
@@ -13,6 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from unokit.records.record import loads
@@ -21,6 +23,7 @@ from .conftest import WS, create_room
 
 REPO = Path(__file__).resolve().parents[2]
 UNOKIT = [sys.executable, "-m", "unokit"]
+SEVERAL_ROUNDS = 1  # the first room seed whose match below has 2 rounds or more
 
 
 def unokit(*args: str) -> subprocess.CompletedProcess[str]:
@@ -77,7 +80,13 @@ def last_row_time(client: TestClient, code: str) -> float:
     return t
 
 
-def test_web_record_has_commitments_bots_and_end(client: TestClient, tmp_path: Path) -> None:
+def test_web_record_has_commitments_bots_and_end(
+    client: TestClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the room's seeds in order (the match's deal, the bot's decisions): a random
+    # first round may score the 120 points alone, and this match must have several
+    seeds = itertools.count(SEVERAL_ROUNDS)
+    monkeypatch.setattr("unokit.web.room.new_seed", lambda: next(seeds))
     room, seen = play_match(client)
     code, token = room["room"], room["token"]
     r = client.post(f"/api/rooms/{code}/record", json={"token": token, "match": 1})

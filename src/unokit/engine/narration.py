@@ -453,18 +453,8 @@ def legal_summary(obs: Observation) -> list[str]:
             plays.setdefault(((a.card, *a.more), a.flex), []).append(a)
         elif isinstance(a, Draw):
             others.append(f"draw {obs.pending_draw}" if obs.pending_draw else "draw")
-        elif isinstance(a, Pass):
-            others.append("pass")
-        elif isinstance(a, ChooseColor):
-            others.append(f"color {a.color.name}")
-        elif isinstance(a, Accept):
-            others.append("accept")
-        elif isinstance(a, Challenge):
-            others.append("challenge")
-        elif isinstance(a, CallUno):
-            others.append("uno")
-        elif isinstance(a, Catch):
-            others.append(f"catch P{a.target}")
+        elif (word := _command_word(a)) is not None:
+            others.append(word)
     out = []
     for (shown, flex), group in plays.items():
         text = "play " + "+".join(card_text(c, side) for c in shown) + (" flex" if flex else "")
@@ -629,22 +619,8 @@ def move_commands(obs: Observation) -> list[str]:
             if a.uno:
                 words.append("uno")
             out.append(" ".join(words))
-        elif isinstance(a, Draw):
-            out.append("draw")
-        elif isinstance(a, Pass):
-            out.append("pass")
-        elif isinstance(a, ChooseColor):
-            out.append(f"color {a.color.name}")
-        elif isinstance(a, Accept):
-            out.append("accept")
-        elif isinstance(a, Challenge):
-            out.append("challenge")
-        elif isinstance(a, CallUno):
-            out.append("uno")
-        elif isinstance(a, Catch):
-            out.append(f"catch P{a.target}")
-        else:  # pragma: no cover - every action kind is listed above
-            out.append(str(a))
+        else:
+            out.append(_command_word(a) or str(a))
     return out
 
 
@@ -698,3 +674,23 @@ def observation_text(
     if moves and obs.legal:
         lines.append("Legal moves: " + "; ".join(move_commands(obs)) + ".")
     return "\n".join(lines)
+
+
+def _command_word(a: Action) -> str | None:
+    """The typed word of a command that is not a PLAY (``draw``, ``pass``,
+    ``color RED``, ``accept``, ``challenge``, ``uno``, ``catch P2``)."""
+    if isinstance(a, Draw):
+        return "draw"
+    if isinstance(a, Pass):
+        return "pass"
+    if isinstance(a, ChooseColor):
+        return f"color {a.color.name}"
+    if isinstance(a, Accept):
+        return "accept"
+    if isinstance(a, Challenge):
+        return "challenge"
+    if isinstance(a, CallUno):
+        return "uno"
+    if isinstance(a, Catch):
+        return f"catch P{a.target}"
+    return None

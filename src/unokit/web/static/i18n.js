@@ -355,6 +355,8 @@ const EN = {
   "ev.HandsSwapped.two": "{a} and {b} swapped hands.",
   "ev.HandsSwapped.all": "Everyone passed their hand on.",
   "ev.Misplayed": "{who} tried to play {card}, which is not allowed.",
+  "ev.Eliminated": "{who} holds too many cards and is out of the match ({n} cards go under the draw pile).",
+  "ev.Eliminated.you": "You hold too many cards and are out of the match ({n} cards go under the draw pile).",
   "ev.Misplayed.you": "You tried to play {card}, which is not allowed.",
   "ev.RoundEnded": "{who} won the round and scores {points} points.",
   "ev.RoundEnded.you": "You won the round and score {points} points.",
@@ -695,6 +697,8 @@ const FR = {
   "ev.HandsSwapped.two": "{a} et {b} échangent leurs mains.",
   "ev.HandsSwapped.all": "Chacun passe sa main au suivant.",
   "ev.Misplayed": "{who} a voulu jouer {card}, ce qui est interdit.",
+  "ev.Eliminated": "{who} a trop de cartes et quitte la partie ({n} cartes vont sous la pioche).",
+  "ev.Eliminated.you": "Vous avez trop de cartes et quittez la partie ({n} cartes vont sous la pioche).",
   "ev.Misplayed.you": "Vous avez voulu jouer {card}, ce qui est interdit.",
   "ev.RoundEnded": "{who} gagne la manche et marque {points} points.",
   "ev.RoundEnded.you": "Vous gagnez la manche et marquez {points} points.",
@@ -909,6 +913,8 @@ export function describeEvent(ev, ctx) {
     }
     case "Misplayed":
       return t(pick("ev.Misplayed", ev.seat), { who: name(ev.seat), card: card(ev.card) });
+    case "Eliminated":
+      return t(pick("ev.Eliminated", ev.seat), { who: name(ev.seat), n: ev.count });
     case "RoundEnded": {
       if (ev.winner === null || ev.winner === undefined) return t("ev.RoundEnded.none");
       if (ctx.scoringMode === "lowest") return t("ev.RoundEnded.lowest", { who: you(ev.winner) ? t("table.you") : name(ev.winner) });
