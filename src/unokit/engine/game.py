@@ -1765,6 +1765,14 @@ class Game:
             cid = self.variant.cards.index.get(action.card)
             if cid is None or not (isinstance(action.seat, int) and 0 <= action.seat < n):
                 return False
+            if action.more:  # multiPlay: the same checks as _apply_multi, on the copy
+                if action.color is not None or action.flex or action.target is not None:
+                    return False
+                if action.flip_color is not None:
+                    return False
+                cids = [self._action_card(action.seat, c) for c in (action.card, *action.more)]
+                swap = -1 if action.swap is None else action.swap
+                return not g.play_multi(action.seat, cids, swap, action.uno)
             return not g.play(action.seat, cid, *action.engine_args())
         if isinstance(action, NextRound):
             return bool(g.phase == _RO)
