@@ -21,7 +21,8 @@ from unokit.bots import make_bot
 from unokit.engine.game import Phase
 from unokit.web import app as web_app
 from unokit.web.app import AddressLimiter, RestLimiter
-from unokit.web.room import Hub, Room
+from unokit.web.hub import Hub
+from unokit.web.room import Room
 
 from .conftest import apply_delta
 

@@ -52,9 +52,12 @@ from unokit.web import chat
 from unokit.web.botpool import INLINE_LEVELS, WorkerLost, WorkerPool
 from unokit.web.cluster import ClusterHub, Elsewhere
 from unokit.web.config import Settings
+from unokit.web.conn import Conn
 from unokit.web.deals import current_deal
 from unokit.web.deals import match_record as web_record
 from unokit.web.direct import RAW_SEND, direct_socket
+from unokit.web.errors import ProtocolError
+from unokit.web.hub import Hub
 from unokit.web.messages import (
     CLIENT_MESSAGE,
     PROTOCOL,
@@ -71,7 +74,7 @@ from unokit.web.messages import (
     StartMsg,
     protocol_schema,
 )
-from unokit.web.room import Conn, Hub, ProtocolError, Room
+from unokit.web.room import Room
 from unokit.web.security import SecurityHeaders
 from unokit.web.store import StorageError, Store
 from unokit.web.table_api import (
