@@ -185,7 +185,6 @@ class Room(RoomViews, TableBots, Timers):
         self.log.append(text)
         self.version = len(self.log)
 
-
     # ------------------------------------------------------------ telling the connections
 
     def changed(self, *, game_changed: bool) -> None:
@@ -254,6 +253,7 @@ class Room(RoomViews, TableBots, Timers):
             self.changed(game_changed=False)
         if not self.conns:
             self.release_views()
+
     def seat_of_token(self, token: str) -> int | None:
         h = hash_token(token)
         found = None
@@ -464,6 +464,7 @@ class Room(RoomViews, TableBots, Timers):
                 g2 = g.copy(events=True)
                 g2.apply(NextRound())
                 await self._commit(["NEXT"], g2, last=None, ack=(conn, msg_id))
+
     def _check_ready(self, seat: int) -> None:
         """``next_round`` / ``new_match`` from ``seat`` (lock held): at once when
         no other person is still to say Ready; otherwise only the host, and only
@@ -776,5 +777,3 @@ class Room(RoomViews, TableBots, Timers):
 
 def _is_match_line(text: str) -> bool:
     return text.startswith("#MATCH ")
-
-
