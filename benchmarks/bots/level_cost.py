@@ -18,8 +18,8 @@ import statistics
 
 from unokit.bots import make_bot
 from unokit.engine.game import Game
-from unokit.web.app import room_levels
 from unokit.web.botpool import decide
+from unokit.web.routes.meta import room_levels
 
 
 def positions(players: int, count: int, seed: int) -> list[tuple[Game, int]]:

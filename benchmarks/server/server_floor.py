@@ -255,11 +255,11 @@ def fastapi_app(http: Any, on_message: Any, rooms: dict[str, Any], make_sock: An
     keeps uvicorn's send for the direct write), a route per REST call, the
     WebSocket through Starlette's ``WebSocket`` (accept, ``receive()``), each
     message parsed by the protocol's Pydantic ``CLIENT_MESSAGE`` and sent
-    through ``direct_socket(ws, ws.scope)``, as ``unokit.web.app`` does."""
+    through ``direct_socket(ws, ws.scope)``, as ``unokit.web.routes.ws`` does."""
     from fastapi import FastAPI
 
-    from unokit.web.app import BodyLimit
     from unokit.web.direct import direct_socket
+    from unokit.web.hardening import BodyLimit
     from unokit.web.messages import CLIENT_MESSAGE
 
     app = FastAPI()

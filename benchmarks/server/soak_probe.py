@@ -35,6 +35,8 @@ from collections import Counter
 from typing import Any
 
 import unokit.web.app as web_app
+import unokit.web.hardening as web_hardening
+import unokit.web.routes.records as web_records
 from unokit.cli import app as cli_app
 
 _HUB: list[Any] = []
@@ -138,7 +140,7 @@ def structures(hub: Any) -> dict[str, int]:
         "views": sum(len(r._views) for r in rooms),
         "fragments": sum(len(r._fragments) for r in rooms),
         "histories": sum(len(r._histories) for r in rooms),
-        "finished_cache": len(web_app._FINISHED),
+        "finished_cache": len(web_records._FINISHED),
         "idle_rooms": sum(1 for r in rooms if not r.conns),
         "over_rooms": sum(1 for r in rooms if r.game is not None and r.game.is_over),
         "history_json_kb": sum(len(h[3]) for r in rooms for h in r._histories.values()) // 1024,
@@ -166,9 +168,9 @@ def probe(every: float, out: str, trace: bool, trim: bool) -> None:
             objects = gc.get_objects()
             types = Counter(type(o).__name__ for o in objects)
             limits = [
-                len(o.buckets if isinstance(o, web_app.AddressLimiter) else o.hits)
+                len(o.buckets if isinstance(o, web_hardening.AddressLimiter) else o.hits)
                 for o in objects
-                if isinstance(o, (web_app.AddressLimiter, web_app.RestLimiter))
+                if isinstance(o, (web_hardening.AddressLimiter, web_hardening.RestLimiter))
             ]
             del objects
             row["objects"] = sum(types.values())

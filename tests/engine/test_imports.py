@@ -127,3 +127,16 @@ def test_the_checks_bite(tmp_path: Path) -> None:
         "from unokit.engine.game import _RO\nif TYPE_CHECKING:\n    from unokit.y import _Z\n"
     )
     assert _imports("unokit.x", p, mods)[1] == ["_RO from unokit.engine.game"]
+
+
+def test_no_import_loop_in_the_web_package() -> None:
+    """The room's parts (views, bots at the table, timers) and the routes sit
+    below the room and the app: the web package has no loop either."""
+    mods = _modules()
+    graph = {
+        name: {d for d in _imports(name, path, mods)[0] if d.startswith("unokit.web")}
+        for name, path in mods.items()
+        if name.startswith("unokit.web")
+    }
+    assert {"unokit.web.room", "unokit.web.views", "unokit.web.app"} <= set(graph)
+    assert _cycles(graph) == []

@@ -19,9 +19,10 @@ from fastapi.testclient import TestClient
 from unokit import Game
 from unokit.bots import make_bot
 from unokit.engine.game import Phase
-from unokit.web import app as web_app
-from unokit.web.app import AddressLimiter, RestLimiter
-from unokit.web.room import Hub, Room
+from unokit.web.hardening import AddressLimiter, RestLimiter
+from unokit.web.hub import Hub
+from unokit.web.room import Room
+from unokit.web.routes import records as web_records
 
 from .conftest import apply_delta
 
@@ -89,8 +90,8 @@ def _finished_match() -> tuple[int, list[str], Game]:
 
 
 def test_finished_match_cache_is_bounded(monkeypatch: Any) -> None:
-    monkeypatch.setattr(web_app, "FINISHED_CACHE", 3)
-    monkeypatch.setattr(web_app, "_FINISHED", type(web_app._FINISHED)())
+    monkeypatch.setattr(web_records, "FINISHED_CACHE", 3)
+    monkeypatch.setattr(web_records, "_FINISHED", type(web_records._FINISHED)())
     seed, commands, over = _finished_match()
     log = [f"#MATCH {seed}", *commands]
 
@@ -102,13 +103,13 @@ def test_finished_match_cache_is_bounded(monkeypatch: Any) -> None:
 
     rooms = [room(f"room{i}") for i in range(10)]
     for r in rooms:
-        [(number, game)] = web_app._finished(r)
+        [(number, game)] = web_records._finished(r)
         assert number == 1 and game.state == Phase.MATCH_OVER
-    assert len(web_app._FINISHED) == 3
-    assert [k[0] for k in web_app._FINISHED] == ["room7", "room8", "room9"]
-    web_app._finished(rooms[7])  # used again: the most recent
-    web_app._finished(rooms[0])  # replayed again, evicts the least recent
-    assert [k[0] for k in web_app._FINISHED] == ["room9", "room7", "room0"]
+    assert len(web_records._FINISHED) == 3
+    assert [k[0] for k in web_records._FINISHED] == ["room7", "room8", "room9"]
+    web_records._finished(rooms[7])  # used again: the most recent
+    web_records._finished(rooms[0])  # replayed again, evicts the least recent
+    assert [k[0] for k in web_records._FINISHED] == ["room9", "room7", "room0"]
 
 
 def _play_to_the_end(ws: Any) -> None:

@@ -7,7 +7,8 @@ from typing import Any
 
 from unokit import Game
 from unokit.bots import make_bot
-from unokit.web.room import Seat, bot_catcher
+from unokit.web.room import Seat
+from unokit.web.tablebots import bot_catcher
 
 
 def _forgot_uno_after_skip(players: int = 2) -> Game:

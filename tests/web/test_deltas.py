@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from unokit.web.room import DELTA_HISTORY, Room
+from unokit.web.room import Room
+from unokit.web.views import DELTA_HISTORY
 
 from .conftest import apply_delta
 

@@ -11,8 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from unokit import Game
-from unokit.web.app import AddressLimiter, create_app
+from unokit.web.app import create_app
 from unokit.web.config import Settings
+from unokit.web.hardening import AddressLimiter
 from unokit.web.room import Room
 
 pytestmark = pytest.mark.timeout(60)

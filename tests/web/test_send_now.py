@@ -9,7 +9,7 @@ import asyncio
 from typing import Any
 
 from unokit.web.config import Settings
-from unokit.web.room import Conn
+from unokit.web.conn import Conn
 
 
 class Socket:

@@ -15,7 +15,8 @@ from fastapi.testclient import TestClient
 from unokit import Game
 from unokit.web.app import create_app
 from unokit.web.config import Settings
-from unokit.web.room import Room, auto_action
+from unokit.web.room import Room
+from unokit.web.timers import auto_action
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -282,9 +283,9 @@ def test_rate_limit_and_flood(
         def time() -> float:
             return clock[0]
 
-    import unokit.web.room as room_mod
-
-    monkeypatch.setattr(room_mod, "time", FakeTime)
+    # the clock of the room and of its parts (the connection's token bucket)
+    for part in ("room", "conn", "views", "tablebots", "timers"):
+        monkeypatch.setattr(f"unokit.web.{part}.time", FakeTime)
     settings = Settings(
         db_url=f"sqlite:///{tmp_path / 'f.sqlite3'}", bot_delay=0, rate=1.0, burst=5, flood_close=50
     )

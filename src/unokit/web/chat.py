@@ -23,10 +23,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from unokit.web.errors import ProtocolError
 from unokit.web.table_api import Token, _Body
 
 if TYPE_CHECKING:
-    from unokit.web.room import Conn, Room
+    from unokit.web.conn import Conn
+    from unokit.web.room import Room
 
 __all__ = ["CHAT_MODES", "ChatGate", "ChatModeBody", "distinct_name", "gate", "say", "set_mode"]
 
@@ -80,8 +82,6 @@ def gate(room: Room) -> ChatGate:
 
 def set_mode(room: Room, token: str, mode: str) -> None:
     """The host sets the room's chat mode."""
-    from unokit.web.room import ProtocolError
-
     if mode not in CHAT_MODES:
         raise ProtocolError("bad_message", f"chat is one of {', '.join(CHAT_MODES)}")
     seat = room.seat_of_token(token)
@@ -93,8 +93,6 @@ def set_mode(room: Room, token: str, mode: str) -> None:
 def say(room: Room, conn: Conn, text: str, *, clock: Any = time.monotonic) -> None:
     """Broadcast ``text`` from ``conn`` if the room's chat mode and the sender's
     rate allow it; else raise :class:`ProtocolError`."""
-    from unokit.web.room import ProtocolError
-
     if not conn.bound:
         raise ProtocolError("not_joined", "say hello first")
     g = gate(room)

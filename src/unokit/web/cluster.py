@@ -12,7 +12,7 @@ any process can rebuild it. Redis coordinates who runs it:
   writer of the same version fails, so no command is ever applied twice.
 * **Forwarding.** A WebSocket reaching a process that does not own its room is
   relayed to the owner through Redis pub/sub: frames go to the owner's channel
-  ``unokit:node:<owner>``, where a :class:`~unokit.web.room.Conn` stands for the
+  ``unokit:node:<owner>``, where a :class:`~unokit.web.conn.Conn` stands for the
   client (rate limits, seat, deltas: all as for a local client); what that Conn
   sends comes back on the relaying process's channel, in order (what one
   process sends another in one round trip goes as one PUBLISH of a JSON
@@ -48,7 +48,9 @@ from typing import TYPE_CHECKING, Any
 from unokit.engine.options import Options
 from unokit.web.botbroker import BrokerBots
 from unokit.web.botpool import WorkerPool
-from unokit.web.room import ROOM_CODE_RE, Conn, Hub, Room
+from unokit.web.conn import Conn
+from unokit.web.hub import Hub
+from unokit.web.room import ROOM_CODE_RE, Room
 from unokit.web.store import StorageError, Store
 
 if TYPE_CHECKING:
@@ -112,7 +114,7 @@ class Elsewhere(Exception):
 
 
 class RemoteSocket:
-    """The :class:`~unokit.web.room.Socket` of a client connected to another
+    """The :class:`~unokit.web.conn.Socket` of a client connected to another
     process: what the room sends goes to that process's channel, in the
     room's update for that process (:class:`_RoomUpdate`)."""
 
@@ -161,7 +163,7 @@ class _RoomUpdate:
 
 
 class ClusterHub(Hub):
-    """A :class:`~unokit.web.room.Hub` that owns only the rooms it holds a lease of."""
+    """A :class:`~unokit.web.hub.Hub` that owns only the rooms it holds a lease of."""
 
     def __init__(
         self,

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 
 __all__ = ["DirectSocket", "direct_socket", "frame_header", "RAW_SEND"]
 
-#: the scope key under which :class:`unokit.web.app.BodyLimit` keeps the
+#: the scope key under which :class:`unokit.web.hardening.BodyLimit` keeps the
 #: server's own ASGI ``send`` of a WebSocket connection
 RAW_SEND = "unokit.raw_send"
 
