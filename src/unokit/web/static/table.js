@@ -378,7 +378,13 @@ export function createTable(root, handlers) {
     const card = cardName(el.dataset.card, o.side);
     const firsts = multiFirsts(cmds(), el.dataset.card);
     let text;
+    const restrict = o.options?.finishRestriction ?? "off";
+    const face = faceInfo(el.dataset.card, o.side);
+    const wild = face && !face.color;
+    const lastBanned = o.hand.length === 1 && o.current === me() && o.phase === "AWAIT_TURN"
+      && ((wild && restrict.includes("no_wild")) || (face && !wild && face.kind !== "number" && restrict.includes("no_action")));
     if (firsts.length) text = t("multi.notFirst", { card, first: listText(firsts.map((c) => cardName(c, o.side)), "or") });
+    else if (lastBanned) text = t(wild ? "refuse.lastWild" : "refuse.lastAction", { card });
     else if (["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) text = t("refuse.over");
     else if (o.current !== me()) text = t("refuse.notYourTurn", { card });
     else if (o.phase !== "AWAIT_TURN" && o.phase !== "AWAIT_DRAWN") text = t("refuse.decide");
