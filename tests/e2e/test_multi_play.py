@@ -66,7 +66,9 @@ def test_pick_several_fives_and_play_them_in_the_order_picked(new_player: Any) -
     assert page.inner_text("#act-play").startswith("Play Red 5")
     assert "Pick more 5s" in page.inner_text("#multi-note")
     # the other 5s can join it (dashed ring), the rest is dimmed
-    joinable = page.eval_on_selector_all("#hand .hc.joinable", "els => els.map(e => e.dataset.card)")
+    joinable = page.eval_on_selector_all(
+        "#hand .hc.joinable", "els => els.map(e => e.dataset.card)"
+    )
     assert sorted(joinable) == ["B5", "G5"]
     assert "muted" in (_card(page, "Y1").get_attribute("class") or "")
     assert _card(page, "R5").get_attribute("aria-pressed") == "true"
