@@ -110,9 +110,13 @@ def test_a_card_that_cannot_go_first_says_which_can(new_player: Any) -> None:
     _click(page, "G5")
     page.keyboard.press("Escape")
     assert _picked(page) == [] and page.locator("#act-play").count() == 0
-    # a single card is still played alone: picked, then Play
+    # a single card is still played alone: picked, then Play, or clicked twice
     _click(page, "R5")
     page.click("#act-play")
+    assert table.sent() == ["PLAY R5"]
+    table.show(_fives(), 0, version=2)
+    _click(page, "R5")
+    _click(page, "R5")
     assert table.sent() == ["PLAY R5"]
 
 
@@ -190,6 +194,8 @@ def test_pick_and_play_on_a_phone(new_player: Any) -> None:
     page.locator('#hand .hc[data-card="R5"]').first.tap(position={"x": 8, "y": 40})
     page.locator('#hand .hc[data-card="B5"]').first.tap(position={"x": 8, "y": 40})
     assert _picked(page) == ["R5", "B5"]
+    # B5 could not be played alone: picked, it is no longer dimmed
+    assert "muted" not in (_card(page, "B5").get_attribute("class") or "")
     bar = page.locator(".multi-bar")
     box = bar.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]

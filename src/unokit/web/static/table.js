@@ -330,6 +330,10 @@ export function createTable(root, handlers) {
     const cs = cmds();
     if (ui.multi) {
       const at = ui.multi.picks.findIndex((p) => p.card === card && p.occ === occ);
+      if (at === 0 && ui.multi.picks.length === 1) {
+        playPicked(); // a second click (tap) on the one card picked plays it, as a tap does
+        return true;
+      }
       if (at === 0) {
         ui.multi = null; // the first card taken back: nothing is left to play
       } else if (at > 0) {
@@ -928,7 +932,7 @@ export function createTable(root, handlers) {
         const cls = ["hc"];
         if (can) cls.push("playable");
         // while cards are picked, the others are dimmed (a click on one still plays it alone)
-        if ((!can && myTurn && playable.size) || (picks.length && at < 0 && !joins)) cls.push("muted");
+        if (at < 0 && ((!can && myTurn && playable.size) || (picks.length && !joins))) cls.push("muted");
         if (drawn) cls.push("drawn");
         if (isNew) cls.push("enter");
         let sel = ui.picker && ui.picker.card === card ? " selected" : "";
