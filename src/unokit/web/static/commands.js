@@ -129,11 +129,6 @@ export function startsMulti(cmds, card) {
   return plays(cmds, card, [], false).some((c) => playCards(c).length > 1);
 }
 
-/** Whether `card` is one of the cards of some play of several cards. */
-export function inMulti(cmds, card) {
-  return cmds.some((c) => c.verb === "PLAY" && c.card.includes("+") && playCards(c).includes(card));
-}
-
 /** The cards that may start a play of several cards holding `card`. */
 export function multiFirsts(cmds, card) {
   const out = [];

@@ -27,7 +27,6 @@ import {
   commandBody,
   filterChoice,
   findVerb,
-  inMulti,
   legalCommands,
   multiFirsts,
   nextChoice,
