@@ -61,16 +61,25 @@ class Server:
         return _get(self.base + path)
 
 
-def start_server(tmp: Path, port: int | None = None, env: dict[str, str] | None = None) -> Server:
+# A server whose rooms are seeded: the seeds of matches and bots come from
+# ``secrets.randbits`` (unokit.web.room.new_seed), drawn here from a seeded
+# generator, so that one test run plays the same deals and bot moves again.
+SEEDED = "import random, secrets; secrets.randbits = random.Random({seed}).getrandbits; "
+
+
+def start_server(
+    tmp: Path, port: int | None = None, env: dict[str, str] | None = None, seed: int | None = None
+) -> Server:
     """``unokit serve`` on 127.0.0.1 (a free port unless given) with the SQLite
     file ``tmp/e2e.sqlite3`` and the extra environment ``env``; returns once
-    /healthz answers."""
+    /healthz answers. With ``seed``, the rooms' seeds are drawn from it."""
     port = port or _free_port()
     log = tmp / f"server-{port}.log"
     cmd = [
         sys.executable,
         "-c",
-        "from unokit.cli import main; main()",
+        ("" if seed is None else SEEDED.format(seed=int(seed)))
+        + "from unokit.cli import main; main()",
         "serve",
         "--host",
         "127.0.0.1",
@@ -219,9 +228,14 @@ class Player:
         kw = dict(w.split("=", 1) for w in words[2:])
         before = self.version()
         button = self.page.locator(f'#hand .hc[data-card="{card}"]').first
-        if keyboard:
+        if "+" in card:
+            self.pick_and_play(card.split("+"), uno=kw.get("uno") == "true")
+        elif keyboard:
             button.focus()
             self.page.keyboard.press("Enter")
+            # multiPlay: Enter picked a card that could start a play of several; P plays it
+            if self.page.locator("#act-play").count():
+                self.page.keyboard.press("p")
         else:
             # in a fanned hand only the left strip of a card is uncovered
             button.click(position={"x": 8, "y": 40})
@@ -244,6 +258,24 @@ class Player:
             else:
                 choices.nth(values.index(value)).click()
         self.wait_version_above(before)
+
+    def pick_and_play(self, cards: list[str], uno: bool = False) -> None:
+        """multiPlay: pick ``cards`` in this order by clicks (taps on a phone),
+        call UNO with the play if asked, and press "Play N cards"."""
+        for c in cards:
+            el = self.page.locator(f'#hand .hc[data-card="{c}"]:not(.picked)').first
+            if self.page.evaluate("() => matchMedia('(pointer: coarse)').matches"):
+                el.tap(position={"x": 8, "y": 40})
+            else:
+                el.click(position={"x": 8, "y": 40})
+        picked = self.page.eval_on_selector_all(
+            "#hand .hc.picked",
+            "els => els.map(e => [+e.querySelector('.pick-n').textContent, e.dataset.card])",
+        )
+        assert [c for _, c in sorted(picked)] == cards, picked
+        if uno:
+            self.page.click("#act-multi-uno")
+        self.page.click("#act-play")
 
     def step(self, kind: str, arg: str = "", keyboard: bool = False) -> None:
         """One UI step of the kinds flip_policy returns, by mouse or by keyboard."""

@@ -61,7 +61,9 @@ def dialog_key(dialog: ChoiceDialog[object], action: Action) -> str:
     elif isinstance(action, ChooseColor):
         want = action.color
     elif isinstance(action, Play):
-        if all(isinstance(v, bool) for v in values):
+        if all(isinstance(v, tuple) for v in values):  # multiPlay: which cards, in which order
+            want = (action.card, *action.more)
+        elif all(isinstance(v, bool) for v in values):
             want = action.flex
         elif all(isinstance(v, Color) for v in values):
             want = action.color

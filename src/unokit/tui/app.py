@@ -13,6 +13,7 @@ seat, a cover screen hides the table while the terminal changes hands.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any
 
 from rich.console import Group
@@ -636,6 +637,28 @@ class UnoApp(App[None]):
                     else "Your Power Card is red: no flex plays until it turns green."
                 )
                 return None
+        if any(a.more for a in plays):
+            # multiPlay: this card alone, or with other cards of its number; the
+            # last card sets the colour, so each set is offered ending on each
+            # of its colours (the engine takes the cards after the first in
+            # any order)
+            orders = _multi_orders(plays, side)
+            label = card.face(side).long_name
+            multi_dialog: ChoiceDialog[tuple[Card, ...]] = ChoiceDialog(
+                f"Play {name}",
+                f"{name} alone, or with other {label.split()[-1]}s in one play; "
+                "the last card sets the colour.",
+                [Choice(_order_label(o, side), o, _KEYS[i]) for i, o in enumerate(orders)],
+                vertical=True,
+            )
+            chosen = await self.push_screen_wait(multi_dialog)
+            if chosen is None:
+                return None
+            plays = [
+                dataclasses.replace(a, more=chosen[1:])
+                for a in plays
+                if sorted(map(str, a.more)) == sorted(map(str, chosen[1:]))
+            ]
         regular = [a for a in plays if not a.flex]
         flexed = [a for a in plays if a.flex]
         if regular and flexed:
@@ -694,6 +717,12 @@ class UnoApp(App[None]):
 
     def _why_card(self, card: Card, obs: Observation) -> str:
         name = card.face(obs.side).long_name
+        firsts = list(
+            dict.fromkeys(a.card for a in obs.legal if isinstance(a, Play) and card in a.more)
+        )
+        if firsts:
+            first = " or ".join(c.face(obs.side).long_name for c in firsts)
+            return f"{name} cannot go first: play {first} (⏎) and add {name} with it."
         if obs.current != obs.seat:
             return f"It is {seat_label(obs.current, self.session.names)}'s turn."
         if obs.phase == "AWAIT_DRAWN":
@@ -831,6 +860,42 @@ class UnoApp(App[None]):
         t.add_row("Total", *[str(x) for x in s.game.scores], style="bold")
         target = s.game.options.targetScore
         return TableScreen(f"Scores · target {target}", t, "Esc closes")
+
+
+#: keys of the answers of the multi-play dialog
+_KEYS = "123456789abcdeghijkmnostvwz"
+
+
+def _multi_orders(plays: list[Play], side: int) -> list[tuple[Card, ...]]:
+    """The card orders a multi-play dialog offers for ``plays`` (one first
+    card): the card alone if it is legal alone, then each set of cards of the
+    legal list once per colour it can end on (the last card sets the colour),
+    at most as many as there are keys."""
+    out: list[tuple[Card, ...]] = []
+    for a in plays:
+        if not a.more:
+            if (a.card,) not in out:
+                out.append((a.card,))
+            continue
+        ends: set[object] = set()
+        for last in reversed(a.more):  # the legal order's own ending first
+            color = last.face(side).color
+            if color in ends:
+                continue
+            ends.add(color)
+            rest = list(a.more)
+            rest.remove(last)
+            order = (a.card, *rest, last)
+            if order not in out:
+                out.append(order)
+    return out[: len(_KEYS)]
+
+
+def _order_label(order: tuple[Card, ...], side: int) -> str:
+    """``Red 5 + Blue 5 → Blue``: the cards in play order, and the colour in force after."""
+    text = " + ".join(c.face(side).long_name for c in order)
+    color = order[-1].face(side).color
+    return text + (f" → {color.long_name}" if len(order) > 1 and color is not None else "")
 
 
 def _penalties(top: str) -> tuple[str, str]:

@@ -89,3 +89,74 @@ export function nextChoice(cmds) {
 export function filterChoice(cmds, key, value) {
   return cmds.filter((c) => (c.kw[key] ?? "") === value);
 }
+
+// ---- several cards in one play (house rule multiPlay, docs/rules.md §6) ----
+// The server lists a play of several cards as "P0 PLAY R5+B5+G5": one order
+// per set of cards (the first card, then the others in hand order). Any other
+// order of the cards after the first is accepted as a command, so the table
+// plays them in the order the player picked them (the last sets the colour).
+
+/** The cards of a PLAY command, in its order ("R5+B5" -> ["R5", "B5"]). */
+export function playCards(cmd) {
+  return String(cmd.card ?? "").split("+");
+}
+
+/** Whether `cards` (a multiset) fits in `pool` (a multiset). */
+function within(cards, pool) {
+  const left = [...pool];
+  for (const c of cards) {
+    const i = left.indexOf(c);
+    if (i < 0) return false;
+    left.splice(i, 1);
+  }
+  return true;
+}
+
+/** The PLAY commands that start with `first` and hold `rest` among the
+ * cards after it (all of them when `exact`). */
+function plays(cmds, first, rest, exact) {
+  return cmds.filter((c) => {
+    if (c.verb !== "PLAY") return false;
+    const cards = playCards(c);
+    if (cards[0] !== first) return false;
+    const tail = cards.slice(1);
+    return exact ? tail.length === rest.length && within(rest, tail) : within(rest, tail);
+  });
+}
+
+/** Whether some play of several cards starts with `card`. */
+export function startsMulti(cmds, card) {
+  return plays(cmds, card, [], false).some((c) => playCards(c).length > 1);
+}
+
+/** The cards that may start a play of several cards holding `card`. */
+export function multiFirsts(cmds, card) {
+  const out = [];
+  for (const c of cmds) {
+    if (c.verb !== "PLAY" || !c.card.includes("+")) continue;
+    const cards = playCards(c);
+    if (cards.slice(1).includes(card) && !out.includes(cards[0])) out.push(cards[0]);
+  }
+  return out;
+}
+
+/** Whether `card` may be added to the picked cards `picked` (in order). */
+export function canAdd(cmds, picked, card) {
+  return plays(cmds, picked[0], [...picked.slice(1), card], false).length > 0;
+}
+
+/**
+ * The legal commands playing exactly the cards `picked`, rewritten to play
+ * them in the order picked (their keywords unchanged; `uno=true` added when
+ * `uno`). Empty when these cards are not one legal play.
+ */
+export function pickedPlays(cmds, picked, uno = false) {
+  if (!picked.length) return [];
+  return plays(cmds, picked[0], picked.slice(1), true).map((c) => {
+    const words = c.text.split(/\s+/);
+    const at = words.findIndex((w) => w.toUpperCase() === "PLAY");
+    words[at + 1] = picked.join("+");
+    if (uno) words.push("uno=true");
+    return parseCommand(words.join(" "));
+  });
+}

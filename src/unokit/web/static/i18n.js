@@ -163,6 +163,17 @@ const EN = {
   "table.you": "You",
   "table.hand": "Your hand",
   "table.playableCard": "{card}, playable",
+  "multi.play": "Play {n} cards",
+  "refuse.lastAction": "{card} cannot be your last card: these rules forbid going out on an action card. Draw.",
+  "refuse.lastWild": "{card} cannot be your last card: these rules forbid going out on a wild. Draw.",
+  "multi.group": "Cards picked to play together",
+  "multi.order": "{cards}: the last one sets the colour.",
+  "multi.more": "Pick more {number}s to play them with it, or play.",
+  "multi.picked": "{card}, picked {n}",
+  "multi.add": "{card}, can be added",
+  "multi.uno": "UNO!",
+  "multi.uno.title": "Call UNO with this play: it leaves you one card (U)",
+  "multi.notFirst": "{card} cannot go first: pick {first} first, then add {card}.",
   "table.sort": "Sort",
   "table.sort.title": "Sort your hand (S)",
   "table.sort.color": "By colour",
@@ -241,9 +252,9 @@ const EN = {
   "help.title": "Keyboard",
   "help.arrows": "Move between your cards",
   "help.home": "First / last card",
-  "help.enter": "Play the selected card",
+  "help.enter": "Play the selected card (a card that can go with others of its number: pick it)",
   "help.draw": "Draw a card",
-  "help.pass": "Keep the drawn card (pass)",
+  "help.pass": "Keep the drawn card (pass), or play the cards picked",
   "help.uno": "Call UNO",
   "help.catch": "Catch a player who did not call UNO",
   "help.colors": "Choose a colour (1–4, or its initial: Red Yellow Green Blue; pinK Teal Orange Violet)",
@@ -315,6 +326,8 @@ const EN = {
   "ev.Played.plainWild": " on its regular side, as a plain Wild (nobody draws)",
   "ev.Played.target": ", targeting {target}",
   "ev.Played.jumpIn": " (jump-in!)",
+  "ev.Played.multi": "{who} played {cards} in one go",
+  "ev.Played.multi.you": "You played {cards} in one go",
   "ev.Drew.one": "{who} drew a card",
   "ev.Drew.many": "{who} drew {n} cards",
   "ev.Drew.one.you": "You drew {cards}",
@@ -365,6 +378,7 @@ const EN = {
   "ev.MatchEnded": "{who} won the match!",
   "word.you": "you",
   "word.and": "and",
+  "word.or": "or",
   "word.green": "green",
   "word.red": "red",
 };
@@ -509,6 +523,17 @@ const FR = {
   "table.you": "Vous",
   "table.hand": "Votre main",
   "table.playableCard": "{card}, jouable",
+  "multi.play": "Jouer {n} cartes",
+  "refuse.lastAction": "{card} ne peut pas être votre dernière carte : ces règles interdisent de finir sur une carte action. Piochez.",
+  "refuse.lastWild": "{card} ne peut pas être votre dernière carte : ces règles interdisent de finir sur un joker. Piochez.",
+  "multi.group": "Cartes choisies pour être jouées ensemble",
+  "multi.order": "{cards} : la dernière donne la couleur.",
+  "multi.more": "Choisissez d'autres {number} pour les jouer avec, ou jouez.",
+  "multi.picked": "{card}, choisie en {n}",
+  "multi.add": "{card}, peut s'ajouter",
+  "multi.uno": "UNO !",
+  "multi.uno.title": "Dire UNO avec ce coup : il vous laisse une carte (U)",
+  "multi.notFirst": "{card} ne peut pas partir en premier : choisissez d'abord {first}, puis ajoutez {card}.",
   "table.sort": "Trier",
   "table.sort.title": "Trier votre main (S)",
   "table.sort.color": "Par couleur",
@@ -586,9 +611,9 @@ const FR = {
   "help.title": "Clavier",
   "help.arrows": "Passer d'une carte à l'autre",
   "help.home": "Première / dernière carte",
-  "help.enter": "Jouer la carte choisie",
+  "help.enter": "Jouer la carte choisie (une carte qui peut partir avec d'autres de son chiffre : la choisir)",
   "help.draw": "Piocher une carte",
-  "help.pass": "Garder la carte piochée (passer)",
+  "help.pass": "Garder la carte piochée (passer), ou jouer les cartes choisies",
   "help.uno": "Dire UNO",
   "help.catch": "Contre-UNO : attraper un joueur qui n'a pas dit UNO",
   "help.colors": "Choisir une couleur (1–4, ou l'initiale anglaise : Red Yellow Green Blue ; pinK Teal Orange Violet)",
@@ -657,6 +682,8 @@ const FR = {
   "ev.Played.plainWild": " sur sa face normale, comme un simple Joker (personne ne pioche)",
   "ev.Played.target": ", en visant {target}",
   "ev.Played.jumpIn": " (interception !)",
+  "ev.Played.multi": "{who} a joué {cards} d'un coup",
+  "ev.Played.multi.you": "Vous avez joué {cards} d'un coup",
   "ev.Drew.one": "{who} a pioché une carte",
   "ev.Drew.many": "{who} a pioché {n} cartes",
   "ev.Drew.one.you": "Vous avez pioché {cards}",
@@ -707,6 +734,7 @@ const FR = {
   "ev.MatchEnded": "{who} gagne la partie !",
   "word.you": "vous",
   "word.and": "et",
+  "word.or": "ou",
   "word.green": "verte",
   "word.red": "rouge",
 };
@@ -812,9 +840,9 @@ export function cardName(notation, side = "light") {
 }
 
 /** "a, b and c" in the current language. */
-export function listText(items) {
+export function listText(items, word = "and") {
   if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} ${t("word.and")} ${items[items.length - 1]}`;
+  return `${items.slice(0, -1).join(", ")} ${t(`word.${word}`)} ${items[items.length - 1]}`;
 }
 
 /** Which side a face token belongs to, for naming cards inside events. */
@@ -843,6 +871,10 @@ export function describeEvent(ev, ctx) {
     case "CardTurned":
       return t(`ev.CardTurned.${ev.reason}`, { card: cardName(ev.card, "light") });
     case "Played": {
+      // several cards of one number in one play (multiPlay): one sentence
+      if (ev.cards && ev.cards.length > 1) {
+        return `${t(pick("ev.Played.multi", ev.seat), { who: name(ev.seat), cards: listText(ev.cards.map((c) => card(c))) })}.`;
+      }
       let s = t(pick("ev.Played", ev.seat), { who: name(ev.seat), card: card(ev.card) });
       if (ev.flex) s += t("ev.Played.flex");
       // a Flex wild draw card on its regular side is a plain Wild: say why nobody draws

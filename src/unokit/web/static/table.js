@@ -22,13 +22,17 @@ import { createFeed } from "./feed.js";
 import { dismissHint, hintDismissed, hintHtml, rulesChip } from "./howto.js";
 import { pendingToText, ruleChipsHtml, seatHouseBadges, seatHouseClasses, teamScoresHtml } from "./howto.js";
 import {
+  canAdd,
   catchTargets,
   commandBody,
   filterChoice,
   findVerb,
   legalCommands,
+  multiFirsts,
   nextChoice,
+  pickedPlays,
   playsFor,
+  startsMulti,
 } from "./commands.js";
 
 const LIGHT = ["R", "Y", "G", "B"];
@@ -91,6 +95,25 @@ function sortKey(notation, side, mode) {
   const num = f.number ?? 0;
   if (mode === "number") return [wild, kind, num, ci];
   return [wild, ci, kind, num];
+}
+
+/**
+ * How many Played events from `i` on are one play of several cards of one
+ * number (house rule multiPlay): the same seat, number cards of the same
+ * number on `side`, nothing in between, no jump-in. 1 for a single card.
+ */
+export function playRun(h, i, side) {
+  const first = h[i];
+  if (first?.type !== "Played") return 1;
+  const num = (c) => {
+    const f = faceInfo(c, side);
+    return f?.kind === "number" ? f.number : null;
+  };
+  const n = num(first.card);
+  if (n === null || n === undefined) return 1;
+  let k = 1;
+  while (h[i + k]?.type === "Played" && h[i + k].seat === first.seat && !h[i + k].jump_in && num(h[i + k].card) === n) k++;
+  return k;
 }
 
 function cmpKeys(a, b) {
@@ -178,6 +201,7 @@ export function createTable(root, handlers) {
     logShown: false, // the log was on screen at the last render
     timer: null,
     armed: null, // a card selected by a first tap (touch screens)
+    multi: null, // {picks: [{card, occ}], uno} cards picked to play together (multiPlay)
   };
   let state = null;
 
@@ -270,6 +294,7 @@ export function createTable(root, handlers) {
   function send(cmd) {
     const hadPicker = ui.picker !== null;
     ui.picker = null;
+    ui.multi = null;
     handlers.send(commandBody(cmd.text ?? cmd));
     if (hadPicker) {
       renderDecision(obs());
@@ -294,13 +319,76 @@ export function createTable(root, handlers) {
     render();
   }
 
+  // ---- several cards in one play (multiPlay) ------------------------------------
+  const pickedCards = () => (ui.multi ? ui.multi.picks.map((p) => p.card) : []);
+  /** Whether the picked cards leave exactly one card in the hand (UNO to call). */
+  const leavesOne = (o) => Boolean(ui.multi) && o.hand.length - ui.multi.picks.length === 1;
+
+  /** A click on a hand card (or Enter on it) while several cards may go together. */
+  function pickCard(card, occ) {
+    const cs = cmds();
+    if (ui.multi) {
+      const at = ui.multi.picks.findIndex((p) => p.card === card && p.occ === occ);
+      if (at === 0 && ui.multi.picks.length === 1) {
+        playPicked(); // a second click (tap) on the one card picked plays it, as a tap does
+        return true;
+      }
+      if (at === 0) {
+        ui.multi = null; // the first card taken back: nothing is left to play
+      } else if (at > 0) {
+        ui.multi.picks.splice(at, 1);
+      } else if (canAdd(cs, pickedCards(), card)) {
+        ui.multi.picks.push({ card, occ });
+      } else {
+        ui.multi = null; // another card: played as if nothing had been picked
+        return false;
+      }
+      if (ui.multi && !leavesOne(obs())) ui.multi.uno = false;
+      render();
+      return true;
+    }
+    if (!startsMulti(cs, card)) return false;
+    ui.armed = null;
+    ui.multi = { picks: [{ card, occ }], uno: false };
+    render();
+    return true;
+  }
+
+  /** Play the picked cards in the order picked (asking a swap target if any). */
+  function playPicked() {
+    const o = obs();
+    if (!o || !ui.multi) return false;
+    const cards = pickedCards();
+    const options = pickedPlays(cmds(), cards, ui.multi.uno && leavesOne(o));
+    ui.multi = null;
+    if (!options.length) {
+      render();
+      return false;
+    }
+    if (!nextChoice(options)) {
+      send(options[0]);
+      return true;
+    }
+    ui.picker = { card: cards[cards.length - 1], cmds: options, multi: cards };
+    render();
+    return true;
+  }
+
   /** A card that cannot be played now: a shake and the reason, in words. */
   function refuse(el) {
     const o = obs();
     if (!o || !el || me() === null || handlers.readonly) return;
     const card = cardName(el.dataset.card, o.side);
+    const firsts = multiFirsts(cmds(), el.dataset.card);
     let text;
-    if (["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) text = t("refuse.over");
+    const restrict = o.options?.finishRestriction ?? "off";
+    const face = faceInfo(el.dataset.card, o.side);
+    const wild = face && !face.color;
+    const lastBanned = o.hand.length === 1 && o.current === me() && o.phase === "AWAIT_TURN"
+      && ((wild && restrict.includes("no_wild")) || (face && !wild && face.kind !== "number" && restrict.includes("no_action")));
+    if (firsts.length) text = t("multi.notFirst", { card, first: listText(firsts.map((c) => cardName(c, o.side)), "or") });
+    else if (lastBanned) text = t(wild ? "refuse.lastWild" : "refuse.lastAction", { card });
+    else if (["ROUND_OVER", "MATCH_OVER"].includes(o.phase)) text = t("refuse.over");
     else if (o.current !== me()) text = t("refuse.notYourTurn", { card });
     else if (o.phase !== "AWAIT_TURN" && o.phase !== "AWAIT_DRAWN") text = t("refuse.decide");
     else if (o.phase === "AWAIT_DRAWN") text = t("refuse.drawn", { card });
@@ -341,13 +429,16 @@ export function createTable(root, handlers) {
     els.table.classList.toggle("over", ["ROUND_OVER", "MATCH_OVER"].includes(o.phase));
     els.table.classList.toggle("spectator", me() === null);
     // drop a picker whose commands are no longer legal
-    if (ui.picker) {
+    if (ui.picker?.multi) {
+      if (!pickedPlays(cmds(), ui.picker.multi).length) ui.picker = null;
+    } else if (ui.picker) {
       const still = playsFor(cmds(), ui.picker.card);
       const texts = new Set(still.map((c) => c.text));
       ui.picker.cmds = ui.picker.cmds.filter((c) => texts.has(c.text));
       if (!ui.picker.cmds.length) ui.picker = null;
     }
     if (ui.armed && !playsFor(cmds(), ui.armed.card).length) ui.armed = null;
+    if (ui.multi && !pickedPlays(cmds(), pickedCards()).length) ui.multi = null;
     renderOpponents(o);
     renderCenter(o);
     renderStatus(o);
@@ -390,8 +481,14 @@ export function createTable(root, handlers) {
     let side = prev.side ?? "light";
     let powers = (prev.powers ?? []).map((p) => p === "G").join(",");
     const ctx = { me: me(), name: nameOf, scoringMode: o.options?.scoringMode ?? "highest", variant: o.variant };
-    for (const ev of h.slice(start)) {
+    for (let i = start; i < h.length; i++) {
+      let ev = h[i];
       ctx.side = side;
+      const run = playRun(h, i, side);
+      if (run > 1) {
+        ev = { ...h[i + run - 1], cards: h.slice(i, i + run).map((e) => e.card) };
+        i += run - 1;
+      }
       const text = describeEvent(ev, ctx);
       const seat = ev.seat ?? null;
       const mine = seat !== null && seat === me();
@@ -755,6 +852,7 @@ export function createTable(root, handlers) {
         <button type="button" class="btn act-uno ${urgent ? "urgent" : ""}" id="act-uno" ${unoCmd ? "" : "disabled"}>${esc(t("act.uno"))} <kbd>U</kbd></button>
         <button type="button" class="btn ghost act-sort" id="act-sort" title="${esc(t("table.sort.title"))}">⇅ ${esc(sortLabel)} <kbd>S</kbd></button>
       </div>
+      ${ui.multi ? multiBar(o) : ""}
       ${ui.armed ? `<div class="confirm-play" role="group" aria-label="${esc(t("table.tapAgain"))}">
         <button type="button" class="btn primary" id="act-play">${esc(t("table.confirm", { card: cardName(ui.armed.card, o.side) }))}</button>
         <button type="button" class="btn ghost" id="act-unarm" aria-label="${esc(t("act.cancel"))}">✕</button></div>` : ""}
@@ -762,6 +860,24 @@ export function createTable(root, handlers) {
         <button type="button" class="icon-btn" id="act-mute" aria-pressed="${feed.muted}" title="${esc(t(feed.muted ? "table.sound.off" : "table.sound.on"))}" aria-label="${esc(t(feed.muted ? "table.sound.off" : "table.sound.on"))}">${feed.muted ? "🔇" : "🔊"}</button>
         ${handlers.react ? `<span class="reactions" role="group" aria-label="${esc(t("table.react"))}">${REACTIONS.map((r) => `<button type="button" class="icon-btn react-btn" data-react="${r}" aria-label="${r}">${r}</button>`).join("")}</span>` : ""}
       </div>`;
+  }
+
+  /** The cards picked to go together: their order, Play, UNO with it, cancel. */
+  function multiBar(o) {
+    const picks = pickedCards();
+    const names = picks.map((c) => cardName(c, o.side));
+    const label = picks.length === 1 ? t("table.confirm", { card: names[0] }) : t("multi.play", { n: picks.length });
+    const number = faceInfo(picks[0], o.side)?.number ?? "";
+    const addable = o.hand.some((c, i) => canAdd(cmds(), picks, c) && o.hand.filter((x) => x === c).length > picks.filter((x) => x === c).length);
+    const note = picks.length === 1 ? t("multi.more", { number }) : t("multi.order", { cards: names.join(" → ") });
+    const uno = leavesOne(o)
+      ? `<button type="button" class="btn act-uno multi-uno ${ui.multi.uno ? "on" : "urgent"}" id="act-multi-uno" aria-pressed="${ui.multi.uno}" title="${esc(t("multi.uno.title"))}">${esc(t("multi.uno"))} <kbd>U</kbd></button>`
+      : "";
+    return `<div class="confirm-play multi-bar" role="group" aria-label="${esc(t("multi.group"))}">
+        <span class="multi-note" id="multi-note">${esc(picks.length === 1 && !addable ? names[0] : note)}</span>
+        <button type="button" class="btn primary" id="act-play" aria-describedby="multi-note">${esc(label)} <kbd>P</kbd></button>
+        ${uno}
+        <button type="button" class="btn ghost" id="act-unarm" aria-label="${esc(t("act.cancel"))}">✕ <kbd>Esc</kbd></button></div>`;
   }
 
   function sortedHand(o) {
@@ -787,7 +903,14 @@ export function createTable(root, handlers) {
     const active = document.activeElement;
     const hadFocus = active && els.hand.contains(active);
     if (hadFocus) ui.focus = { card: active.dataset.card, occ: Number(active.dataset.occ) };
-    const playable = new Set(cmds().filter((c) => c.verb === "PLAY").map((c) => c.card));
+    const cs = cmds();
+    const playable = new Set(cs.filter((c) => c.verb === "PLAY").map((c) => c.card));
+    const picks = ui.multi?.picks ?? [];
+    const picked = pickedCards();
+    // several cards in one play: a card that can start one, or join the picked ones
+    for (const c of o.hand) {
+      if (picks.length ? canAdd(cs, picked, c) : startsMulti(cs, c)) playable.add(c);
+    }
     const myTurn = o.current === me();
     const items = sortedHand(o);
     const prev = new Map();
@@ -802,15 +925,29 @@ export function createTable(root, handlers) {
         const name = cardName(card, o.side);
         fresh.set(card, (fresh.get(card) ?? 0) + 1);
         const isNew = ui.lastHand.length > 0 && fresh.get(card) > (prev.get(card) ?? 0);
-        const svg = renderCard(card, { size: "md", side: o.side, playable: can, label: name });
+        const at = picks.findIndex((p) => p.card === card && p.occ === occ);
+        const svg = renderCard(card, { size: "md", side: o.side, playable: can || at >= 0, label: name });
+        const joins = at < 0 && picks.length > 0 && canAdd(cs, picked, card);
         const cls = ["hc"];
         if (can) cls.push("playable");
-        else if (myTurn && playable.size) cls.push("muted");
+        // while cards are picked, the others are dimmed (a click on one still plays it alone)
+        if (at < 0 && ((!can && myTurn && playable.size) || (picks.length && !joins))) cls.push("muted");
         if (drawn) cls.push("drawn");
         if (isNew) cls.push("enter");
         let sel = ui.picker && ui.picker.card === card ? " selected" : "";
         if (ui.armed && ui.armed.card === card && ui.armed.occ === occ) sel += " armed selected";
-        return `<button type="button" class="${cls.join(" ")}${sel}" data-card="${esc(card)}" data-occ="${occ}" aria-disabled="${can ? "false" : "true"}" aria-label="${esc(can ? t("table.playableCard", { card: name }) : name)}">${svg}</button>`;
+        let label = can ? t("table.playableCard", { card: name }) : name;
+        let mark = "";
+        if (at >= 0) {
+          sel += " picked selected";
+          label = t("multi.picked", { card: name, n: at + 1 });
+          mark = `<span class="pick-n" aria-hidden="true">${at + 1}</span>`;
+        } else if (joins) {
+          sel += " joinable";
+          label = t("multi.add", { card: name });
+        }
+        const pressed = picks.length || startsMulti(cs, card) ? ` aria-pressed="${at >= 0}"` : "";
+        return `<button type="button" class="${cls.join(" ")}${sel}" data-card="${esc(card)}" data-occ="${occ}" aria-disabled="${can || at >= 0 ? "false" : "true"}"${pressed} aria-label="${esc(label)}">${svg}${mark}</button>`;
       })
       .join("");
     ui.lastHand = [...o.hand];
@@ -967,8 +1104,15 @@ export function createTable(root, handlers) {
       scoringMode: o.options?.scoringMode ?? "highest",
       variant: o.variant,
     };
-    for (const [i, ev] of (o.history ?? []).entries()) {
+    const h = o.history ?? [];
+    for (let i = 0; i < h.length; i++) {
+      let ev = h[i];
       ctx.side = s;
+      const run = playRun(h, i, s);
+      if (run > 1) {
+        ev = { ...h[i + run - 1], cards: h.slice(i, i + run).map((e) => e.card) };
+        i += run - 1;
+      }
       if (ev.type === "RoundStarted") powers = null;
       if (ev.type === "PowersChanged") {
         const key = ev.powers.join(",");
@@ -1181,6 +1325,7 @@ export function createTable(root, handlers) {
         refuse(el);
         return;
       }
+      if (pickCard(el.dataset.card, Number(el.dataset.occ))) return;
       if (coarsePointer()) {
         // touch: the first tap selects, a second tap (or Play) plays
         const occ = Number(el.dataset.occ);
@@ -1252,12 +1397,19 @@ export function createTable(root, handlers) {
       case "act-record-bar":
         return void handlers.record?.();
       case "act-play": {
+        if (ui.multi) return void playPicked();
         const a = ui.armed;
         ui.armed = null;
         if (a) playCard(a.card);
         return;
       }
+      case "act-multi-uno":
+        ui.multi.uno = !ui.multi.uno;
+        render();
+        root.querySelector("#act-multi-uno")?.focus();
+        return;
       case "act-unarm":
+        ui.multi = null;
         ui.armed = null;
         render();
         return;
@@ -1367,9 +1519,11 @@ export function createTable(root, handlers) {
         hideRoundEnd();
         return true;
       }
-      if (ui.armed) {
+      if (ui.armed || ui.multi) {
         ui.armed = null;
+        ui.multi = null;
         render();
+        if (!els.hand.contains(document.activeElement)) moveFocus(0);
         return true;
       }
       if (!els.reveal.hidden) {
@@ -1399,8 +1553,15 @@ export function createTable(root, handlers) {
       case "d":
         return doVerb("DRAW");
       case "p":
-        return doVerb("PASS");
+        // Pass (only after a draw, when nothing can be picked) or play the picked cards
+        if (findVerb(cmds(), "PASS")) return doVerb("PASS");
+        return playPicked();
       case "u":
+        if (ui.multi && leavesOne(o)) {
+          ui.multi.uno = !ui.multi.uno;
+          render();
+          return true;
+        }
         return doVerb("UNO");
       case "c": {
         const targets = catchTargets(cmds());
