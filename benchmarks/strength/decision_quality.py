@@ -31,7 +31,7 @@ from typing import Any
 from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.determinize import Determinizer
-from unokit.bots.tournament import _value, offer_catch
+from unokit.bots.tournament import offer_catch, parse_value
 from unokit.engine.actions import CallUno, Catch
 from unokit.engine.core import CoreGame
 from unokit.engine.game import _RO
@@ -43,7 +43,7 @@ def _make(entry: str, seed: int, sims: int) -> Any:
     kw: dict[str, Any] = {"sims": sims}
     for o in opts:
         k, _, v = o.partition("=")
-        kw[k] = _value(v)
+        kw[k] = parse_value(v)
     return make_bot(name, seed=seed, **kw)
 
 

@@ -37,7 +37,7 @@ from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.determinize import Determinizer
 from unokit.bots.ismcts import ISMCTSBot, _Clock
-from unokit.bots.tournament import _value, offer_catch, wilson
+from unokit.bots.tournament import offer_catch, parse_value, wilson
 from unokit.engine.actions import Action
 from unokit.engine.core import CoreGame
 from unokit.engine.game import _RO
@@ -84,7 +84,7 @@ def _make(entry: str, seed: int, sims: int, game: Game) -> Any:
     kw: dict[str, Any] = {"sims": sims}
     for o in opts:
         k, _, v = o.partition("=")
-        kw[k] = _value(v)
+        kw[k] = parse_value(v)
     if name == "oracle":
         return OracleBot(game, seed=seed, **kw)
     return make_bot(name, seed=seed, **kw)

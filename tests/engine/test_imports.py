@@ -1,6 +1,7 @@
-"""The engine package's imports: no import loop (delayed imports inside
-functions count, ``if TYPE_CHECKING:`` blocks do not) and no private name
-imported from another module (issue 26)."""
+"""The package's imports: no import loop in the engine, in the web package or
+anywhere in ``src/unokit`` (delayed imports inside functions count,
+``if TYPE_CHECKING:`` blocks do not) and no private name imported from another
+module (issue 26)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,8 @@ def _imports(name: str, path: Path, mods: dict[str, Path]) -> tuple[set[str], li
                 module = node.module or ""
             for a in node.names:
                 full = f"{module}.{a.name}"
+                if full in ALLOWED_PRIVATE:
+                    continue  # the compiled core: a module, not a name of the package
                 deps.add(full if full in mods else module)
                 is_private = a.name.startswith("_") and not a.name.startswith("__")
                 if is_private and full not in mods and full not in ALLOWED_PRIVATE:
@@ -116,6 +119,27 @@ def test_no_import_loop_in_the_engine() -> None:
 
 def test_no_private_name_imported_by_the_engine() -> None:
     _, private = _engine_graph()
+    assert private == {}
+
+
+def _package_graph() -> tuple[dict[str, set[str]], dict[str, list[str]]]:
+    mods = _modules()
+    graph, private = {}, {}
+    for name, path in mods.items():
+        graph[name], priv = _imports(name, path, mods)
+        if priv:
+            private[name] = priv
+    return graph, private
+
+
+def test_no_import_loop_in_the_package() -> None:
+    graph, _ = _package_graph()
+    assert {"unokit", "unokit.bots", "unokit.web.app", "unokit.testing.fuzz"} <= set(graph)
+    assert _cycles(graph) == []
+
+
+def test_no_private_name_imported_anywhere_in_the_package() -> None:
+    _, private = _package_graph()
     assert private == {}
 
 

@@ -343,8 +343,7 @@ def test_positions_continue_like_the_engine() -> None:
 def test_fuzz_vector_mode(capsys: pytest.CaptureFixture[str]) -> None:
     """``python -m unokit.testing.fuzz --vector``: the differential check over the
     fuzzer's random configurations (variants, players, options, handSize)."""
-    from unokit.envs.differential import fuzz_vector
-    from unokit.testing.fuzz import main
+    from unokit.testing.fuzz import fuzz_vector, main
 
     stats = fuzz_vector(configs=4, seed=10, num_envs=2, steps=40)
     assert stats.configs == 4 and stats.decisions == 4 * 2 * 40 and not stats.failures

@@ -4,7 +4,7 @@
  *
  * The rules are the core's (uk_legal_moves / uk_apply_move); what is here is
  * the environments' bookkeeping of unokit.envs (the reference is the engine
- * path of unokit/envs/vector.py, _GameBatch, and the AEC environment in
+ * path of unokit/envs/vector.py, GameBatch, and the AEC environment in
  * unokit/envs/_base.py):
  *
  *   the action table     per seat: action index -> absolute move code (built in

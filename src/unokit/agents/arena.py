@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from unokit.bots import Bot
-from unokit.bots.tournament import BotSpec, TournamentResult, _value, parse_bots, play_game
+from unokit.bots.tournament import BotSpec, TournamentResult, parse_bots, parse_value, play_game
 from unokit.engine.actions import Action, Draw, parse_action
 from unokit.engine.errors import BotFailure, OptionError, UnoError
 from unokit.engine.narration import Meta, move_commands, read_command
@@ -579,7 +579,7 @@ def parse_players(
                         f"bad option {o!r} in {entry!r}: expected key=value with key one of "
                         + ", ".join(sorted(_MODEL_OPTIONS[key]))
                     )
-                options["base_url" if k == "url" else k] = _value(v)
+                options["base_url" if k == "url" else k] = parse_value(v)
             label = entry.lower()
             spec = ArenaSpec(label, key, tuple(sorted(options.items())))
         seen[label] = seen.get(label, 0) + 1

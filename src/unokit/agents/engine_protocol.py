@@ -38,7 +38,7 @@ from unokit.engine.errors import BotFailure, OptionError, UnoError
 from unokit.engine.observation import Observation
 
 if TYPE_CHECKING:
-    from unokit.bots import Bot
+    from unokit.bots.base import Bot
 
 __all__ = ["EngineBot", "EngineError", "match_legal", "position_lines", "PROTOCOL_VERSION"]
 
@@ -165,7 +165,7 @@ class EngineBot:
         self.failure: str | None = None
         self._fallback: Bot | None = None
         if fallback is not None:
-            from unokit.bots import make_bot
+            from unokit.bots.base import make_bot
 
             self._fallback = make_bot(fallback, seed=seed)
 

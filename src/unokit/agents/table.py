@@ -308,7 +308,7 @@ class AgentTable:
         After every move that leaves a seat vulnerable and about to act again
         (:meth:`unokit.Game.catch_window`), the bots are offered the catch
         first (as :func:`unokit.bots.sim.offer_catch` does), then the agent."""
-        from unokit.engine.game import _RO
+        from unokit.engine.codes import ROUND_OVER as _RO
 
         g = self.game
         for _ in range(100_000):

@@ -31,8 +31,8 @@ from typing import Any
 
 from unokit.bots.expert import ExpertBot
 from unokit.engine.actions import Action, CallUno, Catch, Play, parse_action
+from unokit.engine.codes import ROUND_OVER as _RO
 from unokit.engine.errors import OptionError
-from unokit.engine.game import _RO
 from unokit.engine.observation import Observation
 from unokit.records.record import Record
 
@@ -122,7 +122,7 @@ def analyse(record: Record, seat: int, samples: int = 200, seed: int = 0) -> lis
     g = record.start()
     out: list[MoveReport] = []
     cards = g.variant.cards
-    from unokit.records.record import _apply
+    from unokit.records.record import apply_line
 
     for n, command in enumerate(record.commands, 1):
         text = command.strip()
@@ -141,5 +141,5 @@ def analyse(record: Record, seat: int, samples: int = 200, seed: int = 0) -> lis
                 label = next((name for cut, name in LABELS if loss >= cut), "")
                 out.append(MoveReport(n, g.round_no, str(played), values[best], after,
                                       str(moves[best]), len(moves), label))
-        _apply(g, command, n)
+        apply_line(g, command, n)
     return out

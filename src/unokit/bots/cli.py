@@ -207,7 +207,7 @@ def estimate_seconds(
     their full budget (``think_ms``) on every decision; other bots are free."""
     import inspect
 
-    from unokit.bots import _REGISTRY
+    from unokit.bots import REGISTRY
 
     budgets = []
     for s in specs:
@@ -215,7 +215,7 @@ def estimate_seconds(
         ms = opts.get("think_ms")
         if ms is None:
             try:
-                param = inspect.signature(_REGISTRY[s.name]).parameters.get("think_ms")
+                param = inspect.signature(REGISTRY[s.name]).parameters.get("think_ms")
             except (TypeError, ValueError, KeyError):
                 param = None
             if param is not None and isinstance(param.default, int | float):

@@ -58,9 +58,11 @@ from unokit.bots.inference import (
 from unokit.bots.posterior import INEXACT_EPS, PLAY_EPS, Chain
 from unokit.engine.actions import Challenge
 from unokit.engine.cards import Card, Face
+from unokit.engine.codes import CHALLENGE as _CH
+from unokit.engine.codes import TURN as _T
 from unokit.engine.decks import flip_deck
 from unokit.engine.events import Played
-from unokit.engine.game import _CH, _T, Game, UnoState
+from unokit.engine.game import Game, UnoState
 from unokit.engine.observation import Observation
 from unokit.engine.variants import get_variant
 

@@ -38,8 +38,10 @@ from unokit.bots.determinize import Determinizer
 from unokit.bots.ismcts import DEFAULT_MCMC, DEFAULT_PARTICLES, DEFAULT_THINK_MS, ISMCTSBot
 from unokit.bots.net import StateFeatures, ValueNet, load_value_net
 from unokit.bots.rollout import sensible_move, sensible_rollout
+from unokit.engine.codes import ROUND_OVER as _RO
+from unokit.engine.codes import TURN as _T
 from unokit.engine.errors import OptionError
-from unokit.engine.game import _RO, _T, OP_PLAY, Game
+from unokit.engine.game import OP_PLAY, Game
 from unokit.engine.observation import Observation
 
 __all__ = ["ExpertBot"]

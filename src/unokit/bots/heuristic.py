@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import replace
 from typing import Any
 
-from unokit.bots import with_uno
+from unokit.bots.base import with_uno
 from unokit.engine.actions import (
     Accept,
     Action,

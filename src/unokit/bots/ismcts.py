@@ -44,13 +44,14 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from unokit.bots import with_uno
+from unokit.bots.base import with_uno
 from unokit.bots.determinize import Determinizer
 from unokit.bots.heuristic import HeuristicBot
 from unokit.bots.rollout import OWN_POLICIES, rollout, sensible_move, sensible_rollout
 from unokit.engine.actions import Action, CallUno, Catch, Draw, Play
+from unokit.engine.codes import ROUND_OVER as _RO
 from unokit.engine.errors import OptionError
-from unokit.engine.game import _RO, Game
+from unokit.engine.game import Game
 from unokit.engine.observation import Observation
 
 __all__ = ["ISMCTSBot", "DEFAULT_THINK_MS", "DEFAULT_SIMS", "SearchStats", "legacy_hard"]

@@ -45,13 +45,13 @@ def bot_variants(name: str) -> tuple[str, ...] | None:
     >>> bot_variants("hard") is None, bot_variants("rlcard-rule")
     (True, ('classic',))
     """
-    from unokit.bots import _REGISTRY
+    from unokit.bots.base import REGISTRY
     from unokit.engine.errors import OptionError
 
     key = name.strip().lower()
-    if key not in _REGISTRY:
-        raise OptionError(f"unknown bot {name!r}: expected one of {', '.join(_REGISTRY)}")
-    variants = getattr(_REGISTRY[key], "variants", None)
+    if key not in REGISTRY:
+        raise OptionError(f"unknown bot {name!r}: expected one of {', '.join(REGISTRY)}")
+    variants = getattr(REGISTRY[key], "variants", None)
     return None if variants is None else tuple(variants)
 
 

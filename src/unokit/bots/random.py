@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from unokit.bots import with_uno
+from unokit.bots.base import with_uno
 from unokit.engine.actions import Action, Draw, Play
 from unokit.engine.observation import Observation
 

@@ -40,7 +40,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from unokit.bots import with_uno
+from unokit.bots.base import with_uno
 from unokit.engine.actions import Accept, Action, Catch, ChooseColor, Draw, Pass, Play
 from unokit.engine.cards import Card, Color, Kind
 from unokit.engine.errors import OptionError

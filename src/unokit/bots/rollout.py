@@ -28,8 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from unokit.engine.codes import CHALLENGE as _CH
+from unokit.engine.codes import COLOR as _C
+from unokit.engine.codes import DRAWN as _D
+from unokit.engine.codes import ROUND_OVER as _RO
+from unokit.engine.codes import TURN as _T
 from unokit.engine.errors import IllegalActionError
-from unokit.engine.game import _C, _CH, _D, _RO, _T, OP_COLOR, OP_DRAW, OP_PLAY, Game
+from unokit.engine.game import OP_COLOR, OP_DRAW, OP_PLAY, Game
 from unokit.engine.variants import WILD_BIT, Variant
 
 __all__ = [

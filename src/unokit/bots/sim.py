@@ -17,8 +17,10 @@ from typing import Any
 from unokit.bots import Bot, make_bot
 from unokit.bots.distributed import SerialRunner, make_runner
 from unokit.engine.actions import Catch
+from unokit.engine.codes import MATCH_OVER as _MO
+from unokit.engine.codes import ROUND_OVER as _RO
 from unokit.engine.errors import OptionError
-from unokit.engine.game import _MO, _RO, Game
+from unokit.engine.game import Game
 from unokit.engine.options import Options
 from unokit.engine.playout import playout
 

@@ -38,8 +38,10 @@ from typing import Any
 from unokit.bots import Bot, make_bot
 from unokit.bots.distributed import make_runner
 from unokit.bots.sim import offer_catch
+from unokit.engine.codes import MATCH_OVER as _MO
+from unokit.engine.codes import ROUND_OVER as _RO
 from unokit.engine.errors import BotFailure, OptionError
-from unokit.engine.game import _MO, _RO, Game
+from unokit.engine.game import Game
 from unokit.engine.options import Options
 
 __all__ = [
@@ -70,7 +72,7 @@ class BotSpec:
         return make_bot(self.name, seed=seed, **dict(self.options))
 
 
-def _value(text: str) -> Any:
+def parse_value(text: str) -> Any:
     t = text.strip()
     for conv in (int, float):
         try:
@@ -86,10 +88,10 @@ def bot_option_names(bot: str) -> set[str]:
     """The options a registered bot's factory names (``seed`` aside)."""
     import inspect
 
-    from unokit.bots import _REGISTRY
+    from unokit.bots import REGISTRY
 
     try:
-        params = inspect.signature(_REGISTRY[bot]).parameters.values()
+        params = inspect.signature(REGISTRY[bot]).parameters.values()
     except (TypeError, ValueError):  # pragma: no cover - a factory without a signature
         return set()
     return {
@@ -137,7 +139,7 @@ def parse_bots(
                     f"{name} has no option {k!r}"
                     + (f": expected one of {', '.join(sorted(accepted))}" if accepted else "")
                 )
-            options[k] = _value(v)
+            options[k] = parse_value(v)
         own_budget = "think_ms" in options or "sims" in options
         if sims is not None and not own_budget:
             options["sims"] = sims

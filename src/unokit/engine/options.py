@@ -207,7 +207,7 @@ def _norm(key: str) -> str:
     return key.lower().replace("_", "").replace("-", "")
 
 
-_BOOLS = {
+BOOL_OPTIONS = {
     "wildDrawWildsCountAsMatch",
     "flipReverseDrawPile",
     "flipLastCardFlips",
@@ -262,19 +262,19 @@ ALL_HOUSE_RULES = (
 #: The house rules the engine plays (those of ALL_HOUSE_RULES not refused).
 HOUSE_RULES = tuple(k for k in ALL_HOUSE_RULES if k not in NOT_YET_PLAYED)
 
-_INTS = {"targetScore", "handSize", "unoPenalty", "falseCatchPenalty", "handLimit", "mercy"}
+INT_OPTIONS = {"targetScore", "handSize", "unoPenalty", "falseCatchPenalty", "handLimit", "mercy"}
 
 
 def _coerce(name: str, value: Any) -> Any:
     if isinstance(value, str):
         v = value.strip()
-        if name in _BOOLS:
+        if name in BOOL_OPTIONS:
             low = v.lower()
             if low in ("true", "on", "yes", "1"):
                 return True
             if low in ("false", "off", "no", "0"):
                 return False
-        elif name in _INTS or name == "flipDrawColorCap":
+        elif name in INT_OPTIONS or name == "flipDrawColorCap":
             if name == "flipDrawColorCap" and v.lower() in ("null", "none", ""):
                 return None
             try:
@@ -365,13 +365,13 @@ def _check(name: str, value: Any) -> None:
 
 
 def _check_value(name: str, value: Any) -> None:
-    if name in _BOOLS:
+    if name in BOOL_OPTIONS:
         if not isinstance(value, bool):
             raise OptionError(f"option {name}: {value!r} is not a boolean (true/false)")
         if name in _REFUSED and value == _REFUSED[name][0]:
             raise OptionError(f"option {name}={str(value).lower()}: {_REFUSED[name][1]}")
         return
-    if name in _INTS:
+    if name in INT_OPTIONS:
         if not isinstance(value, int) or isinstance(value, bool):
             raise OptionError(f"option {name}: {value!r} is not an integer")
         low = {

@@ -9,7 +9,7 @@ seats to act, rewards, terminations, truncations -- and the seeds of the
 rounds dealt by automatic resets; every ``check_every`` steps each game's whole
 engine state (:meth:`unokit.Game.state_tuple` of ``to_game``). The fuzzer
 (:mod:`unokit.testing.fuzz`) calls it on the first round of every fuzzed match, and
-:func:`fuzz_vector` (``python -m unokit.testing.fuzz --vector``) runs nothing else,
+:func:`unokit.testing.fuzz.fuzz_vector` (``python -m unokit.testing.fuzz --vector``) runs nothing else,
 over the fuzzer's random configurations (variant, players, options,
 ``handSize``); the tests of tests/envs/test_vector.py call it too.
 
@@ -20,19 +20,16 @@ over the fuzzer's random configurations (variant, players, options,
 from __future__ import annotations
 
 import random
-import time
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from unokit.engine.game import OP_DRAW
 
-from .vector import UnoVectorEnv, VectorStep, _GameBatch
+from .vector import GameBatch, UnoVectorEnv, VectorStep
 
-__all__ = ["Disagreement", "vector_differential", "fuzz_vector", "VectorFuzzStats", "FIELDS"]
+__all__ = ["Disagreement", "vector_differential", "FIELDS"]
 
 #: The arrays of a step that must agree.
 FIELDS = ("observation", "action_mask", "current_player", "rewards", "terminated", "truncated")
@@ -109,7 +106,7 @@ def vector_differential(
             seen["terminated"] += int(a.terminated.sum())
             seen["truncated"] += int(a.truncated.sum())
             games = ref._batch
-            if isinstance(games, _GameBatch):  # the engine games know their windows
+            if isinstance(games, GameBatch):  # the engine games know their windows
                 seen["window"] += sum(1 for w in games.window if w)
         if not np.array_equal(fast.seeds, ref.seeds):
             raise Disagreement(f"step {k}: seeds {fast.seeds} != {ref.seeds}")
@@ -122,65 +119,3 @@ def vector_differential(
                         f"step {k}: game {i}'s state differs from the engine's (fields {diff})"
                     )
     return steps * num_envs
-
-
-@dataclass
-class VectorFuzzStats:
-    """What :func:`fuzz_vector` did."""
-
-    configs: int = 0
-    decisions: int = 0
-    seconds: float = 0.0
-    variants: Counter[str] = field(default_factory=Counter)
-    #: ``(seed, configuration, message)`` of each disagreement
-    failures: list[tuple[int, str, str]] = field(default_factory=list)
-
-    def summary(self) -> str:
-        return (
-            f"batched environment: {self.configs} configurations, {self.decisions:,} decisions "
-            f"compared with the engine in {self.seconds:.1f} s; variants "
-            f"{dict(sorted(self.variants.items()))}; {len(self.failures)} disagreement(s)"
-        )
-
-
-def fuzz_vector(
-    *,
-    seconds: float | None = None,
-    configs: int | None = None,
-    seed: int = 0,
-    num_envs: int = 8,
-    steps: int = 300,
-    progress: Callable[[VectorFuzzStats], None] | None = None,
-) -> VectorFuzzStats:
-    """:func:`vector_differential` on the fuzzer's configurations ``seed``,
-    ``seed + 1``, ... (:func:`unokit.testing.fuzz.random_config`: a variant, a player
-    count, random options and ``handSize``) for ``seconds`` or ``configs``
-    configurations; ``num_envs`` games of ``steps`` decisions each."""
-    from unokit.testing.fuzz import random_config
-
-    stats = VectorFuzzStats()
-    start = time.monotonic()
-    last = start
-    s = seed
-    while True:
-        now = time.monotonic()
-        if (seconds is not None and now - start >= seconds) or (
-            configs is not None and stats.configs >= configs
-        ):
-            break
-        cfg = random_config(s)
-        try:
-            stats.decisions += vector_differential(
-                cfg.variant, cfg.players, cfg.options, s, num_envs=num_envs, steps=steps
-            )
-        except Disagreement as e:
-            stats.failures.append((s, cfg.describe(), str(e)))
-        stats.configs += 1
-        stats.variants[cfg.variant] += 1
-        s += 1
-        if progress is not None and time.monotonic() - last >= 10:
-            last = time.monotonic()
-            stats.seconds = last - start
-            progress(stats)
-    stats.seconds = time.monotonic() - start
-    return stats

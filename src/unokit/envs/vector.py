@@ -247,8 +247,8 @@ class UnoVectorEnv:
         self._has_reset = False
         self._cur = np.zeros(self.num_envs, dtype=np.int64)
         self.backend = backend
-        self._batch: _GameBatch | _CoreBatch = (
-            _GameBatch(self) if backend == "reference" else _CoreBatch(self)
+        self._batch: GameBatch | _CoreBatch = (
+            GameBatch(self) if backend == "reference" else _CoreBatch(self)
         )
 
     # ------------------------------------------------------------------ public API
@@ -405,7 +405,7 @@ class UnoVectorEnv:
         return IllegalActionError("illegal action: " + "; ".join(parts) + more)
 
 
-class _GameBatch:
+class GameBatch:
     """The batch as a list of engine games, stepped one by one in Python."""
 
     def __init__(self, env: UnoVectorEnv) -> None:

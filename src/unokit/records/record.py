@@ -96,7 +96,7 @@ class Record:
         g = self.start()
         yield g.copy(events=True)
         for n, command in enumerate(self.commands, 1):
-            _apply(g, command, n)
+            apply_line(g, command, n)
             yield g.copy(events=True)
 
     def replay(self) -> Game:
@@ -104,7 +104,7 @@ class Record:
         :class:`RecordError` naming its number."""
         g = self.start()
         for n, command in enumerate(self.commands, 1):
-            _apply(g, command, n)
+            apply_line(g, command, n)
         return g
 
     def to_dict(self) -> dict[str, Any]:
@@ -166,7 +166,7 @@ def _run(g: Game, command: str) -> None:
         g.apply(command)
 
 
-def _apply(g: Game, command: str, n: int) -> None:
+def apply_line(g: Game, command: str, n: int) -> None:
     try:
         _run(g, command)
     except UnoError as e:
@@ -239,21 +239,21 @@ def record_of(
         from unokit.records.commitment import DealCommitments
 
         deals = DealCommitments()
-        for g in _deal_states(rec):
+        for g in deal_states(rec):
             deals.on_deal(g)
     if deals is not None:
         rec.deals = deals.entries(game)
     return rec
 
 
-def _deal_states(rec: Record) -> Iterator[Game]:
+def deal_states(rec: Record) -> Iterator[Game]:
     """The game right after each deal of the record (the start of a seeded
     record, and after every NEXT)."""
     g = rec.start()
     if rec.position is None:
         yield g
     for n, command in enumerate(rec.commands, 1):
-        _apply(g, command, n)
+        apply_line(g, command, n)
         if command.strip().upper() == "NEXT":
             yield g
 
@@ -480,7 +480,7 @@ def record_for_seat(record: Record, seat: int, game: Game | None = None) -> Reco
     for k in range(len(record.commands) + 1):
         if k:
             command = record.commands[k - 1]
-            _apply(g, command, k)
+            apply_line(g, command, k)
             if command.strip().upper() == "NEXT":
                 texts[g.round_no] = deal_text(g)
                 dealt.add(g.round_no)

@@ -809,6 +809,72 @@ def _run_seeds(
     return total
 
 
+
+# ---------------------------------------------------------------------------- the batched env
+
+
+@dataclass
+class VectorFuzzStats:
+    """What :func:`fuzz_vector` did."""
+
+    configs: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    variants: Counter[str] = field(default_factory=Counter)
+    #: ``(seed, configuration, message)`` of each disagreement
+    failures: list[tuple[int, str, str]] = field(default_factory=list)
+
+    def summary(self) -> str:
+        return (
+            f"batched environment: {self.configs} configurations, {self.decisions:,} decisions "
+            f"compared with the engine in {self.seconds:.1f} s; variants "
+            f"{dict(sorted(self.variants.items()))}; {len(self.failures)} disagreement(s)"
+        )
+
+
+def fuzz_vector(
+    *,
+    seconds: float | None = None,
+    configs: int | None = None,
+    seed: int = 0,
+    num_envs: int = 8,
+    steps: int = 300,
+    progress: Callable[[VectorFuzzStats], None] | None = None,
+) -> VectorFuzzStats:
+    """:func:`~unokit.envs.differential.vector_differential` on the fuzzer's configurations ``seed``,
+    ``seed + 1``, ... (:func:`random_config`: a variant, a player
+    count, random options and ``handSize``) for ``seconds`` or ``configs``
+    configurations; ``num_envs`` games of ``steps`` decisions each."""
+    from unokit.envs.differential import Disagreement, vector_differential  # NumPy
+
+    stats = VectorFuzzStats()
+    start = time.monotonic()
+    last = start
+    s = seed
+    while True:
+        now = time.monotonic()
+        if (seconds is not None and now - start >= seconds) or (
+            configs is not None and stats.configs >= configs
+        ):
+            break
+        cfg = random_config(s)
+        try:
+            stats.decisions += vector_differential(
+                cfg.variant, cfg.players, cfg.options, s, num_envs=num_envs, steps=steps
+            )
+        except Disagreement as e:
+            stats.failures.append((s, cfg.describe(), str(e)))
+        stats.configs += 1
+        stats.variants[cfg.variant] += 1
+        s += 1
+        if progress is not None and time.monotonic() - last >= 10:
+            last = time.monotonic()
+            stats.seconds = last - start
+            progress(stats)
+    stats.seconds = time.monotonic() - start
+    return stats
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m unokit.testing.fuzz --seconds 600``: fuzz, print every failure with
     its seed and the totals; exit status 1 if anything failed."""
@@ -827,8 +893,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     a = p.parse_args(argv)
     if a.vector:  # unokit.envs.differential.fuzz_vector
-        from unokit.envs.differential import fuzz_vector
-
         vs = fuzz_vector(
             seconds=a.seconds if a.seconds or a.matches else 60.0, configs=a.matches,
             seed=a.seed, progress=lambda v: print(f"... {v.summary()}", flush=True),

@@ -27,7 +27,8 @@ import numpy.typing as npt
 
 from unokit.bots.net import StateFeatures
 from unokit.bots.rollout import sensible_move
-from unokit.engine.game import _RO, Game
+from unokit.engine.codes import ROUND_OVER as _RO
+from unokit.engine.game import Game
 
 __all__ = ["SelfPlayData", "generate"]
 

@@ -30,10 +30,10 @@ from textual.widgets.option_list import Option
 from unokit.engine.events import RoundEnded
 from unokit.engine.narration import VARIANT_TITLE
 from unokit.tui.cardart import chip
-from unokit.tui.replay_plain import _LIMIT, Replay, _new_events, run_plain_replay
+from unokit.tui.replay_plain import REPLAY_LIMIT, Replay, new_events, run_plain_replay
 from unokit.tui.widgets import SeatInfo, TableView
 
-__all__ = ["Replay", "ReplayApp", "run_plain_replay", "_LIMIT", "_new_events"]
+__all__ = ["Replay", "ReplayApp", "run_plain_replay", "REPLAY_LIMIT", "new_events"]
 
 
 class JumpDialog(ModalScreen[int | None]):

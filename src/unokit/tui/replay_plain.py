@@ -14,7 +14,7 @@ from unokit.records.record import Record
 
 __all__ = ["Replay", "run_plain_replay"]
 
-_LIMIT = 100_000  # commands: a bound on memory for hostile files
+REPLAY_LIMIT = 100_000  # commands: a bound on memory for hostile files
 
 
 class Replay:
@@ -22,8 +22,8 @@ class Replay:
     stops the replay there; :attr:`error` says why."""
 
     def __init__(self, record: Record) -> None:
-        if len(record.commands) > _LIMIT:
-            raise RecordError(f"the record has {len(record.commands)} commands (at most {_LIMIT})")
+        if len(record.commands) > REPLAY_LIMIT:
+            raise RecordError(f"the record has {len(record.commands)} commands (at most {REPLAY_LIMIT})")
         self.record = record
         self.variant = record.variant
         self.names = list(record.names or [f"P{s}" for s in range(record.players)])
@@ -34,7 +34,7 @@ class Replay:
             for g in record.games():
                 self.games.append(g)
                 if len(self.games) > 1:
-                    self.events.append(_new_events(self.games[-2], g))
+                    self.events.append(new_events(self.games[-2], g))
         except RecordError as e:
             self.error = str(e)
         if not self.games:
@@ -82,7 +82,7 @@ class Replay:
         return out
 
 
-def _new_events(before: Game, after: Game) -> list[Event]:
+def new_events(before: Game, after: Game) -> list[Event]:
     log_a = after.log or []
     log_b = before.log or []
     if after.round_no != before.round_no or len(log_a) < len(log_b):

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from unokit.web.errors import ProtocolError
-from unokit.web.table_api import Token, _Body
+from unokit.web.table_api import StrictBody, Token
 
 if TYPE_CHECKING:
     from unokit.web.conn import Conn
@@ -38,7 +38,7 @@ CHAT_EVERY = 2.0
 MAX_NAME = 24
 
 
-class ChatModeBody(_Body):
+class ChatModeBody(StrictBody):
     """``POST /api/rooms/{code}/chat``: the host's token and the new mode."""
 
     token: Token

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from unokit.engine.game import Game
 from unokit.records.commitment import DealCommitments, commitment, deal_text
-from unokit.records.record import Record, _deal_states, record_of
+from unokit.records.record import Record, deal_states, record_of
 
 if TYPE_CHECKING:
     from unokit.web.room import Room
@@ -128,7 +128,7 @@ async def match_record(room: Room, number: int, game: Game) -> Record:
         extra={"event": f"unokit room {room.code}, match {number}"},
     )
     deals = RoomDeals(seed)
-    for dealt in _deal_states(rec):
+    for dealt in deal_states(rec):
         deals.on_deal(dealt)
     rec.deals = deals.entries(game)
     return rec

@@ -35,48 +35,48 @@ Code = Annotated[StrictStr, Field(min_length=1, max_length=40)]
 Name = Annotated[StrictStr, Field(max_length=200), AfterValidator(clean_name)]
 
 
-class _Body(BaseModel):
+class StrictBody(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-class TokenBody(_Body):
+class TokenBody(StrictBody):
     token: Token
 
 
-class ReactBody(_Body):
+class ReactBody(StrictBody):
     token: Token
     emoji: Annotated[StrictStr, Field(min_length=1, max_length=16)]
 
 
-class PublicBody(_Body):
+class PublicBody(StrictBody):
     token: Token
     public: StrictBool
 
 
-class SeatBody(_Body):
+class SeatBody(StrictBody):
     token: Token
     to: Literal["bot", "open"]
 
 
-class QuickPlayBody(_Body):
+class QuickPlayBody(StrictBody):
     name: Name
     variant: Literal["classic", "flip", "flex"] | None = None
 
 
-class HistoryRoom(_Body):
+class HistoryRoom(StrictBody):
     room: Code
     token: Token
 
 
-class HistoryBody(_Body):
+class HistoryBody(StrictBody):
     rooms: Annotated[list[HistoryRoom], Field(max_length=20)]
 
 
-class RecordBody(_Body):
+class RecordBody(StrictBody):
     token: Token
     match: Annotated[StrictInt, Field(ge=1, le=1_000_000)]
 
 
-class ReplayBody(_Body):
+class ReplayBody(StrictBody):
     record: Annotated[StrictStr, Field(min_length=1, max_length=1_000_000)]
     seat: Annotated[StrictInt, Field(ge=0, le=9)] | None = None

@@ -9,9 +9,9 @@ from typing import Any
 from unokit.bots import bot_names
 from unokit.engine.errors import UnoError
 from unokit.engine.options import (
-    _BOOLS,
-    _INTS,
+    BOOL_OPTIONS,
     HOUSE_RULES,
+    INT_OPTIONS,
     NOT_YET_PLAYED,
     OPTION_CHOICES,
     PRESETS,
@@ -97,9 +97,9 @@ def _option_meta() -> dict[str, Any]:
                 "type": "choice",
                 "choices": list(OPTION_CHOICES[f.name]),
             }
-        elif f.name in _BOOLS:
+        elif f.name in BOOL_OPTIONS:
             out[f.name] = {"default": value, "type": "bool"}
-        elif f.name in _INTS:
+        elif f.name in INT_OPTIONS:
             out[f.name] = {"default": value, "type": "int"}
         else:
             out[f.name] = {"default": value, "type": "str"}
