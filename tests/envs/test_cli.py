@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 
 from unokit.cli import app
 from unokit.envs.actions import action_table
-from unokit.envs.observation import FeatureLayout, ObservationEncoder
+from unokit.envs.observation import ActionLayout, FeatureLayout, ObservationEncoder
 
 runner = CliRunner()
 
@@ -35,8 +35,12 @@ def test_layout_json_is_the_encoder_layout() -> None:
     )
     data = json.loads(result.output)
     assert [(s["name"], s["offset"], s["length"]) for s in data["segments"]] == enc.describe()
-    result = runner.invoke(app, ["envs", "layout", "flex", "--obs-layout", "3"])
-    assert result.exit_code == 2 and "obs_layout must be one of 1, 2" in result.output
+    result = runner.invoke(app, ["envs", "layout", "flex", "--json", "--obs-layout", "3"])
+    data = json.loads(result.output)
+    lay3 = ActionLayout(ObservationEncoder("flex", 2), action_table("flex", 2))
+    assert data["size"] == lay3.size and data["segments"][-1]["name"] == "actions"
+    result = runner.invoke(app, ["envs", "layout", "flex", "--obs-layout", "4"])
+    assert result.exit_code == 2 and "obs_layout must be one of 1, 2, 3" in result.output
 
 
 def test_table_is_printed_for_people() -> None:

@@ -1,6 +1,7 @@
-"""Observation layout 2 (the default, issue 28): the raw vector scaled to 0..1
-plus what the recipes' features counted, the same in the Gymnasium, AEC and
-batched environments, computed from the seat's view alone."""
+"""Observation layouts 2 and 3 (issue 28): the raw vector scaled to 0..1 plus
+what the recipes' features counted (layout 3: and what each legal action
+would leave), the same in the Gymnasium, AEC and batched environments,
+computed from the seat's view alone."""
 
 from __future__ import annotations
 
@@ -12,7 +13,11 @@ from unokit.engine.cards import Kind
 from unokit.engine.errors import OptionError
 from unokit.envs import uno_classic_v0, uno_flex_v0, uno_flip_v0
 from unokit.envs.gym import UnoGymEnv
-from unokit.envs.observation import FeatureLayout
+from unokit.envs.observation import (
+    ACTION_FEATURES,
+    ActionLayout,
+    FeatureLayout,
+)
 from unokit.envs.vector import UnoVectorEnv
 
 MODULES = {"classic": uno_classic_v0, "flip": uno_flip_v0, "flex": uno_flex_v0}
@@ -110,7 +115,7 @@ def test_layout_1_stays_available_and_bad_layouts_are_refused() -> None:
     assert MODULES["flip"].vector_env(2, 2, obs_layout=1).observation_size == (
         MODULES["flip"].raw_env(players=2, obs_layout=1).encoder.size
     )
-    for bad in (0, 3, "2", True, None):
+    for bad in (0, 4, "2", True, None):
         with pytest.raises(OptionError, match="obs_layout"):
             UnoGymEnv("classic", 2, obs_layout=bad)  # type: ignore[arg-type]
         with pytest.raises(OptionError, match="obs_layout"):
@@ -134,3 +139,106 @@ def test_flip_layout_reads_the_next_opponents_backs() -> None:
     got = obs["observation"][env.layout.slice("opp_other_colors")]
     assert got == pytest.approx([min(c / 10, 1) for c in colors], abs=1e-4)
     assert Kind.FLIP in {g.variant.cards.cards[c].face(0).kind for c in range(len(g.variant.cards))}
+
+
+def _check_actions(
+    lay: ActionLayout, x: np.ndarray, game: Game, seat: int, mask: np.ndarray
+) -> None:
+    """Layout 3's per-action features say what the engine holds: 0 for every
+    action outside the mask; for a legal play, the copies of the card in hand
+    and whether the colour it leaves in force is the current one."""
+    acts = x[lay.slice("actions")].reshape(lay.table.size, lay.per_action)
+    assert (acts[mask == 0] == 0).all()
+    assert x.min() >= 0 and x.max() <= 1
+    side = game.side
+    cards = game.variant.cards.cards
+    for a in np.flatnonzero(mask[: lay.table.num_plays]):
+        code = lay.table.codes[a]
+        cid = (code >> 4) & 0xFFF
+        assert acts[a, ACTION_FEATURES.index("copies")] == pytest.approx(
+            game.hands[seat].count(cid) / 4
+        )
+        face = cards[cid].face(side)
+        if face.color is not None and not code & (1 << 20):
+            keeps = int(face.color) % 4 == game.color % 4
+            assert acts[a, ACTION_FEATURES.index("keeps_color")] == keeps
+            same = sum(
+                1
+                for c in game.hands[seat]
+                if cards[c].face(side).color is not None
+                and int(cards[c].face(side).color) % 4 == int(face.color) % 4
+            )
+            assert acts[a, ACTION_FEATURES.index("color_left")] == pytest.approx(
+                min((same - 1) / 10, 1)
+            )
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_layout_3_in_the_gym_env(variant: str) -> None:
+    env = UnoGymEnv(variant, 2, obs_layout=3)
+    lay = env.layout
+    assert isinstance(lay, ActionLayout) and lay.version == 3
+    space = env.observation_space["observation"]
+    per = 15 if variant == "flip" else 6
+    assert lay.per_action == per
+    assert space.shape == (lay.size,)
+    assert lay.size == FeatureLayout(lay.encoder, lay.table).size + lay.table.size * per
+    assert float(space.high.max()) == 1.0 and float(space.low.min()) == 0.0
+    old = UnoGymEnv(variant, 2, obs_layout=1)
+    two = UnoGymEnv(variant, 2, obs_layout=2)
+    rng = np.random.default_rng(3)
+    nonzero = 0
+    for episode in range(3):
+        obs, _ = env.reset(seed=episode)
+        raw, _ = old.reset(seed=episode)
+        prefix, _ = two.reset(seed=episode)
+        done = False
+        steps = 0
+        while not done and steps < 300:
+            mask = obs["action_mask"]
+            x = obs["observation"]
+            assert space.contains(x)
+            np.testing.assert_array_equal(x, lay(raw["observation"], mask))
+            # layout 3 starts with layout 2
+            np.testing.assert_array_equal(x[: two.layout.size], prefix["observation"])
+            _check_counts(lay, x, env.game, 0, mask)
+            _check_actions(lay, x, env.game, 0, mask)
+            nonzero += int(x[lay.slice("actions")].any())
+            a = int(rng.choice(np.flatnonzero(mask)))
+            obs, _, term, trunc, _ = env.step(a)
+            raw, *_ = old.step(a)
+            prefix, *_ = two.step(a)
+            done = term or trunc
+            steps += 1
+    assert nonzero > 50
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_layout_3_is_the_same_in_the_batched_and_aec_envs(variant: str) -> None:
+    vec = MODULES[variant].vector_env(6, 3, seed=9, obs_layout=3)
+    ref = UnoVectorEnv(variant, 6, 3, seed=9, backend="reference", obs_layout=3)
+    assert isinstance(vec.layout, ActionLayout)
+    out, expect = vec.reset(), ref.reset()
+    assert out.observation.shape == (6, vec.layout.size)
+    assert (vec.observation_high == 1).all()
+    rng = np.random.default_rng(2)
+    for _ in range(120):
+        np.testing.assert_array_equal(out.observation, expect.observation)
+        assert out.observation.min() >= 0 and out.observation.max() <= 1
+        for i in (0, 5):
+            g = vec.to_game(i)
+            seat = int(out.current_player[i])
+            if not g.catch_window():
+                x = vec.layout(vec.encoder.encode_game(g, seat), out.action_mask[i])
+                np.testing.assert_allclose(out.observation[i], x, rtol=0, atol=1e-6)
+                _check_actions(vec.layout, out.observation[i], g, seat, out.action_mask[i])
+        a = (rng.random(out.action_mask.shape) * out.action_mask).argmax(axis=1)
+        out, expect = vec.step(a), ref.step(a)
+    aec = MODULES[variant].env(players=3, obs_layout=3)
+    aec.reset(seed=4)
+    inner = aec.unwrapped
+    for agent in aec.agents:
+        o = aec.observe(agent)
+        seat = int(agent.split("_")[1])
+        raw = inner.encoder.encode_game(inner.game, seat)
+        np.testing.assert_array_equal(o["observation"], inner.layout(raw, o["action_mask"]))

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from unokit import Game
-from unokit.envs.observation import PHASES, ObservationEncoder
+from unokit.envs.actions import action_table
+from unokit.envs.observation import PHASES, ActionLayout, FeatureLayout, ObservationEncoder
 
 CONFIGS = [
     ("classic", {}),
@@ -170,3 +171,34 @@ def test_hidden_information_does_not_reach_the_vector(variant: str) -> None:
     g = Game.new(variant, 3, seed=1, events=False)
     h = g.replace(hands=[g.hands[1], g.hands[0], *g.hands[2:]])
     assert not np.array_equal(enc.encode_game(h, 0), enc.encode_game(g, 0))
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+@pytest.mark.parametrize("layout", [2, 3])
+def test_hidden_information_does_not_reach_layouts_2_and_3(variant: str, layout: int) -> None:
+    """Other hands and the draw pile dealt differently (in Flip only among
+    cards with the same visible back): the same layout vector for every seat."""
+    enc = ObservationEncoder(variant, 3)
+    table = action_table(variant, 3)
+    lay = ActionLayout(enc, table) if layout == 3 else FeatureLayout(enc, table)
+    rnd = random.Random(5)
+    changed = 0
+
+    def view(g: Game, seat: int) -> np.ndarray:
+        legal = g.legal_moves(seat) if seat == g.current and not g.catch_window() else []
+        idx = table.indices(seat)
+        mask = table.mask(idx[m] for m in legal if m in idx)
+        return lay(enc.encode_game(g, seat), mask)
+
+    for g in _random_states(variant, 3, {}, games=2, steps=100):
+        if g.phase >= 4:
+            continue
+        for seat in range(3):
+            h = _reshuffle_hidden(g, seat, rnd)
+            changed += h.hands != g.hands or h.draw != g.draw
+            np.testing.assert_array_equal(view(h, seat), view(g, seat))
+    assert changed > 50
+    g = Game.new(variant, 3, seed=1, events=False)
+    h = g.copy()
+    h.hands[0], h.hands[1] = h.hands[1], h.hands[0]
+    assert not np.array_equal(view(h, 0), view(g, 0))

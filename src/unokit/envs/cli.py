@@ -78,7 +78,10 @@ def layout_command(
     as_json: AsJson = False,
     obs_layout: Annotated[
         int,
-        typer.Option("--obs-layout", help="1: the raw vector; 2: the default (0..1, features)."),
+        typer.Option(
+            "--obs-layout",
+            help="1: the raw vector; 2: the default (0..1, features); 3: 2 + per-action features.",
+        ),
     ] = 2,
 ) -> None:
     """The observation vector: segments, offsets and lengths."""

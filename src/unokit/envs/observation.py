@@ -355,8 +355,9 @@ class ObservationEncoder:
 
 #: The observation layouts of the environments (``obs_layout=``): 1 is the raw
 #: vector of :class:`ObservationEncoder`, 2 (the default) is
-#: :class:`FeatureLayout`.
-OBS_LAYOUTS = (1, 2)
+#: :class:`FeatureLayout`, 3 is :class:`ActionLayout` (layout 2 followed by
+#: what each legal action would leave).
+OBS_LAYOUTS = (1, 2, 3)
 DEFAULT_OBS_LAYOUT = 2
 
 _ACTION_KINDS = frozenset(
@@ -382,9 +383,13 @@ def check_obs_layout(layout: object) -> int:
 def make_layout(
     encoder: ObservationEncoder, table: Any, obs_layout: object
 ) -> FeatureLayout | None:
-    """The :class:`FeatureLayout` of layout 2, or None for layout 1 (the
-    encoder's raw vector); an :class:`OptionError` for any other value."""
-    return FeatureLayout(encoder, table) if check_obs_layout(obs_layout) == 2 else None
+    """The :class:`FeatureLayout` of layout 2, the :class:`ActionLayout` of
+    layout 3, or None for layout 1 (the encoder's raw vector); an
+    :class:`OptionError` for any other value."""
+    layout = check_obs_layout(obs_layout)
+    if layout == 1:
+        return None
+    return FeatureLayout(encoder, table) if layout == 2 else ActionLayout(encoder, table)
 
 
 class FeatureLayout:
@@ -617,3 +622,172 @@ class FeatureLayout:
             share = np.divide(backs[rows], denom, out=np.zeros_like(denom), where=denom > 0)
             out[rows] = (share @ of) * left[rows]
         return out
+
+
+# ---------------------------------------------------------------------- layout 3
+
+#: Per action of layout 3, in this order (see :class:`ActionLayout`).
+ACTION_FEATURES = ("color_left", "can_follow", "unseen_color", "most_color", "keeps_color",
+                   "copies")  # fmt: skip
+#: Flip only, per action, after :data:`ACTION_FEATURES`.
+FLIP_ACTION_FEATURES = ("opp_follow", "opp_in_color", "my_other_most", "my_other_wilds",
+                        "my_other_actions", "opp_other_most", "opp_other_wilds",
+                        "opp_other_actions", "other_points")  # fmt: skip
+
+
+class ActionLayout(FeatureLayout):
+    """Observation layout 3: layout 2 followed by what each **legal** action
+    would leave, ``k`` values per action of the table (0 for an action that
+    is not legal), all in 0..1:
+
+    ==================  ==========================================================
+    per action          value (clipped to 0..1)
+    ==================  ==========================================================
+    ``color_left``      cards of the colour it puts in force still in hand, / 10
+    ``can_follow``      cards of the hand that could follow it (wild, same
+                        colour or same symbol), the card played apart, / 10
+    ``unseen_color``    cards of that colour neither in hand nor discarded, / 25
+    ``most_color``      1 when that colour is the one held most
+    ``keeps_color``     1 when that colour is the one already in force
+    ``copies``          copies of the card played in hand, / 4
+    ``opp_follow``      Flip only: the next opponent's expected cards (from its
+                        backs) that could follow it, / 10
+    ``opp_in_color``    Flip only: its expected cards of the colour left, / 10
+    ``my_other_*``      Flip only, a Flip card: my hand on the other side without
+                        it: most of one colour / 10, wilds / 4, action cards / 10
+    ``opp_other_*``     Flip only, a Flip card: the opponent's hand there, the same
+    ``other_points``    Flip only, a Flip card: 0.5 + (my points there - its) / 400
+    ==================  ==========================================================
+
+    The segment ``actions`` holds them action by action (``k`` = 6, Flip 15).
+    ``MultiInputPolicy`` gives one output per action: with these it reads
+    "this play keeps my longest colour" off the action's own inputs instead of
+    learning it from the hand for every card. Computed from the layout-1
+    vector and the mask alone, like layout 2 (the recipes'
+    ``UnoFeatures.actions``, moved into the environment).
+    """
+
+    version = 3
+
+    def __init__(self, encoder: ObservationEncoder, table: Any) -> None:
+        super().__init__(encoder, table)
+        enc = encoder
+        v = enc.variant
+        sides = (0, 1) if v.two_sided else (0,)
+        n, u = table.size, len(enc.cards)
+        at = {c: i for i, c in enumerate(enc.cards)}
+        ns = len(sides)
+        self._result = np.zeros((ns, n, 4), np.float32)  # colour in force after the action
+        self._own = np.zeros((ns, n), np.float32)  # the card played is of that colour
+        self._compat = np.zeros((ns, n, u), np.float32)  # cards that could follow
+        self._self_compat = np.zeros((ns, n), np.float32)
+        card_of = np.full(n, -1, np.int64)
+        faces = [[v.cards.cards[cid].face(s) for cid in enc.cards] for s in sides]
+        is_flip = np.zeros((ns, n), bool)
+        for s in sides:
+            fs = faces[s]
+            for a in range(n):
+                code = table.codes[a]
+                op = code & 15
+                if a >= table.num_plays:
+                    if op == 3:  # OP_COLOR
+                        c = (((code >> 16) & 15) - 1) % 4
+                        self._result[s, a, c] = 1.0
+                        self._compat[s, a] = [
+                            f.is_wild or (f.color is not None and int(f.color) % 4 == c) for f in fs
+                        ]
+                    continue
+                cid = (code >> 4) & 0xFFF
+                flex = bool(code & (1 << 20))
+                chosen = ((code >> 16) & 15) - 1
+                face = v.cards.cards[cid].face(s)
+                card_of[a] = at[cid]
+                is_flip[s, a] = face.kind == Kind.FLIP
+                if face.is_wild:
+                    c = chosen % 4 if chosen >= 0 else -1
+                elif flex and face.flex_color is not None:
+                    c = int(face.flex_color) % 4
+                else:
+                    c = int(face.color) % 4 if face.color is not None else -1
+                if c < 0:
+                    continue
+                self._result[s, a, c] = 1.0
+                self._own[s, a] = float(face.color is not None and int(face.color) % 4 == c)
+                for j, f in enumerate(fs):
+                    same_color = f.color is not None and int(f.color) % 4 == c
+                    same_symbol = (
+                        not face.is_wild
+                        and f.kind == face.kind
+                        and (face.kind != Kind.NUMBER or f.number == face.number)
+                    )
+                    self._compat[s, a, j] = float(f.is_wild or same_color or same_symbol)
+                self._self_compat[s, a] = self._compat[s, a, at[cid]]
+        self._card_of = card_of
+        self._held = np.zeros((u, n), np.float32)  # hand @ _held: copies of the card played
+        for a, j in enumerate(card_of):
+            if j >= 0:
+                self._held[j, a] = 0.25
+        self._flip_rows = [np.flatnonzero(is_flip[s]) for s in sides]
+        self.per_action = len(ACTION_FEATURES) + (len(FLIP_ACTION_FEATURES) if v.two_sided else 0)
+        start = self.size
+        self.segments["actions"] = (start, n * self.per_action)
+        self.size = start + n * self.per_action
+        self.high = np.ones(self.size, dtype=np.float32)
+
+    def __call__(self, raw: npt.ArrayLike, mask: npt.ArrayLike) -> Vector:
+        """Layout 3 of layout-1 vector(s) ``raw`` and action mask(s) ``mask``."""
+        x = np.atleast_2d(np.asarray(raw, dtype=np.float32))
+        single = np.asarray(raw).ndim == 1
+        m = np.atleast_2d(np.asarray(mask)).astype(np.float32)
+        state = np.atleast_2d(super().__call__(x, m))
+        B = x.shape[0]
+        n = self.table.size
+        acts = np.zeros((B, n, self.per_action), np.float32)
+        side = (
+            (x[:, self._side] > 0.5).astype(np.int64) if self.two_sided else np.zeros(B, np.int64)
+        )
+        hand = x[:, self._hand]
+        unseen_cards = self._deck - hand - x[:, self._discard]
+        current = x[:, self._colour].reshape(B, -1, 4).sum(axis=1)
+        opp = self._opponent_cards(x, side, hand, unseen_cards) if self.two_sided else None
+        for s in range(len(self._result)):
+            rows = np.flatnonzero(side == s)
+            if not rows.size:
+                continue
+            h = hand[rows]
+            color_of = self._color[s]
+            hand_colors = h @ color_of
+            unseen = unseen_cards[rows] @ color_of
+            result = self._result[s]
+            most = (hand_colors >= hand_colors.max(axis=1, keepdims=True)).astype(np.float32)
+            block = acts[rows]
+            block[:, :, 0] = (hand_colors @ result.T - self._own[s]) / 10
+            block[:, :, 1] = (h @ self._compat[s].T - self._self_compat[s]) / 10
+            block[:, :, 2] = unseen @ result.T / 25
+            block[:, :, 3] = most @ result.T
+            block[:, :, 4] = current[rows] @ result.T
+            block[:, :, 5] = h @ self._held
+            if opp is not None:
+                o = opp[rows]
+                block[:, :, 6] = o @ self._compat[s].T / 10
+                block[:, :, 7] = (o @ color_of) @ result.T / 10
+                idx = self._flip_rows[s]
+                if idx.size:
+                    other = 1 - s
+                    col, kin = self._color[other], self._kinds[other]
+                    cards = self._card_of[idx]
+                    mine_colors = (h @ col)[:, None, :] - col[cards][None]
+                    mine_kinds = (h @ kin)[:, None, :] - kin[cards][None]
+                    opp_kinds = o @ kin  # (r, 3)
+                    fb = np.zeros((rows.size, idx.size, 9), np.float32)
+                    fb[:, :, 2] = mine_colors.max(axis=2) / 10
+                    fb[:, :, 3:5] = mine_kinds[:, :, :2]
+                    fb[:, :, 5] = ((o @ col).max(axis=1) / 10)[:, None]
+                    fb[:, :, 6:8] = opp_kinds[:, None, :2]
+                    fb[:, :, 8] = 0.5 + (mine_kinds[:, :, 2] - opp_kinds[:, None, 2]) / 4
+                    block[:, idx, 6:] = fb
+            acts[rows] = block
+        acts *= m[:, :, None]
+        np.clip(acts, 0.0, 1.0, out=acts)
+        out = np.concatenate([state, acts.reshape(B, -1)], axis=1)
+        return out[0] if single else out
