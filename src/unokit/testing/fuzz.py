@@ -71,6 +71,7 @@ from unokit.engine.cards import Color
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game, Phase, max_hand_size
 from unokit.engine.options import NOT_YET_PLAYED, OPTION_CHOICES, Options, seating
+from unokit.engine.refusals import reason_name
 from unokit.engine.variants import get_variant
 from unokit.testing.reference import ReferenceGame
 
@@ -648,6 +649,18 @@ def _random_code(g: Game, r: random.Random) -> int:
 _FLEX = 1 << 20
 
 
+def _refusal(e: Exception | None) -> tuple[str, str, str] | None:
+    """A refusal as the fuzzer compares it: its type, its reason (the core's
+    code, :data:`unokit.engine.codes.ERRORS`; both engines decide it on their
+    own) and its words (one table words both: same reason, same position,
+    same words)."""
+    if e is None:
+        return None
+    reason = getattr(e, "reason", None)
+    name = "none" if reason is None else reason_name(reason)
+    return (type(e).__name__, name, str(e))
+
+
 def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) -> FuzzStats:
     """Match ``seed`` (the configuration of :func:`random_config`) on the C core
     (``Game``, which holds one C position) and on the reference, command by command, to the end of the match (or
@@ -731,10 +744,11 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
                     f"P{seat} move {move}: the reference {'refused' if ref_err else 'accepted'}, "
                     f"the core {'refused' if core_err else 'accepted'} ({ref_err or core_err})"
                 )
-            if repr(core_err) != repr(ref_err):
+            if _refusal(core_err) != _refusal(ref_err):
                 raise _Broken(
-                    f"P{seat} move {move}: the reference {ref_err!r}, Game {core_err!r} "
-                    "(a refusal must be the same error with the same message)"
+                    f"P{seat} move {move}: the reference {_refusal(ref_err)}, "
+                    f"the core {_refusal(core_err)} (a refusal must have the same reason, "
+                    "hence the same words)"
                 )
             same_events(since)
             commands += 1
