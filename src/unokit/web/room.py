@@ -1192,7 +1192,7 @@ class Room:
             except UnoError as e:
                 raise ProtocolError("illegal", str(e)) from None
             line = str(action)
-            if changes_nothing(action, game, g):
+            if not g.changed:  # accepted without effect: the core's version did not move
                 raise ProtocolError(
                     "no_effect", f"{line} changes nothing now; not stored (docs/rules.md D65)"
                 )
@@ -1545,7 +1545,7 @@ class Room:
                         self._schedule()
                         return
                     g2.apply(action)
-                    if changes_nothing(action, g, g2):
+                    if not g2.changed:  # accepted without effect (the core says so)
                         raise IllegalActionError(f"{action} changes nothing (docs/rules.md D65)")
                 except Exception as e:
                     action = self._fallback(g, seat, version, obs)
@@ -1834,16 +1834,6 @@ class Room:
 
 def _is_match_line(text: str) -> bool:
     return text.startswith("#MATCH ")
-
-
-def changes_nothing(action: Action, before: Game, after: Game) -> bool:
-    """A command the engine accepted without any effect (docs/rules.md D65: UNO with
-    no UNO to call, a catch of nobody under ``falseCatchPenalty=0``): it must not
-    be stored, bump the version or be broadcast. Only these two commands can be
-    accepted without effect; the engine says whether its last command changed
-    anything (``Game.changed``), so no states are compared."""
-    del before
-    return isinstance(action, (CallUno, Catch)) and not after.changed
 
 
 def auto_action(g: Game, seat: int) -> Action | None:
