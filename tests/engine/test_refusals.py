@@ -81,6 +81,15 @@ CASES = [
     ),
     Case("NO_MATCH", "P0 PLAY G7", TWO, words="P0 cannot play G7 on R1: colour R, number 1"),
     Case(
+        "NO_MATCH",  # a multi-play's move code names places in the hand: worded by its cards
+        lambda g: g.apply_move(
+            g.encode(Play(0, g.cards[_cid(g, "Y3")], more=(g.cards[_cid(g, "G3")],))), 0
+        ),
+        [["Y3", "G3", "B5"], ["B4", "G9"]],
+        options={"multiPlay": "same_number"},
+        words="P0 cannot play Y3 on R1: colour R, number 1",
+    ),
+    Case(
         "NO_BLUFF",
         "P0 PLAY W4 color=G",
         [["W4", "R3"], ["B4", "G9"]],

@@ -1256,7 +1256,12 @@ class Game:
             self.next_round()
         elif op == OP_MULTI:
             self._seat_ok(s, "play")
-            self._run_move(move, s, uno, "play", {"move": move})
+            err = self._g.apply_move(move, s, uno)
+            if err:  # the cards the code names, for the words only
+                got = multiplay.decode(self.variant, self.side, self.hands[s], move)
+                cids, swp = got if got is not None else ([], -1)
+                raise refusal(self, err, "play", s, cids=cids, swap=swp, move=move)
+            self._done()
         else:
             raise refusal(self, codes.ERR_MOVE, "move", s, move=move)
 
