@@ -630,7 +630,12 @@ def fuzz_match(
 
 def _random_code(g: Game, r: random.Random) -> int:
     """A move code with random fields: mostly malformed or illegal, sometimes legal."""
-    op = r.choice((0, 0, 0, 1, 2, 3, 4, 5, 6, 7))
+    op = r.choice((0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11))
+    if op == 9:  # multiPlay: a first card, a mask over the seat's other cards of its number
+        hand = g.hands[r.randrange(g.n)]
+        cid = r.choice(hand) if hand and r.random() < 0.8 else r.randrange(len(g.cards))
+        swp = r.randrange(g.n + 2) if r.random() < 0.2 else 0
+        return 9 | (cid << 4) | (r.randrange(128) << 16) | (swp << 25)
     if op == 0:
         hand = g.hands[r.randrange(g.n)]
         cid = r.choice(hand) if hand and r.random() < 0.8 else r.randrange(len(g.cards))
