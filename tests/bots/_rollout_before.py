@@ -84,7 +84,7 @@ def rollout(game: Game, rnd: Callable[[], float], max_turns: int = 1_000_000) ->
         if fast and ph == _T and not game.pending:
             side = game.side
             mask = v.mask[side]
-            acc = game._accept_mask()
+            acc = game.accept_mask
             cur = game.current
             hand = game.hands[cur]
             ok = [c for c in hand if mask[c] & acc]
@@ -268,7 +268,7 @@ def sensible_rollout(
         if ph == _T:
             side = game.side
             mask = v.mask[side]
-            acc = game._accept_mask()
+            acc = game.accept_mask
             cur = game.current
             hand = game.hands[cur]
             ok = [c for c in hand if mask[c] & acc]
@@ -357,7 +357,7 @@ def _flex_turn(game: Game, ph: int) -> None:
     cur = game.current
     hand = game.hands[cur]
     green = game.powers[cur]
-    acc = game._accept_mask()
+    acc = game.accept_mask
     if ph == _D:
         c = game.drawn
         if mask[c] & WILD_BIT and len(hand) > 3:

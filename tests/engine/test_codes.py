@@ -90,6 +90,14 @@ def test_errors_events_reasons() -> None:
     assert e["UK_ERR_COUNT"] == len(codes.ERRORS)
     for i, name in enumerate(codes.ERRORS[1:], 1):
         assert getattr(codes, "ERR_" + name) == i
+    # the reasons of refusals (issue 26): each one decided by the core, each worded once
+    assert len(codes.ERRORS) == 46
+    for name in ("ROUND_OVER", "NOT_IN_ROUND", "JUMP_CARD", "STACK_LESS", "TARGET_OUT",
+                 "BAD_SWAP", "FLIP_COLOR", "FORCED_DRAWN", "NO_CHALLENGE", "CATCH_SELF"):  # fmt: skip
+        assert e["UK_ERR_" + name] == getattr(codes, "ERR_" + name) == codes.ERRORS.index(name)
+    from unokit.engine.refusals import WORDS
+
+    assert set(WORDS) == set(range(1, e["UK_ERR_COUNT"]))
     events = _group(e, [n for n in e if n.startswith("UK_EV_")])
     camel = tuple("".join(w.title() for w in n[6:].split("_")) for n in events)
     assert camel == codes.EVENTS

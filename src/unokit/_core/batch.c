@@ -432,8 +432,9 @@ static PyObject *Batch_step(BatchObject *self, PyObject *args) {
             }
         }
         if (rc) {
-            PyErr_Format(PyExc_RuntimeError, "game %d: the core refused move %d of P%d: %s", i,
-                         (int)move, seat, uk_error_text(rc));
+            PyErr_Format(PyExc_RuntimeError,
+                         "game %d: the core refused move %d of P%d (reason %d, "
+                         "unokit.engine.codes.ERRORS)", i, (int)move, seat, rc);
             err = 1;
             break;
         }
@@ -671,8 +672,9 @@ static PyObject *Batch_play_random(BatchObject *self, PyObject *args) {
         if (ctx.err) return NULL;
         int rc = uk_apply_move(g, m, s, 1);
         if (rc) {
-            PyErr_Format(PyExc_RuntimeError, "the core refused the random move %d: %s", (int)m,
-                         uk_error_text(rc));
+            PyErr_Format(PyExc_RuntimeError,
+                         "the core refused the random move %d (reason %d, unokit.engine.codes.ERRORS)",
+                         (int)m, rc);
             return NULL;
         }
         if (g->vulnerable >= 0 && g->vulnerable == g->current && g->phase < UK_ROUND_OVER) {

@@ -85,10 +85,7 @@ void uk_restricted_play(uk_game *g, int seat, int cid, int kind, int legal, int 
 }
 
 static int check_challenge_turn(const uk_game *g, int seat) {
-    int ph = g->phase;
-    if (ph != UK_CHALLENGE) return UK_ERR_PHASE;
-    if (seat != g->current) return UK_ERR_NOT_YOUR_TURN;
-    return UK_OK;
+    return uk_check_turn(g, seat, 1 << UK_CHALLENGE);
 }
 
 int uk_accept(uk_game *g, int seat) {
@@ -152,6 +149,8 @@ int uk_challenge(uk_game *g, int seat) {
         return UK_OK;
     }
     int err = check_challenge_turn(g, seat);
+    if (err == UK_ERR_PHASE && g->phase == UK_TURN && g->pending && seat == g->current)
+        return UK_ERR_NO_CHALLENGE; /* a stacked card that is not a restricted wild draw */
     if (err) return err;
     uk_turn_action(g);
     int off = g->ch_offender;

@@ -35,7 +35,7 @@
 
 /* Bumped whenever the module's Python-visible API changes, so that Python
  * code newer than a built core says so at import (unokit/engine/core.py). */
-#define UK_ABI 7
+#define UK_ABI 8
 #define UK_MAX_PLAYERS 10
 #define UK_MAX_DECK 512    /* cards of one deck (classic 108, flip 112, flex 104) */
 #define UK_MAX_CARDS 4096  /* card ids (12 bits of a move code; flip has 2,916) */
@@ -66,11 +66,57 @@ enum {
 #define UK_FLEX_BIT (1 << 20)
 #define UK_WILD_BIT (1u << 30)
 
-/* results of commands: 0 accepted, else refused (state unchanged) */
+/* results of commands: 0 accepted, else refused (state unchanged) with the
+ * reason of the refusal. Python words each reason once (unokit.engine.refusals;
+ * unokit.engine.codes.ERRORS names them in this order) */
 enum {
-    UK_OK = 0, UK_ERR_SEAT, UK_ERR_PHASE, UK_ERR_NOT_YOUR_TURN, UK_ERR_CARD, UK_ERR_NOT_HELD,
-    UK_ERR_FORM, UK_ERR_NO_MATCH, UK_ERR_NO_BLUFF, UK_ERR_STACK, UK_ERR_FORCED, UK_ERR_MOVE,
-    UK_ERR_EMPTY, UK_ERR_FINISH, UK_ERR_MUST_PLAY_DRAWN, UK_ERR_OUT, UK_ERR_MULTI, UK_ERR_COUNT
+    UK_OK = 0,
+    UK_ERR_SEAT,           /* not a seat of this game */
+    UK_ERR_PHASE,          /* the command does not answer the decision the game waits for */
+    UK_ERR_NOT_YOUR_TURN,  /* another seat's decision */
+    UK_ERR_CARD,           /* not a card id of this variant */
+    UK_ERR_NOT_HELD,       /* the seat does not hold the card(s) */
+    UK_ERR_FORM,           /* a malformed multi-play (fewer than two cards) */
+    UK_ERR_NO_MATCH,       /* the card does not match the top card (a misplay) */
+    UK_ERR_NO_BLUFF,       /* noBluff: a restricted wild draw while the colour is held */
+    UK_ERR_STACK,          /* a pending draw: the card cannot answer it */
+    UK_ERR_FORCED,         /* forcedPlay: DRAW while a card must be played */
+    UK_ERR_MOVE,           /* not a move code */
+    UK_ERR_EMPTY,          /* no first card to turn */
+    UK_ERR_FINISH,         /* finishRestriction: not as the last card */
+    UK_ERR_MUST_PLAY_DRAWN, /* mustPlayDrawn: PASS with a playable drawn card */
+    UK_ERR_OUT,            /* mercy: the seat is out of the match */
+    UK_ERR_MULTI,          /* multiPlay off, or cards of different numbers / kinds */
+    UK_ERR_ROUND_OVER,     /* a round command after the round ended */
+    UK_ERR_MATCH_OVER,     /* a round command after the match ended */
+    UK_ERR_NOT_STARTED,    /* the first card is not turned yet (DEAL) */
+    UK_ERR_NOT_IN_ROUND,   /* UNO / CATCH outside a round being played */
+    UK_ERR_JUMP_NOW,       /* jumpIn: no jump-in in this phase or on a pending draw */
+    UK_ERR_JUMP_CARD,      /* jumpIn: only a card identical to the top card jumps in */
+    UK_ERR_ONLY_DRAWN,     /* after a draw only the drawn card may be played */
+    UK_ERR_NO_FLEX,        /* a flex side outside UNO Flex */
+    UK_ERR_NO_FLEX_SIDE,   /* the card has no flex side */
+    UK_ERR_POWER_RED,      /* a flex side with a red Power Card */
+    UK_ERR_STACK_SAME,     /* stacking=same_symbol: only the same draw card */
+    UK_ERR_STACK_LESS,     /* stacking=escalate: a smaller draw */
+    UK_ERR_NEED_COLOR,     /* a wild without its colour */
+    UK_ERR_BAD_COLOR,      /* a colour that is not one of the side's */
+    UK_ERR_NOT_WILD,       /* a colour declared with a card that is not wild */
+    UK_ERR_NEED_TARGET,    /* a targeting flex side without its target */
+    UK_ERR_BAD_TARGET,     /* a target that is not a seat */
+    UK_ERR_TARGET_SELF,    /* a target that is the player */
+    UK_ERR_TARGET_OUT,     /* mercy: a target out of the match */
+    UK_ERR_NO_TARGET,      /* a target given to a card that takes none */
+    UK_ERR_NEED_SWAP,      /* 7-0: a 7 without the player to swap with */
+    UK_ERR_BAD_SWAP,       /* 7-0: the player itself, no seat, or a seat out of the match */
+    UK_ERR_NO_SWAP,        /* a swap given to a card that swaps no hands */
+    UK_ERR_NOT_FLIP,       /* flipcolor given to a card that is not a Flip card */
+    UK_ERR_FLIP_COLOR,     /* flipcolor that is not a colour of the other side */
+    UK_ERR_NOT_DRAWN,      /* PASS on one's turn before drawing a playable card */
+    UK_ERR_FORCED_DRAWN,   /* forcedPlay: PASS with a playable drawn card */
+    UK_ERR_NO_CHALLENGE,   /* CHALLENGE of a stacked card that is not a restricted wild draw */
+    UK_ERR_CATCH_SELF,     /* a CATCH of oneself */
+    UK_ERR_COUNT
 };
 
 /* Events (unokit.engine.events), recorded only while g->ev is set: a flat list of
@@ -229,6 +275,10 @@ int uk_turn_plays(const uk_game *g, int32_t *out, int16_t *cards, int *start, in
 int uk_card_plays(const uk_game *g, int p, int c, int last, uint32_t acc, int flex,
                   int *playable, int32_t *out);
 int uk_apply_move(uk_game *g, int32_t move, int seat, int uno); /* UK_OK or UK_ERR_* */
+/* uk_apply_move; *effect: whether an accepted command changed the position */
+int uk_apply_move_fx(uk_game *g, int32_t move, int seat, int uno, int *effect);
+/* UK_OK when seat may decide now in one of phases (a bit set of UK_TURN ..), else why not */
+int uk_check_turn(const uk_game *g, int seat, int phases);
 int uk_playable(const uk_game *g, int seat, int cid, int strict);
 uint32_t uk_accept_mask(const uk_game *g);
 int uk_draw_one(uk_game *g);
@@ -244,7 +294,6 @@ int uk_choose_color(uk_game *g, int seat, int color);
 int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
             int flip_color);
 int uk_play_codes(const uk_game *g, int seat, int cid, int flex, int last, int32_t *out);
-const char *uk_error_text(int code);
 /* multiPlay (6.9): a PLAY of k >= 2 number cards of one number, in order */
 int uk_play_multi(uk_game *g, int seat, const int16_t *cids, int k, int swap, int uno);
 int uk_multi_others(const uk_game *g, int seat, int first, int *pos);

@@ -4,11 +4,13 @@
  *   Game(tables, options, n, seed48)
  *   .new_match() .next_round() .start() -> error code (0: accepted)
  *   .legal_moves(seat=-1) .turn_moves() -> list[int]
- *   .apply_move(move, seat=-1, uno=False) -> error code
+ *   .apply_move(move, seat=-1, uno=False) -> error code (the reason of a refusal,
+ *     unokit.engine.codes.ERRORS; unokit.engine.refusals words it)
+ *   .version: moves when (and only when) a command changes the position;
+ *   .changed: whether the last accepted command changed it
  *   .copy() .state() .set_state(raw)
  *   .playout(rnd, max_turns) .playout_mt(mt_state, max_turns)
  *   simulate(tables, options, n, seed, games, match) -> tally of random-bot games
- *   error_text(code)
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -31,7 +33,8 @@ typedef struct {
     PyObject *tables;
     uk_events events; /* the sink of g.ev once events are asked for */
     int changed;      /* whether the last accepted command changed the position */
-    uint64_t version; /* bumped by every method that may change g (Python caches views) */
+    uint64_t version; /* bumped by every method that may change g (Python caches views); a
+                         command moves it only when accepted with an effect */
     uk_game g;
 } GameObject;
 
@@ -345,19 +348,30 @@ static PyObject *Game_new_match(GameObject *self, PyObject *unused) {
     return PyLong_FromLong(uk_new_match(&self->g));
 }
 
-static PyObject *Game_next_round(GameObject *self, PyObject *unused) {
-    self->version++;
-    (void)unused;
-    int err = uk_next_round(&self->g);
-    if (!err) self->g.commands++;
+/* after a command: an accepted one (err 0) with an effect moves the version;
+ * a refusal changed nothing, except a deal that found no first card to turn
+ * (UK_ERR_EMPTY: its cards have moved) */
+static PyObject *command_done(GameObject *self, int err, int effect) {
+    if (!err) {
+        self->changed = effect;
+        if (effect) self->version++;
+    } else if (err == UK_ERR_EMPTY) {
+        self->version++;
+    }
     return PyLong_FromLong(err);
 }
 
+static PyObject *Game_next_round(GameObject *self, PyObject *unused) {
+    (void)unused;
+    int err = uk_next_round(&self->g);
+    if (!err) self->g.commands++;
+    return command_done(self, err, 1);
+}
+
 static PyObject *Game_start(GameObject *self, PyObject *unused) {
-    self->version++;
     (void)unused;
     if (self->g.phase != UK_DEAL) return PyLong_FromLong(UK_ERR_PHASE);
-    return PyLong_FromLong(uk_start(&self->g));
+    return command_done(self, uk_start(&self->g), 1);
 }
 
 static int32_t *move_buffer(void) {
@@ -386,38 +400,19 @@ static PyObject *Game_turn_moves(GameObject *self, PyObject *unused) {
 }
 
 static PyObject *Game_apply_move(GameObject *self, PyObject *args, PyObject *kw) {
-    self->version++;
     long long move;
-    int seat = -1, uno = 0;
+    int seat = -1, uno = 0, effect = 1;
     static char *names[] = {"move", "seat", "uno", NULL};
     if (!PyArg_ParseTupleAndKeywords(args, kw, "L|ip", names, &move, &seat, &uno)) return NULL;
     if (move < 0 || move > 0x7FFFFFFF) return PyLong_FromLong(UK_ERR_MOVE);
-    int op = (int)(move & 15);
-    if (op != UK_OP_UNO && op != UK_OP_CATCH) {
-        int err = uk_apply_move(&self->g, (int32_t)move, seat, uno);
-        if (!err) self->changed = 1;
-        return PyLong_FromLong(err);
-    }
     /* an UNO call or a catch may be accepted without any effect (RULES.md D65):
-     * compare the position before and after (the command counter apart) */
-    uk_game *before = malloc(sizeof(uk_game));
-    if (!before) return PyErr_NoMemory();
-    memcpy(before, &self->g, sizeof(uk_game));
-    int len0 = self->events.len;
-    int err = uk_apply_move(&self->g, (int32_t)move, seat, uno);
-    if (!err) {
-        int64_t commands = self->g.commands;
-        self->g.commands = before->commands;
-        self->changed = self->events.len != len0 || memcmp(before, &self->g, sizeof(uk_game)) != 0;
-        self->g.commands = commands;
-    }
-    free(before);
-    return PyLong_FromLong(err);
+     * the core says so (uno.c), and the version does not move */
+    int err = uk_apply_move_fx(&self->g, (int32_t)move, seat, uno, &effect);
+    return command_done(self, err, effect);
 }
 
 /* play_multi(seat, cids, swap, uno): a PLAY of several number cards (multiPlay, 6.9) */
 static PyObject *Game_play_multi(GameObject *self, PyObject *args) {
-    self->version++;
     int seat, swap, uno;
     PyObject *seq;
     if (!PyArg_ParseTuple(args, "iOip", &seat, &seq, &swap, &uno)) return NULL;
@@ -431,29 +426,27 @@ static PyObject *Game_play_multi(GameObject *self, PyObject *args) {
         if (v[i] < 0 || v[i] >= UK_MAX_CARDS) return PyLong_FromLong(UK_ERR_CARD);
         cids[i] = (int16_t)v[i];
     }
-    if (swap < -1) return PyLong_FromLong(UK_ERR_FORM);
+    if (swap < -1) return PyLong_FromLong(UK_ERR_BAD_SWAP);
     int err = uk_play_multi(&self->g, seat, cids, (int)k, swap, uno);
     if (!err) self->g.commands++;
-    return PyLong_FromLong(err);
+    return command_done(self, err, 1);
 }
 
 /* play(seat, cid, color, flex, target, swap, uno, flip_color): a PLAY with every
  * field of unokit.engine.actions.Play (flip_color has no move code) */
 static PyObject *Game_play(GameObject *self, PyObject *args) {
-    self->version++;
     int seat, cid, color, flex, target, swap, uno, flip_color;
     if (!PyArg_ParseTuple(args, "iiipiipi", &seat, &cid, &color, &flex, &target, &swap, &uno,
                           &flip_color))
         return NULL;
     if (seat < 0 || seat >= self->g.n) return PyLong_FromLong(UK_ERR_SEAT);
-    if (color < -1 || target < -1 || swap < -1 || flip_color < -1)
-        return PyLong_FromLong(UK_ERR_FORM);
+    if (color < -1) return PyLong_FromLong(UK_ERR_BAD_COLOR);
+    if (target < -1) return PyLong_FromLong(UK_ERR_BAD_TARGET);
+    if (swap < -1) return PyLong_FromLong(UK_ERR_BAD_SWAP);
+    if (flip_color < -1) return PyLong_FromLong(UK_ERR_FLIP_COLOR);
     int err = uk_play(&self->g, seat, cid, color, flex, target, swap, uno, flip_color);
-    if (!err) {
-        self->g.commands++;
-        self->changed = 1;
-    }
-    return PyLong_FromLong(err);
+    if (!err) self->g.commands++;
+    return command_done(self, err, 1);
 }
 
 static PyObject *Game_copy(GameObject *self, PyObject *unused) {
@@ -944,6 +937,17 @@ static PyObject *Game_holds_match(GameObject *self, PyObject *args) {
     return PyBool_FromLong(uk_holds_match(&self->g, seat, color, skip, skip_restricted));
 }
 
+/* playable(seat, cid, strict): uk_playable (RULES.md D58) */
+static PyObject *Game_playable(GameObject *self, PyObject *args) {
+    int seat, cid, strict;
+    if (!PyArg_ParseTuple(args, "iip", &seat, &cid, &strict)) return NULL;
+    if (seat < 0 || seat >= self->g.n || cid < 0 || cid >= self->g.t->ncards) {
+        PyErr_Format(PyExc_ValueError, "P%d, card id %d: no such seat or card", seat, cid);
+        return NULL;
+    }
+    return PyBool_FromLong(uk_playable(&self->g, seat, cid, strict));
+}
+
 static PyObject *Game_get_accept_mask(GameObject *self, void *c) {
     (void)c;
     return PyLong_FromUnsignedLong(uk_accept_mask(&self->g));
@@ -993,7 +997,9 @@ static PyGetSetDef Game_getset[] = {
     {"accept_mask", (getter)Game_get_accept_mask, NULL, "what the top card accepts", NULL},
     {"changed", (getter)Game_get_changed, NULL, "whether the last accepted command changed it",
      NULL},
-    {"version", (getter)Game_get_version, NULL, "bumped whenever the position may change", NULL},
+    {"version", (getter)Game_get_version, NULL,
+     "moves whenever the position may have changed; a command moves it only when accepted "
+     "with an effect", NULL},
     {"top", (getter)Game_get_top, NULL, "the top card id of the discard pile, -1 none", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -1011,6 +1017,8 @@ static PyMethodDef Game_methods[] = {
     {"hand", (PyCFunction)Game_hand, METH_O, "one seat's hand (card ids)"},
     {"hand_sizes", (PyCFunction)Game_hand_sizes, METH_NOARGS, "every seat's hand size"},
     {"power", (PyCFunction)Game_power, METH_O, "a seat's Flex power (False outside Flex)"},
+    {"playable", (PyCFunction)Game_playable, METH_VARARGS,
+     "whether a seat could play a card now (RULES.md D58)"},
     {"holds_match", (PyCFunction)Game_holds_match, METH_VARARGS,
      "whether a seat holds a card matching a colour (restricted wild draws)"},
     {"apply_move", (PyCFunction)(void (*)(void))Game_apply_move, METH_VARARGS | METH_KEYWORDS,
@@ -1126,12 +1134,6 @@ static PyObject *simulate(PyObject *mod, PyObject *args) {
     return Py_BuildValue("(LLLNN)", rounds, turns, blocked, w, p);
 }
 
-static PyObject *error_text(PyObject *mod, PyObject *args) {
-    (void)mod;
-    int code;
-    if (!PyArg_ParseTuple(args, "i", &code)) return NULL;
-    return PyUnicode_FromString(uk_error_text(code));
-}
 
 /* shuffle(list, seed): the list shuffled in place (Fisher-Yates, uniform),
  * drawing from splitmix64 seeded with seed (an int, its low 64 bits): for the
@@ -1270,7 +1272,6 @@ static PyMethodDef module_methods[] = {
      "an instance of a slots class with its slots set, without __init__"},
     {"simulate", simulate, METH_VARARGS, "random-bot games on the core (unokit.bots.sim)"},
     {"shuffle", shuffle, METH_VARARGS, "shuffle a list in place from a 64-bit seed"},
-    {"error_text", error_text, METH_VARARGS, "the text of an error code"},
     {"weighted_duels", weighted_duels, METH_VARARGS,
      "the weighted policy against the sensible one on 2-player duplicate deals"},
     {NULL, NULL, 0, NULL},

@@ -119,16 +119,19 @@ int uk_playable(const uk_game *g, int seat, int cid, int strict) {
 
 /* ---- turn commands */
 
-static int check_turn(const uk_game *g, int seat, int phases) {
+/* Whether seat may make a decision of one of phases (a bit set) now: UK_OK or why not */
+int uk_check_turn(const uk_game *g, int seat, int phases) {
     int ph = g->phase;
-    if (ph == UK_ROUND_OVER || ph == UK_MATCH_OVER || ph == UK_DEAL) return UK_ERR_PHASE;
+    if (ph == UK_ROUND_OVER) return UK_ERR_ROUND_OVER;
+    if (ph == UK_MATCH_OVER) return UK_ERR_MATCH_OVER;
+    if (ph == UK_DEAL) return UK_ERR_NOT_STARTED;
     if (!(phases & (1 << ph))) return UK_ERR_PHASE;
     if (seat != g->current) return UK_ERR_NOT_YOUR_TURN;
     return UK_OK;
 }
 
 int uk_draw(uk_game *g, int seat) {
-    int err = check_turn(g, seat, 1 << UK_TURN);
+    int err = uk_check_turn(g, seat, 1 << UK_TURN);
     if (err) return err;
     if (g->pending) {
         uk_turn_action(g);
@@ -176,9 +179,11 @@ int uk_draw(uk_game *g, int seat) {
 }
 
 int uk_pass(uk_game *g, int seat) {
-    int err = check_turn(g, seat, 1 << UK_DRAWN);
+    int err = uk_check_turn(g, seat, 1 << UK_DRAWN);
+    if (err == UK_ERR_PHASE && g->phase == UK_TURN && seat == g->current) return UK_ERR_NOT_DRAWN;
     if (err) return err;
-    if (uk_must_play_drawn(g, seat)) return g->o.forced_play ? UK_ERR_FORCED : UK_ERR_MUST_PLAY_DRAWN;
+    if (uk_must_play_drawn(g, seat))
+        return g->o.forced_play ? UK_ERR_FORCED_DRAWN : UK_ERR_MUST_PLAY_DRAWN;
     uk_turn_action(g);
     g->uno_pre = -1;
     g->drawn = -1;
@@ -189,9 +194,9 @@ int uk_pass(uk_game *g, int seat) {
 }
 
 int uk_choose_color(uk_game *g, int seat, int color) {
-    int err = check_turn(g, seat, 1 << UK_COLOR);
+    int err = uk_check_turn(g, seat, 1 << UK_COLOR);
     if (err) return err;
-    if (!side_color_ok(g->side, color)) return UK_ERR_FORM;
+    if (!side_color_ok(g->side, color)) return UK_ERR_BAD_COLOR;
     g->color = color;
     g->phase = UK_TURN;
     g->current = g->color_next;
@@ -220,21 +225,23 @@ static int play_error(const uk_game *g, int seat, int cid, int color, int flex, 
     *misplay = 0;
     if ((ph == UK_TURN || ph == UK_DRAWN || ph == UK_COLOR || ph == UK_CHALLENGE) &&
         seat != g->current && o->jump_in) {
-        if (ph != UK_TURN || g->pending) return UK_ERR_PHASE;
+        if (ph != UK_TURN || g->pending) return UK_ERR_JUMP_NOW;
         int ident = t->ident[side][cid];
-        if (ident < 0 || ident != uk_top_ident(g) || flex) return UK_ERR_NOT_YOUR_TURN;
+        if (ident < 0 || ident != uk_top_ident(g) || flex) return UK_ERR_JUMP_CARD;
         jump = 1;
     } else {
-        int err = check_turn(g, seat, (1 << UK_TURN) | (1 << UK_DRAWN));
+        int err = uk_check_turn(g, seat, (1 << UK_TURN) | (1 << UK_DRAWN));
         if (err) return err;
     }
     if (!holds(g, seat, cid)) return UK_ERR_NOT_HELD;
-    if (ph == UK_DRAWN && !jump && cid != g->drawn) return UK_ERR_FORM;
+    if (ph == UK_DRAWN && !jump && cid != g->drawn) return UK_ERR_ONLY_DRAWN;
     int kind = t->kind[side][cid];
     int wild = (t->mask[side][cid] & UK_WILD_BIT) != 0;
     int last = g->hand_len[seat] == 1;
     if (flex) {
-        if (!t->flex || !t->flexmask[cid] || !g->powers[seat]) return UK_ERR_FORM;
+        if (!t->flex) return UK_ERR_NO_FLEX;
+        if (!t->flexmask[cid]) return UK_ERR_NO_FLEX_SIDE;
+        if (!g->powers[seat]) return UK_ERR_POWER_RED;
     }
     if (g->pending) {
         int sc = t->stack_class[side][cid];
@@ -244,33 +251,38 @@ static int play_error(const uk_game *g, int seat, int cid, int color, int flex, 
             if (!(t->mask[side][cid] & uk_accept_mask(g))) return UK_ERR_STACK;
         } else {
             if (flex || !sc || !o->stacking) return UK_ERR_STACK;
-            if (o->stacking == 1 && sc != g->stack_class) return UK_ERR_STACK;
+            if (o->stacking == 1 && sc != g->stack_class) return UK_ERR_STACK_SAME;
             if (o->stacking == 2 && t->draw_amount[side][cid] < g->stack_amount)
-                return UK_ERR_STACK;
+                return UK_ERR_STACK_LESS;
         }
     }
     if (wild) {
         if (color < 0) {
-            if (!last || kind == UK_WDC) return UK_ERR_FORM;
+            if (!last || kind == UK_WDC) return UK_ERR_NEED_COLOR;
         } else if (!side_color_ok(side, color)) {
-            return UK_ERR_FORM;
+            return UK_ERR_BAD_COLOR;
         }
     } else if (color >= 0) {
-        return UK_ERR_FORM;
+        return UK_ERR_NOT_WILD;
     }
     if (flex && (kind == UK_WTD || kind == UK_FW4)) {
-        if (target < 0 || target >= n || target == seat || uk_out(g, target)) return UK_ERR_FORM;
+        if (target < 0) return UK_ERR_NEED_TARGET;
+        if (target >= n) return UK_ERR_BAD_TARGET;
+        if (target == seat) return UK_ERR_TARGET_SELF;
+        if (uk_out(g, target)) return UK_ERR_TARGET_OUT;
     } else if (target >= 0) {
-        return UK_ERR_FORM;
+        return UK_ERR_NO_TARGET;
     }
     int seven = o->seven_zero && kind == UK_NUMBER && t->number[side][cid] == 7;
     if (seven && !last) {
-        if (swap < 0 || swap >= n || swap == seat || uk_out(g, swap)) return UK_ERR_FORM;
+        if (swap < 0) return UK_ERR_NEED_SWAP;
+        if (swap >= n || swap == seat || uk_out(g, swap)) return UK_ERR_BAD_SWAP;
     } else if (swap >= 0 && !seven) {
-        return UK_ERR_FORM;
+        return UK_ERR_NO_SWAP;
     }
     if (flip_color >= 0) {
-        if (kind != UK_FLIP || !side_color_ok(1 - side, flip_color)) return UK_ERR_FORM;
+        if (kind != UK_FLIP) return UK_ERR_NOT_FLIP;
+        if (!side_color_ok(1 - side, flip_color)) return UK_ERR_FLIP_COLOR;
     }
     /* a card that does not match, after the command's form (D65) */
     uint32_t acc = uk_accept_mask(g);
@@ -310,7 +322,6 @@ int uk_play(uk_game *g, int seat, int cid, int color, int flex, int target, int 
 static int play(uk_game *g, int seat, int cid, int color, int flex, int target, int swap, int uno,
                 int flip_color) {
     if (cid < 0 || cid >= g->t->ncards) return UK_ERR_CARD;
-    if (color > 7 || target > 9 || flip_color > 7) return UK_ERR_FORM;
     int mis;
     int err = play_error(g, seat, cid, color, flex, target, swap, flip_color, &mis);
     if (err) {
@@ -489,8 +500,16 @@ int uk_legal_moves(const uk_game *g, int seat, int32_t *out) {
 }
 
 int uk_apply_move(uk_game *g, int32_t move, int seat, int uno) {
+    int effect;
+    return uk_apply_move_fx(g, move, seat, uno, &effect);
+}
+
+/* uk_apply_move; *effect: whether an accepted command changed the position
+ * (only an UNO call or a catch can be accepted without effect, D65) */
+int uk_apply_move_fx(uk_game *g, int32_t move, int seat, int uno, int *effect) {
     int s = seat < 0 ? g->current : seat;
-    int op = move & 15, effect;
+    int op = move & 15;
+    *effect = 1;
     if (op == UK_OP_NEXT) {
         int err = uk_next_round(g);
         if (!err) g->commands++;
@@ -508,8 +527,8 @@ int uk_apply_move(uk_game *g, int32_t move, int seat, int uno) {
     case UK_OP_COLOR: err = uk_choose_color(g, s, ((move >> 16) & 15) - 1); break;
     case UK_OP_ACCEPT: err = uk_accept(g, s); break;
     case UK_OP_CHALLENGE: err = uk_challenge(g, s); break;
-    case UK_OP_UNO: err = uk_call_uno(g, s, &effect); break;
-    case UK_OP_CATCH: err = uk_catch(g, s, ((move >> 21) & 15) - 1, &effect); break;
+    case UK_OP_UNO: err = uk_call_uno(g, s, effect); break;
+    case UK_OP_CATCH: err = uk_catch(g, s, ((move >> 21) & 15) - 1, effect); break;
     case UK_OP_MULTI: {
         int16_t cids[8];
         int swap, k = uk_multi_decode(g, s, move, cids, &swap);
@@ -524,30 +543,6 @@ int uk_apply_move(uk_game *g, int32_t move, int seat, int uno) {
         g->commands++;
     }
     return err;
-}
-
-const char *uk_error_text(int code) {
-    static const char *text[UK_ERR_COUNT] = {
-        "accepted",
-        "not a seat of this game",
-        "not possible in this state",
-        "it is another seat's decision",
-        "not a card of this variant",
-        "the seat does not hold that card",
-        "malformed command (colour, side, target or swap)",
-        "the card does not match the top of the discard pile",
-        "a restricted wild draw may not be played while a card of the colour is held (noBluff)",
-        "only a stackable draw card (or a deflecting Reverse or Skip) may answer the pending draw",
-        "the seat holds a playable card and must play it (forcedPlay)",
-        "not a move code",
-        "the draw pile is empty: no first card to turn",
-        "this card may not be the player's last card (finishRestriction)",
-        "the drawn card is playable and must be played (mustPlayDrawn)",
-        "the seat is out of the match (mercy)",
-        "several cards in one play: only number cards of one number, on one's own turn, "
-        "with multiPlay",
-    };
-    return code >= 0 && code < UK_ERR_COUNT ? text[code] : "unknown error";
 }
 
 /* ---- multiPlay (6.9): several number cards of one number in one PLAY */
@@ -589,7 +584,7 @@ static int multi_error(const uk_game *g, int seat, const int16_t *cids, int k, i
     int side = g->side;
     *misplay = 0;
     if (!g->o.multi) return UK_ERR_MULTI;
-    int err = check_turn(g, seat, 1 << UK_TURN);
+    int err = uk_check_turn(g, seat, 1 << UK_TURN);
     if (err) return err;
     if (k < 2) return UK_ERR_FORM;
     for (int i = 0; i < k; i++)
@@ -608,9 +603,10 @@ static int multi_error(const uk_game *g, int seat, const int16_t *cids, int k, i
             return UK_ERR_MULTI;
     int seven = g->o.seven_zero && num == 7 && k < g->hand_len[seat];
     if (seven) {
-        if (swap < 0 || swap >= g->n || swap == seat || uk_out(g, swap)) return UK_ERR_FORM;
+        if (swap < 0) return UK_ERR_NEED_SWAP;
+        if (swap >= g->n || swap == seat || uk_out(g, swap)) return UK_ERR_BAD_SWAP;
     } else if (swap >= 0) {
-        return UK_ERR_FORM;
+        return UK_ERR_NO_SWAP;
     }
     if (!(t->mask[side][cids[0]] & uk_accept_mask(g))) {
         *misplay = 1;

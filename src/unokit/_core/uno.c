@@ -16,7 +16,7 @@ static int in_round(const uk_game *g) {
 /* *effect: whether the call changed anything (a call without effect is accepted) */
 int uk_call_uno(uk_game *g, int seat, int *effect) {
     *effect = 0;
-    if (!in_round(g)) return UK_ERR_PHASE;
+    if (!in_round(g)) return UK_ERR_NOT_IN_ROUND;
     int size = g->hand_len[seat];
     if (size == 1 && g->uno[seat] != UK_UNO_SAFE) {
         g->uno[seat] = UK_UNO_SAFE;
@@ -35,8 +35,8 @@ int uk_call_uno(uk_game *g, int seat, int *effect) {
 int uk_catch(uk_game *g, int seat, int target, int *effect) {
     *effect = 0;
     if (target < 0 || target >= g->n) return UK_ERR_SEAT;
-    if (!in_round(g)) return UK_ERR_PHASE;
-    if (seat == target) return UK_ERR_FORM;
+    if (!in_round(g)) return UK_ERR_NOT_IN_ROUND;
+    if (seat == target) return UK_ERR_CATCH_SELF;
     if (uk_out(g, seat)) return UK_ERR_OUT; /* mercy (6.12): out of the match */
     int64_t p[3] = {seat, target, 1};
     if (g->uno[target] == UK_UNO_VULNERABLE) {

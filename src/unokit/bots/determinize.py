@@ -496,7 +496,7 @@ class Determinizer:
         if g.ch_offender < 0 or not (g.phase == _CH or (g.phase == _T and g.pending)):
             return {}
         before = self._before
-        return {"ch_legal": before < 0 or not g._holds_match(g.ch_offender, before, -1)}
+        return {"ch_legal": before < 0 or not g.holds_match(g.ch_offender, before)}
 
     def sample(self, rng: random.Random) -> Game:
         """One full game consistent with the observation (``events=False``).

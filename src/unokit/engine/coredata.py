@@ -18,7 +18,7 @@ from unokit.engine.variants import Variant
 #: the C core's API version this Python code expects (``UK_ABI`` in
 #: ``_core/core.h``): a checkout updated without rebuilding its core gets a
 #: clear error here instead of a missing attribute in the middle of a game
-CORE_ABI = 7
+CORE_ABI = 8
 
 
 def check_core_abi(built: int | None) -> None:
@@ -209,8 +209,11 @@ def core_config(variant: Variant, options: Options, seed: int = 0) -> CoreConfig
 
 
 def error_text(code: int) -> str:
-    """The text of a core error code."""
-    return str(_core.error_text(code))
+    """The name of a core reason code without a position to word it in
+    (``"NO_MATCH"``; :func:`unokit.engine.refusals.refusal` words a refusal)."""
+    from unokit.engine.refusals import reason_name
+
+    return reason_name(code)
 
 
 def simulate_random(

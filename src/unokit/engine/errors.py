@@ -28,7 +28,17 @@ class OptionError(UnoError):
 class IllegalActionError(UnoError):
     """A well-formed command that the rules do not allow now.
 
-    The game is left exactly as it was."""
+    The game is left exactly as it was. ``reason``: why, as the C core's reason
+    code (:data:`unokit.engine.codes.ERRORS`; the words are
+    :mod:`unokit.engine.refusals`), or None for a refusal outside the rules
+    (an adapter's own, e.g. "the episode is over")."""
+
+    def __init__(self, message: str, reason: int | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (str(self), self.reason))
 
 
 class InvalidPositionError(UnoError):

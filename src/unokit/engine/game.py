@@ -52,13 +52,14 @@ from unokit.engine.actions import (
     parse_action,
 )
 from unokit.engine.cards import Card, Color, Kind
-from unokit.engine.coredata import CoreConfig, core_config, decode_events, error_text
+from unokit.engine.coredata import CoreConfig, core_config, decode_events
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
 from unokit.engine.multiplay import OP_MULTI
 from unokit.engine.observation import Observation, observe
 from unokit.engine.options import Options, seating
+from unokit.engine.refusals import refusal
 from unokit.engine.render import render
-from unokit.engine.variants import WILD_BIT, Variant, get_variant
+from unokit.engine.variants import Variant, get_variant
 
 __all__ = [
     "Game",
@@ -570,7 +571,7 @@ class Game:
             before = int(col)
         off = self._next(self.current, -1)
         # the card is on the discard pile already: no card of the hand is skipped
-        legal = before < 0 or not self._holds_match(off, before, -1, self.options.noBluff)
+        legal = before < 0 or not self.holds_match(off, before)
         return {"ch_offender": off, "ch_card": top, "ch_legal": legal}
 
     def _check_deck(self, f: dict[str, Any] | None = None) -> None:
@@ -966,192 +967,7 @@ class Game:
                 k -= 1
         return order[x]
 
-    def _accept_mask(self) -> int:
-        """What the top card accepts: its colour (or the declared one), its
-        number or symbol class, and wilds (docs/rules.md §1.5; the core's)."""
-        return int(self._g.accept_mask)
-
-    def _top_ident(self) -> int:
-        """Identity of the top card for jump-ins (docs/rules.md §6.2, D64); -1: none."""
-        if self.wild_top:
-            return -1
-        return self.variant.ident[self.side][self._g.top]
-
-    def _holds_match(
-        self, seat: int, color: int, skip_card: int, skip_restricted: bool = False
-    ) -> bool:
-        """Whether ``seat`` (without one copy of ``skip_card``) holds a card that
-        "matches the current colour" for restricted wild draws (docs/rules.md §1.10;
-        the core decides). ``skip_restricted``: other restricted wild draws do
-        not count (noBluff, see :meth:`_restricted_legal`)."""
-        return bool(self._g.holds_match(seat, color, skip_card, skip_restricted))
-
     # ------------------------------------------------------------------ round flow
-
-    # ------------------------------------------------------------------ legality
-
-    def _check_turn(self, seat: int, phases: tuple[int, ...], what: str) -> str | None:
-        ph = self.phase
-        if ph in (_RO, _MO):
-            return f"the {'match' if ph == _MO else 'round'} is over"
-        if ph == _DEAL:
-            return "the round has not started: the first card is not turned yet"
-        if ph not in phases:
-            return f"P{seat} cannot {what} now: {self._waiting_for()}"
-        if seat != self.current:
-            return f"it is P{self.current}'s decision, not P{seat}'s ({self._waiting_for()})"
-        return None
-
-    def _waiting_for(self) -> str:
-        ph, p = self.phase, self.current
-        if ph == _T:
-            if self.pending:
-                return f"P{p} must stack a draw card or DRAW {self.pending}"
-            return f"waiting for P{p} to play or draw"
-        if ph == _D:
-            return f"waiting for P{p} to play the drawn {self.cards[self.drawn]} or pass"
-        if ph == _C:
-            return f"waiting for P{p} to choose a colour"
-        if ph == _CH:
-            return f"waiting for P{p} to accept or challenge"
-        return "the round is over"
-
-    def _play_error(
-        self,
-        seat: int,
-        cid: int,
-        color: int,
-        flex: bool,
-        target: int,
-        swap: int,
-        flip_color: int,
-    ) -> tuple[str | None, bool]:
-        """Why this play is illegal (None if legal), and whether it is a misplay
-        (a non-matching card, which ``misplayPenalty=on`` punishes)."""
-        v = self.variant
-        o = self.options
-        n = self.n
-        side = self.side
-        card = v.cards.cards[cid]
-        jump = False
-        ph = self.phase
-        if ph in (_T, _D, _C, _CH) and seat != self.current and o.jumpIn:
-            if not 0 <= seat < n:
-                return f"P{seat} is not a seat", False
-            if ph != _T or self.pending:
-                return f"P{seat} cannot jump in now: {self._waiting_for()}", False
-            top = self.discard[-1]
-            ident = v.ident[side][cid]
-            if ident < 0 or ident != self._top_ident() or flex:
-                return (
-                    f"P{seat} cannot jump in with {card}: it is P{self.current}'s turn and "
-                    f"only a card identical to {v.cards.cards[top]} may jump in"
-                ), False
-            jump = True
-        else:
-            err = self._check_turn(seat, (_T, _D), "play")
-            if err:
-                return err, False
-        hand = self.hands[seat]
-        if cid not in hand:
-            return f"P{seat} does not hold {card}", False
-        if ph == _D and not jump and cid != self.drawn:
-            return (
-                f"P{seat} may only play the card just drawn ({v.cards.cards[self.drawn]}) or pass"
-            ), False
-        kind = v.kind[side][cid]
-        wild = v.mask[side][cid] & WILD_BIT
-        last = len(hand) == 1
-        if flex:
-            if not v.flex:
-                return f"{card} has no flex side: flex sides exist only in UNO Flex", False
-            if not v.flexmask[cid]:
-                return f"{card} has no flex side", False
-            if not self.powers[seat]:
-                return f"P{seat}'s Power Card is red: no flex play until it turns green", False
-        if self.pending:
-            sc = v.stack_class[side][cid]
-            if flex or not sc:
-                return (
-                    f"P{seat} must stack a draw card or DRAW {self.pending} "
-                    f"({card} cannot be stacked)"
-                ), False
-            if o.stacking == "same_symbol" and sc != self.stack_class:
-                return f"only the same draw card may be stacked here, not {card}", False
-            if o.stacking == "escalate" and v.draw_amount[side][cid] < self.stack_amount:
-                return (
-                    f"{card} draws fewer than the stacked card: only an equal or larger draw "
-                    f"may be stacked"
-                ), False
-        if wild:
-            colors = v.colors(side)
-            if color < 0:
-                if not last or kind == _WDC:
-                    return f"{card} is a wild: declare a colour (color=...)", False
-            elif not 0 <= color < 8 or Color(color) not in colors:
-                return (
-                    f"colour {Color(color).name if color < 8 else color} is not a colour of the "
-                    f"{('light', 'dark')[side]} side ({' '.join(c.name for c in colors)})"
-                ), False
-        elif color >= 0:
-            return f"{card} is not a wild: no colour to declare", False
-        needs_target = flex and kind in (_WTD, _FW4)
-        if needs_target:
-            if target < 0:
-                return f"{card} on its flex side needs a target (target=P...)", False
-            if not 0 <= target < n:
-                return f"target P{target} is not a seat", False
-            if target == seat:
-                return f"P{seat} cannot target themselves", False
-        elif target >= 0:
-            return f"{card}{' (flex side)' if flex else ''} takes no target", False
-        seven = o.sevenZero and kind == _NUMBER and v.number[side][cid] == 7
-        if seven and not last:
-            if swap < 0:
-                return "a 7 swaps hands under the 7-0 rule: choose a player (swap=P...)", False
-            if not 0 <= swap < n or swap == seat:
-                return f"P{seat} cannot swap hands with P{swap}", False
-        elif swap >= 0 and not seven:
-            return f"{card} swaps no hands", False
-        if flip_color >= 0:
-            if kind != _FLIP:
-                return f"{card} is not a Flip card: flipcolor does not apply", False
-            if not 0 <= flip_color < 8:
-                return f"flipcolor {flip_color} is not a colour", False
-            if Color(flip_color) not in v.colors(1 - side):
-                return (
-                    f"flipcolor {Color(flip_color).name} is not a colour of the other side",
-                    False,
-                )
-        # a card that does not match, checked after the command's form: a
-        # malformed command is rejected without the misplay penalty (D65)
-        acc = self._accept_mask()
-        if flex:
-            ok = v.flexmask[cid] & acc
-        else:
-            ok = v.mask[side][cid] & acc
-        if not ok and not jump:
-            topc = v.cards.cards[self.discard[-1]]
-            return (
-                f"P{seat} cannot play {card}{' (flex side)' if flex else ''} on "
-                f"{topc.face(side)}: colour {Color(self.color).name}"
-                + (
-                    f", number {v.number[side][self.discard[-1]]}"
-                    if v.number[side][self.discard[-1]] >= 0
-                    else ""
-                )
-            ), True
-        if (
-            o.noBluff
-            and self._restricted_side(cid, flex)
-            and self.color >= 0
-            and not self._restricted_legal(seat, cid)
-        ):
-            return (
-                f"P{seat} holds a card of colour {Color(self.color).name}: {card} may not be "
-                f"played (noBluff)"
-            ), False
-        return None, False
 
     # ------------------------------------------------------------------ commands
 
@@ -1159,65 +975,39 @@ class Game:
         try:
             return self.variant.cards.index[card]
         except KeyError:
-            raise IllegalActionError(f"{card} is not a {self.variant.name} card") from None
+            raise IllegalActionError(
+                f"{card} is not a {self.variant.name} card", codes.ERR_CARD
+            ) from None
 
-    def _seat_ok(self, seat: int) -> None:
+    def _seat_ok(self, seat: int, command: str) -> None:
+        """A seat number the core can be given (its commands read a negative
+        seat as "the seat to act"); the core decides everything else."""
         if not isinstance(seat, int) or not 0 <= seat < self.n:
-            raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
+            raise refusal(self, codes.ERR_SEAT, command, seat)
 
-    # ---- playability: docs/rules.md D58, written once ------------------------------
-
-    def _restricted_side(self, cid: int, flex: bool) -> bool:
-        """Whether ``cid`` played on that side is a restricted wild draw (§1.10):
-        WD4, WD2, WDC, FW4 regular; FW4 flex only with flexFlexSideWD4Restricted."""
-        if not self.variant.restricted[self.side][cid]:
-            return False
-        return not flex or self.options.flexFlexSideWD4Restricted
-
-    def _restricted_legal(self, seat: int, cid: int) -> bool:
-        """Whether ``seat`` may legally play restricted wild draw ``cid`` now: no
-        other card in hand "matches the current colour" (docs/rules.md §1.10). Under
-        ``noBluff`` another restricted wild draw does not count as a match: it
-        could not be played instead (docs/decisions.md E15; without this a hand
-        of two Wild Draw Fours under wildDrawWildsCountAsMatch could never be
-        played and a round could last for ever, D60)."""
-        return not self._holds_match(seat, self.color, cid, self.options.noBluff)
-
-    def _side_playable(self, seat: int, cid: int, flex: bool, acc: int, strict: bool) -> bool:
-        """One side of the D58 test (``acc``: the accept mask of the top)."""
-        v = self.variant
-        if flex:
-            if not (v.flex and self.powers[seat] and v.flexmask[cid] & acc):
-                return False
-        elif not v.mask[self.side][cid] & acc:
-            return False
-        if (strict or self.options.noBluff) and self._restricted_side(cid, flex):
-            return self._restricted_legal(seat, cid)
-        return True
+    # ---- playability: docs/rules.md D58, decided by the core ------------------------
 
     def playable(self, seat: int, cid: int, *, strict: bool = False) -> bool:
         """docs/rules.md D58: whether ``seat`` could play card id ``cid`` now on at
         least one of its sides -- the regular side by §1.5 matching, a Flex flex
         side only with a green Power Card (§4.4), a restricted wild-draw side only
-        when legal under ``noBluff``. ``strict`` (the ``forcedPlay`` test, §6.5):
-        a restricted side counts only when legal, whatever ``noBluff``.
+        when legal under ``noBluff``, not as the last card when
+        ``finishRestriction`` forbids it. ``strict`` (the ``forcedPlay`` test,
+        §6.5): a restricted side counts only when legal, whatever ``noBluff``.
 
-        The one definition behind the legal moves, ``forcedPlay``,
-        ``drawUntilPlayable`` and the PLAY_DRAWN / PASS choice. Stacking (a
-        pending draw) is not judged here: only stackable cards answer a stack.
+        The core's one definition (``uk_playable``) behind the legal moves,
+        ``forcedPlay``, ``drawUntilPlayable`` and the PLAY_DRAWN / PASS choice.
+        Stacking (a pending draw) is not judged here: only stackable cards
+        answer a stack.
         """
-        acc = self._accept_mask()
-        return self._side_playable(seat, cid, False, acc, strict) or self._side_playable(
-            seat, cid, True, acc, strict
-        )
+        return bool(self._g.playable(seat, cid, strict))
 
-    def _has_forced_play(self, seat: int) -> bool:
-        """forcedPlay: ``seat`` holds a card it must play (docs/rules.md §6.5, D58)."""
-        return any(self.playable(seat, c, strict=True) for c in set(self.hands[seat]))
-
-    def _must_play_drawn(self, seat: int) -> bool:
-        """forcedPlay: the drawn card is playable, so PASS is not allowed (§6.5)."""
-        return self.options.forcedPlay and self.playable(seat, self.drawn, strict=True)
+    def holds_match(self, seat: int, color: int, skip_card: int = -1) -> bool:
+        """Whether ``seat`` (without one copy of ``skip_card``) holds a card that
+        "matches the current colour" ``color`` for restricted wild draws
+        (docs/rules.md §1.10; under ``noBluff`` another restricted wild draw
+        does not count): the core's ``uk_holds_match``."""
+        return bool(self._g.holds_match(seat, color, skip_card, bool(self.options.noBluff)))
 
     def catch_window(self) -> list[int]:
         """The seats that may catch the vulnerable seat but would otherwise get
@@ -1253,25 +1043,26 @@ class Game:
             if flat:
                 log.extend(decode_events(self.variant, flat))
 
-    def _refuse(self, err: int, why: str | None) -> IllegalActionError:
-        return IllegalActionError(why or error_text(err))
-
-    def _run_move(self, move: int, seat: int, uno: bool, why: Callable[[], str | None]) -> None:
-        err = self._g.apply_move(move, seat, uno)
+    def _command(
+        self, err: int, command: str, seat: int = -1, cids: Sequence[int] = (),
+        args: dict[str, int] | None = None,
+    ) -> None:  # fmt: skip
+        """After the core ran ``command``: its events to the log, or (``err``,
+        the core's reason code) the refusal in words (nothing changed)."""
         if err:
-            raise self._refuse(err, why())
+            raise refusal(self, err, command, seat, cids=cids, **(args or {}))
         self._done()
+
+    def _run_move(
+        self, code: int, seat: int, uno: bool, command: str, args: dict[str, int] | None = None
+    ) -> None:
+        self._command(self._g.apply_move(code, seat, uno), command, seat, (), args)
 
     def start(self) -> None:
         """Turn the first card and apply the variant's first-card rule
         (docs/rules.md §2.4, §3.7, §4.8). Only in phase ``DEAL`` (positions set up
         before their first card); a new round does this by itself."""
-        if self.phase != _DEAL:
-            raise IllegalActionError("the first card has already been turned")
-        err = self._g.start()
-        if err:
-            raise self._refuse(err, None)
-        self._done()
+        self._command(self._g.start(), "start")
         if self.commands is not None:
             self.commands.append("START")
 
@@ -1281,14 +1072,9 @@ class Game:
 
     def next_round(self) -> list[ev.Event]:
         """Deal the next round (only in ``ROUND_OVER``)."""
-        if self.phase != _RO:
-            raise IllegalActionError(
-                "the next round can only be dealt when a round is over"
-                + (" (the match is over)" if self.phase == _MO else "")
-            )
         err = self._g.next_round()
         if err:
-            raise self._refuse(err, None)
+            raise refusal(self, err, "next")
         if self.log is not None:
             self.log = []
             self._views = {}
@@ -1349,22 +1135,24 @@ class Game:
         flip_color: int = -1,
     ) -> None:
         """PLAY / PLAY_DRAWN with card id ``cid`` (see :class:`~unokit.engine.actions.Play`)."""
-        self._seat_ok(seat)
+        self._seat_ok(seat, "play")
         if not (isinstance(cid, int) and 0 <= cid < len(self.variant.cards)):
-            raise IllegalActionError(f"card id {cid!r} is not a {self.variant.name} card")
+            raise refusal(self, codes.ERR_CARD, "play", seat, cids=(-1,))
         err = self._g.play(seat, cid, color, flex, target, swap, uno, flip_color)
-        if err:
-            why, _ = self._play_error(seat, cid, color, flex, target, swap, flip_color)
-            raise self._refuse(err, why)
-        self._done()
+        args = {"color": color, "flex": int(flex), "target": target, "swap": swap}
+        self._command(err, "play", seat, (cid,), {**args, "flip_color": flip_color})
 
     def _apply_multi(self, action: Play) -> None:
         """A :class:`Play` with ``more`` (house rule multiPlay): only number
-        cards, so no colour, side, target or flip colour."""
-        if action.color is not None or action.flex or action.target is not None:
-            raise IllegalActionError(error_text(6))  # UK_ERR_FORM
-        if action.flip_color is not None:
-            raise IllegalActionError(error_text(6))
+        cards, so no colour, side, target or flip colour (which the core's
+        multi-play cannot even be given)."""
+        if (
+            action.color is not None
+            or action.flex
+            or action.target is not None
+            or action.flip_color is not None
+        ):
+            raise refusal(self, codes.ERR_FORM, "play", action.seat)
         cids = [self._action_card(action.seat, c) for c in (action.card, *action.more)]
         swap = -1 if action.swap is None else action.swap
         self.play_multi(action.seat, cids, swap, action.uno)
@@ -1372,84 +1160,45 @@ class Game:
     def play_multi(self, seat: int, cids: list[int], swap: int = -1, uno: bool = False) -> None:
         """PLAY of several number cards of one number, in order (multiPlay,
         docs/rules.md §6)."""
-        self._seat_ok(seat)
+        self._seat_ok(seat, "play")
         err = self._g.play_multi(seat, cids, swap, uno)
-        if err:
-            raise self._refuse(err, None)
-        self._done()
+        self._command(err, "play", seat, cids, {"swap": swap})
 
     def draw_card(self, seat: int) -> None:
         """DRAW: the turn's one card, or the stacked penalty (docs/rules.md §1.6, §6.1)."""
-        self._seat_ok(seat)
-
-        def why() -> str | None:
-            err = self._check_turn(seat, (_T,), "draw")
-            if err is None and not self.pending and self.options.forcedPlay:
-                if self._has_forced_play(seat):
-                    err = f"P{seat} holds a playable card and must play it (forcedPlay)"
-            return err
-
-        self._run_move(OP_DRAW, seat, False, why)
+        self._seat_ok(seat, "draw")
+        self._run_move(OP_DRAW, seat, False, "draw")
 
     def keep(self, seat: int) -> None:
         """PASS: keep the playable card just drawn."""
-        self._seat_ok(seat)
-
-        def why() -> str | None:
-            err = self._check_turn(seat, (_D,), "pass")
-            if err:
-                if self.phase == _T and seat == self.current:
-                    err = f"P{seat} may pass only after drawing a playable card: play or draw"
-                return err
-            if self._must_play_drawn(seat):
-                return f"P{seat} must play the drawn {self.cards[self.drawn]} (forcedPlay)"
-            return None
-
-        self._run_move(OP_PASS, seat, False, why)
+        self._seat_ok(seat, "pass")
+        self._run_move(OP_PASS, seat, False, "pass")
 
     def choose_color(self, seat: int, color: int) -> None:
         """CHOOSE_COLOR in ``AWAIT_COLOR``."""
-        self._seat_ok(seat)
-
-        def why() -> str | None:
-            err = self._check_turn(seat, (_C,), "choose a colour")
-            if err:
-                return err
-            colors = self.variant.colors(self.side)
-            return (
-                f"{Color(color).name if 0 <= color < 8 else color} is not a colour of the "
-                f"{('light', 'dark')[self.side]} side: choose one of "
-                f"{' '.join(c.name for c in colors)}"
-            )
-
-        if not (isinstance(color, int) and 0 <= color < 8):
-            raise IllegalActionError(why() or f"{color!r} is not a colour")
-        self._run_move(OP_COLOR | ((color + 1) << 16), seat, False, why)
+        self._seat_ok(seat, "color")
+        # a value no move code holds goes to the core as colour 14 (not a colour)
+        field = color + 1 if isinstance(color, int) and 0 <= color < 15 else 15
+        declared = color if isinstance(color, int) else -1
+        self._run_move(OP_COLOR | (field << 16), seat, False, "color", {"color": declared})
 
     def accept(self, seat: int) -> None:
         """ACCEPT a restricted wild draw: take the base penalty, lose the turn."""
-        self._seat_ok(seat)
-        self._run_move(OP_ACCEPT, seat, False, lambda: self._check_turn(seat, (_CH,), "accept"))
+        self._seat_ok(seat, "accept")
+        self._run_move(OP_ACCEPT, seat, False, "accept")
 
     def challenge(self, seat: int) -> None:
         """CHALLENGE a restricted wild draw (docs/rules.md §1.10), or the last
         card of a stack."""
-        self._seat_ok(seat)
+        self._seat_ok(seat, "challenge")
+        self._run_move(OP_CHALLENGE, seat, False, "challenge")
 
-        def why() -> str | None:
-            err = self._check_turn(seat, (_CH,), "challenge")
-            if err and self.phase == _T and self.pending and seat == self.current:
-                err = "the stacked card is not a restricted wild draw: it cannot be challenged"
-            return err
-
-        self._run_move(OP_CHALLENGE, seat, False, why)
-
-    def _effect(self, move: int, seat: int) -> bool:
+    def _effect(self, move: int, seat: int, command: str, target: int = -1) -> bool:
         """Carry out an UNO call or a catch; whether it changed anything (one
         that does not is accepted, is not recorded and has no event, D65)."""
         err = self._g.apply_move(move, seat, False)
         if err:
-            raise self._refuse(err, None)
+            raise refusal(self, err, command, seat, target=target)
         if not self._g.changed:
             self.changed = False
             return False
@@ -1461,23 +1210,17 @@ class Game:
         pre-announcement for the next play; otherwise accepted with no effect
         at all (no event, not recorded; docs/rules.md D65). Returns whether it had
         an effect."""
-        self._seat_ok(seat)
-        if self.phase in (_RO, _MO, _DEAL):
-            raise IllegalActionError("UNO can be called only during a round")
-        return self._effect(OP_UNO, seat)
+        self._seat_ok(seat, "uno")
+        return self._effect(OP_UNO, seat, "uno")
 
     def catch(self, seat: int, target: int) -> bool:
         """CATCH ``target`` for not calling UNO. A catch of oneself is rejected;
         a catch of a seat that is not vulnerable costs ``falseCatchPenalty``
         cards, and with 0 is accepted with no effect at all (no event, not
         recorded; docs/rules.md D65). Returns whether it had an effect."""
-        self._seat_ok(seat)
-        self._seat_ok(target)
-        if self.phase in (_RO, _MO, _DEAL):
-            raise IllegalActionError("catches are possible only during a round")
-        if seat == target:
-            raise IllegalActionError(f"P{seat} cannot catch themselves")
-        return self._effect(OP_CATCH | ((target + 1) << 21), seat)
+        self._seat_ok(seat, "catch")
+        self._seat_ok(target, "catch")
+        return self._effect(OP_CATCH | ((target + 1) << 21), seat, "catch", target)
 
     def apply_move(self, move: int, seat: int | None = None, uno: bool = False) -> None:
         """Carry out a move code for ``seat`` (default: the seat to act) without
@@ -1512,9 +1255,15 @@ class Game:
         elif op == OP_NEXT:
             self.next_round()
         elif op == OP_MULTI:
-            self._run_move(move, s, uno, lambda: None)
+            self._seat_ok(s, "play")
+            err = self._g.apply_move(move, s, uno)
+            if err:  # the cards the code names, for the words only
+                got = multiplay.decode(self.variant, self.side, self.hands[s], move)
+                cids, swp = got if got is not None else ([], -1)
+                raise refusal(self, err, "play", s, cids=cids, swap=swp, move=move)
+            self._done()
         else:
-            raise IllegalActionError(f"not a move code: {move}")
+            raise refusal(self, codes.ERR_MOVE, "move", s, move=move)
 
     # ------------------------------------------------------------------ the core, for fast callers
 
@@ -1557,10 +1306,21 @@ class Game:
 
     def attempt_next_round(self) -> int:
         """Deal the next round: 0 or an error code."""
-        if self.phase != _RO:
-            return codes.ERR_PHASE
-        self.next_round()
+        try:
+            self.next_round()
+        except IllegalActionError as e:
+            return e.reason or codes.ERR_PHASE
         return 0
+
+    @property
+    def version(self) -> int:
+        """The position's version: it moves when (and only when) a command
+        changes the position -- not on a refusal, nor on an UNO call or a
+        catch accepted without effect (docs/rules.md D65) -- and whenever a
+        constructor writes the position. Compare two readings of one game (a
+        copy starts at its original's version) to know whether commands
+        changed it, without comparing states (docs/engine.md)."""
+        return int(self._g.version)
 
     def fingerprint(self) -> tuple[Any, ...]:
         """The raw position (for "did this change anything")."""

@@ -71,6 +71,7 @@ from unokit.engine.cards import Color
 from unokit.engine.errors import UnoError
 from unokit.engine.game import Game, Phase, max_hand_size
 from unokit.engine.options import NOT_YET_PLAYED, OPTION_CHOICES, Options, seating
+from unokit.engine.refusals import reason_name
 from unokit.engine.variants import get_variant
 from unokit.testing.reference import ReferenceGame
 
@@ -629,7 +630,12 @@ def fuzz_match(
 
 def _random_code(g: Game, r: random.Random) -> int:
     """A move code with random fields: mostly malformed or illegal, sometimes legal."""
-    op = r.choice((0, 0, 0, 1, 2, 3, 4, 5, 6, 7))
+    op = r.choice((0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11))
+    if op == 9:  # multiPlay: a first card, a mask over the seat's other cards of its number
+        hand = g.hands[r.randrange(g.n)]
+        cid = r.choice(hand) if hand and r.random() < 0.8 else r.randrange(len(g.cards))
+        swp = r.randrange(g.n + 2) if r.random() < 0.2 else 0
+        return 9 | (cid << 4) | (r.randrange(128) << 16) | (swp << 25)
     if op == 0:
         hand = g.hands[r.randrange(g.n)]
         cid = r.choice(hand) if hand and r.random() < 0.8 else r.randrange(len(g.cards))
@@ -646,6 +652,18 @@ def _random_code(g: Game, r: random.Random) -> int:
 
 
 _FLEX = 1 << 20
+
+
+def _refusal(e: Exception | None) -> tuple[str, str, str] | None:
+    """A refusal as the fuzzer compares it: its type, its reason (the core's
+    code, :data:`unokit.engine.codes.ERRORS`; both engines decide it on their
+    own) and its words (one table words both: same reason, same position,
+    same words)."""
+    if e is None:
+        return None
+    reason = getattr(e, "reason", None)
+    name = "none" if reason is None else reason_name(reason)
+    return (type(e).__name__, name, str(e))
 
 
 def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) -> FuzzStats:
@@ -731,10 +749,11 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
                     f"P{seat} move {move}: the reference {'refused' if ref_err else 'accepted'}, "
                     f"the core {'refused' if core_err else 'accepted'} ({ref_err or core_err})"
                 )
-            if repr(core_err) != repr(ref_err):
+            if _refusal(core_err) != _refusal(ref_err):
                 raise _Broken(
-                    f"P{seat} move {move}: the reference {ref_err!r}, Game {core_err!r} "
-                    "(a refusal must be the same error with the same message)"
+                    f"P{seat} move {move}: the reference {_refusal(ref_err)}, "
+                    f"the core {_refusal(core_err)} (a refusal must have the same reason, "
+                    "hence the same words)"
                 )
             same_events(since)
             commands += 1

@@ -24,18 +24,18 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any, Self
 
 from unokit import _core
+from unokit.engine import codes as E
 from unokit.engine import events as ev
 from unokit.engine import multiplay
 from unokit.engine.cards import Color
 from unokit.engine.codes import COLOR_REASONS
-from unokit.engine.errors import IllegalActionError
 from unokit.engine.game import FIELDS, Game, check_deal
-from unokit.engine.options import Options, seating
+from unokit.engine.options import seating
 from unokit.engine.playout import random_move
+from unokit.engine.refusals import refusal
 from unokit.engine.variants import WILD_BIT
 
 __all__ = ["ReferenceGame", "playout_python"]
@@ -346,8 +346,39 @@ class ReferenceGame(Game):
             return 1 << 30
         return max(0, limit - len(self.hands[seat]))
 
+    # ---- legality: the oracle's own (the core decides in turn.c; the reason
+    # codes are the core's, unokit.engine.codes, worded by unokit.engine.refusals)
+
+    def _restricted_side(self, cid: int, flex: bool) -> bool:
+        """Whether ``cid`` played on that side is a restricted wild draw (§1.10):
+        WD4, WD2, WDC, FW4 regular; FW4 flex only with flexFlexSideWD4Restricted."""
+        if not self.variant.restricted[self.side][cid]:
+            return False
+        return not flex or self.options.flexFlexSideWD4Restricted
+
+    def _restricted_legal(self, seat: int, cid: int) -> bool:
+        """Whether ``seat`` may legally play restricted wild draw ``cid`` now: no
+        other card in hand "matches the current colour" (docs/rules.md §1.10). Under
+        ``noBluff`` another restricted wild draw does not count as a match: it
+        could not be played instead (docs/decisions.md E15)."""
+        return not self._holds_match(seat, self.color, cid, self.options.noBluff)
+
+    def _side_playable(self, seat: int, cid: int, flex: bool, acc: int, strict: bool) -> bool:
+        """One side of the D58 test (``acc``: the accept mask of the top)."""
+        v = self.variant
+        if flex:
+            if not (v.flex and self.powers[seat] and v.flexmask[cid] & acc):
+                return False
+        elif not v.mask[self.side][cid] & acc:
+            return False
+        if (strict or self.options.noBluff) and self._restricted_side(cid, flex):
+            return self._restricted_legal(seat, cid)
+        return True
+
     def playable(self, seat: int, cid: int, *, strict: bool = False) -> bool:
-        """:meth:`Game.playable`, and a card that may not be the last one
+        """docs/rules.md D58 (:meth:`Game.playable`): a side that matches, a flex
+        side only with a green Power Card, a restricted side only when legal
+        (under noBluff, or ``strict``); a card that may not be the last one
         (finishRestriction, §6.10) is not playable as the last card."""
         if (
             len(self.hands[seat]) == 1
@@ -355,14 +386,36 @@ class ReferenceGame(Game):
             and self._finish_forbidden(cid)
         ):
             return False
-        return super().playable(seat, cid, strict=strict)
+        acc = self._accept_mask()
+        return self._side_playable(seat, cid, False, acc, strict) or self._side_playable(
+            seat, cid, True, acc, strict
+        )
+
+    def _has_forced_play(self, seat: int) -> bool:
+        """forcedPlay: ``seat`` holds a card it must play (docs/rules.md §6.5, D58)."""
+        return any(self.playable(seat, c, strict=True) for c in set(self.hands[seat]))
 
     def _must_play_drawn(self, seat: int) -> bool:
         """forcedPlay (§6.5) or mustPlayDrawn (§6.15): the drawn card is
         playable, so PASS is not allowed."""
         return self.options.must_play_drawn and self.playable(seat, self.drawn, strict=True)
 
-    def _play_error(
+    def _check_turn(self, seat: int, phases: tuple[int, ...]) -> int:
+        """0 when ``seat`` may decide now in one of ``phases``, else the reason."""
+        ph = self.phase
+        if ph == _RO:
+            return E.ERR_ROUND_OVER
+        if ph == _MO:
+            return E.ERR_MATCH_OVER
+        if ph == _DEAL:
+            return E.ERR_NOT_STARTED
+        if ph not in phases:
+            return E.ERR_PHASE
+        if seat != self.current:
+            return E.ERR_NOT_YOUR_TURN
+        return 0
+
+    def _play_error(  # noqa: C901 - one check per rule, in the order of the refusals
         self,
         seat: int,
         cid: int,
@@ -371,55 +424,100 @@ class ReferenceGame(Game):
         target: int,
         swap: int,
         flip_color: int,
-    ) -> tuple[str | None, bool]:
-        """:meth:`Game._play_error` with the house rules of §6.7-§6.15. The
-        refusals' texts are those :class:`Game` gives: its own text where it has
-        one, else the core's text of the refusal (:func:`unokit.engine.core.error_text`)."""
-        o = self.options
+    ) -> tuple[int, bool]:
+        """Why this play is illegal (0 if legal), and whether it is a misplay
+        (a card that does not match, which ``misplayPenalty=on`` punishes):
+        the command's turn and form first, then matching (D65)."""
         v = self.variant
-        pending = self.pending
-        game_err, game_misplay = super()._play_error(
-            seat, cid, color, flex, target, swap, flip_color
-        )
-        err, misplay = game_err, game_misplay
-        if pending and self.phase == _T and seat == self.current and cid in self.hands[seat]:
+        o = self.options
+        n = self.n
+        side = self.side
+        ph = self.phase
+        jump = False
+        if ph in (_T, _D, _C, _CH) and seat != self.current and o.jumpIn:
+            if ph != _T or self.pending:
+                return E.ERR_JUMP_NOW, False
+            ident = v.ident[side][cid]
+            if ident < 0 or ident != self._top_ident() or flex:
+                return E.ERR_JUMP_CARD, False
+            jump = True
+        else:
+            err = self._check_turn(seat, (_T, _D))
+            if err:
+                return err, False
+        hand = self.hands[seat]
+        if cid not in hand:
+            return E.ERR_NOT_HELD, False
+        if ph == _D and not jump and cid != self.drawn:
+            return E.ERR_ONLY_DRAWN, False
+        kind = v.kind[side][cid]
+        wild = v.mask[side][cid] & WILD_BIT
+        last = len(hand) == 1
+        if flex:
+            if not v.flex:
+                return E.ERR_NO_FLEX, False
+            if not v.flexmask[cid]:
+                return E.ERR_NO_FLEX_SIDE, False
+            if not self.powers[seat]:
+                return E.ERR_POWER_RED, False
+        if self.pending:
+            sc = v.stack_class[side][cid]
             if self._deflects(cid, flex):
-                if not v.mask[self.side][cid] & self._accept_mask():
-                    return game_err or _TEXT_STACK, False
-                # a matching Reverse or Skip: judged as a plain play
-                self.pending = 0
-                try:
-                    err, misplay = super()._play_error(
-                        seat, cid, color, flex, target, swap, flip_color
-                    )
-                finally:
-                    self.pending = pending
-                if err is not None:
-                    return game_err or err, False
-            elif o.stacking == "off":
-                return game_err or _TEXT_STACK, False
-        if o.seven_swap and not o.sevenZero:
-            # Game's checks know only the 7 of sevenZero
-            self.options = _seven_zero(o)
-            saved = self.pending
-            if err is None or game_err is not None:
-                try:
-                    if pending and self._deflects(cid, flex):
-                        self.pending = 0
-                    err, misplay = super()._play_error(
-                        seat, cid, color, flex, target, swap, flip_color
-                    )
-                finally:
-                    self.pending = saved
-                    self.options = o
-            self.options = o
-            if err is not None:
-                return (game_err if game_err is not None else _TEXT_FORM), misplay
-        if err is None and len(self.hands[seat]) == 1 and self._finish_forbidden(cid):
-            return _TEXT_FINISH, False
-        if err is None and ((swap >= 0 and self._out(swap)) or (target >= 0 and self._out(target))):
-            return _TEXT_FORM, False  # mercy (§6.12): nobody chooses an out seat
-        return err, misplay
+                # deflect (§6.7): a Reverse / Skip of the colour or on its symbol
+                if not v.mask[side][cid] & self._accept_mask():
+                    return E.ERR_STACK, False
+            else:
+                if flex or not sc or o.stacking == "off":
+                    return E.ERR_STACK, False
+                if o.stacking == "same_symbol" and sc != self.stack_class:
+                    return E.ERR_STACK_SAME, False
+                if o.stacking == "escalate" and v.draw_amount[side][cid] < self.stack_amount:
+                    return E.ERR_STACK_LESS, False
+        if wild:
+            if color < 0:
+                if not last or kind == _WDC:
+                    return E.ERR_NEED_COLOR, False
+            elif not (color < 8 and Color(color) in v.colors(side)):
+                return E.ERR_BAD_COLOR, False
+        elif color >= 0:
+            return E.ERR_NOT_WILD, False
+        if flex and kind in (_WTD, _FW4):
+            if target < 0:
+                return E.ERR_NEED_TARGET, False
+            if target >= n:
+                return E.ERR_BAD_TARGET, False
+            if target == seat:
+                return E.ERR_TARGET_SELF, False
+            if self._out(target):
+                return E.ERR_TARGET_OUT, False
+        elif target >= 0:
+            return E.ERR_NO_TARGET, False
+        seven = o.seven_swap and kind == _NUMBER and v.number[side][cid] == 7
+        if seven and not last:
+            if swap < 0:
+                return E.ERR_NEED_SWAP, False
+            if swap >= n or swap == seat or self._out(swap):
+                return E.ERR_BAD_SWAP, False
+        elif swap >= 0 and not seven:
+            return E.ERR_NO_SWAP, False
+        if flip_color >= 0:
+            if kind != _FLIP:
+                return E.ERR_NOT_FLIP, False
+            if not (flip_color < 8 and Color(flip_color) in v.colors(1 - side)):
+                return E.ERR_FLIP_COLOR, False
+        acc = self._accept_mask()
+        if not (v.flexmask[cid] if flex else v.mask[side][cid]) & acc and not jump:
+            return E.ERR_NO_MATCH, True
+        if (
+            o.noBluff
+            and self._restricted_side(cid, flex)
+            and self.color >= 0
+            and not self._restricted_legal(seat, cid)
+        ):
+            return E.ERR_NO_BLUFF, False
+        if last and self._finish_forbidden(cid):
+            return E.ERR_FINISH, False
+        return 0, False
 
     def _new_match(self) -> None:
         self.dealer = self._choose_dealer()
@@ -631,7 +729,7 @@ class ReferenceGame(Game):
         (docs/rules.md §2.4, §3.7, §4.8). Only in phase ``DEAL`` (positions set up
         before their first card); a new round does this by itself."""
         if self.phase != _DEAL:
-            raise IllegalActionError("the first card has already been turned")
+            raise refusal(self, E.ERR_PHASE, "start")
         self._start()
         if self.commands is not None:
             self.commands.append("START")
@@ -662,7 +760,7 @@ class ReferenceGame(Game):
         # last card turned stays and counts as a plain Wild (docs/rules.md D59).
         while True:
             if not self.draw:
-                raise IllegalActionError("the draw pile is empty: no first card to turn")
+                raise refusal(self, E.ERR_EMPTY, "start")
             c = self.draw.pop()
             if self._first_card_ok(c):
                 self.discard.append(c)
@@ -720,10 +818,7 @@ class ReferenceGame(Game):
     def next_round(self) -> list[ev.Event]:
         """Deal the next round (only in ``ROUND_OVER``)."""
         if self.phase != _RO:
-            raise IllegalActionError(
-                "the next round can only be dealt when a round is over"
-                + (" (the match is over)" if self.phase == _MO else "")
-            )
+            raise refusal(self, E.ERR_PHASE, "next")
         rot = self.options.dealerRotation
         ins = [not self._out(s) for s in range(self.n)]
         seats = [s for s in range(self.n) if ins[s]]
@@ -867,56 +962,79 @@ class ReferenceGame(Game):
         flip_color: int = -1,
     ) -> None:
         """PLAY / PLAY_DRAWN with card id ``cid`` (see :class:`~unokit.engine.actions.Play`)."""
-        self._seat_ok(seat)
-        err, misplay = self._play_error(seat, cid, color, flex, target, swap, flip_color)
+        self._seat_ok(seat, "play")
+        if not (isinstance(cid, int) and 0 <= cid < len(self.variant.cards)):
+            raise refusal(self, E.ERR_CARD, "play", seat, cids=(-1,))
+        err = 0
+        if color < -1:
+            err = E.ERR_BAD_COLOR
+        elif target < -1:
+            err = E.ERR_BAD_TARGET
+        elif swap < -1:
+            err = E.ERR_BAD_SWAP
+        elif flip_color < -1:
+            err = E.ERR_FLIP_COLOR
+        misplay = False
+        if not err:
+            err, misplay = self._play_error(seat, cid, color, flex, target, swap, flip_color)
         if err:
             if misplay and self.options.misplayPenalty == "on" and self.phase == _T:
                 self._misplay(seat, cid)
                 return
-            raise IllegalActionError(err)
+            raise refusal(
+                self, err, "play", seat, cids=(cid,), color=color, flex=int(flex),
+                target=target, swap=swap, flip_color=flip_color,
+            )  # fmt: skip
         self._do_play(seat, cid, color, flex, target, swap, uno, flip_color)
 
     # ---- multiPlay (§6.9): several number cards of one number in one PLAY
 
     def play_multi(self, seat: int, cids: list[int], swap: int = -1, uno: bool = False) -> None:
         """A PLAY of the number cards ``cids`` (two or more of one number), in order."""
-        self._seat_ok(seat)
+        self._seat_ok(seat, "play")
         v = self.variant
         o = self.options
         side = self.side
+
+        def no(reason: int) -> Exception:
+            return refusal(self, reason, "play", seat, cids=cids, swap=swap)
+
         if len(cids) > 8:
-            raise IllegalActionError(_TEXT_NOT_HELD)
+            raise no(E.ERR_NOT_HELD)
         if not all(isinstance(c, int) and 0 <= c < 4096 for c in cids):
-            raise IllegalActionError(_TEXT_CARD)
+            raise no(E.ERR_CARD)
+        if swap < -1:
+            raise no(E.ERR_BAD_SWAP)
         if o.multiPlay != "same_number":
-            raise IllegalActionError(_TEXT_MULTI)
-        if self.phase != _T:
-            raise IllegalActionError(_TEXT_PHASE)
-        if seat != self.current:
-            raise IllegalActionError(_TEXT_NOT_YOURS)
+            raise no(E.ERR_MULTI)
+        err = self._check_turn(seat, (_T,))
+        if err:
+            raise no(err)
         if len(cids) < 2:
-            raise IllegalActionError(_TEXT_FORM)
+            raise no(E.ERR_FORM)
         if any(c >= len(v.cards.cards) for c in cids):
-            raise IllegalActionError(_TEXT_CARD)
+            raise no(E.ERR_CARD)
         hand = self.hands[seat]
         if len(cids) > len(hand) or any(cids.count(c) > hand.count(c) for c in cids):
-            raise IllegalActionError(_TEXT_NOT_HELD)
+            raise no(E.ERR_NOT_HELD)
         if self.pending:
-            raise IllegalActionError(_TEXT_STACK)
+            raise no(E.ERR_STACK)
         num = v.number[side][cids[0]]
         if any(v.kind[side][c] != _NUMBER or v.number[side][c] != num for c in cids):
-            raise IllegalActionError(_TEXT_MULTI)
+            raise no(E.ERR_MULTI)
         seven = o.seven_swap and num == 7 and len(cids) < len(hand)
         if seven:
-            if not (0 <= swap < self.n) or swap == seat or self._out(swap):
-                raise IllegalActionError(_TEXT_FORM)
+            if swap < 0:
+                raise no(E.ERR_NEED_SWAP)
+            if swap >= self.n or swap == seat or self._out(swap):
+                raise no(E.ERR_BAD_SWAP)
         elif swap >= 0:
-            raise IllegalActionError(_TEXT_FORM)
+            raise no(E.ERR_NO_SWAP)
         if not v.mask[side][cids[0]] & self._accept_mask():
             if o.misplayPenalty == "on":
                 self._misplay(seat, cids[0])
                 return
-            raise IllegalActionError(_TEXT_NO_MATCH)
+            raise no(E.ERR_NO_MATCH)
         if self.vulnerable >= 0 or self.reveal is not None:
             self._turn_action()
         cs = v.cards.cards
@@ -1245,10 +1363,10 @@ class ReferenceGame(Game):
 
     def draw_card(self, seat: int) -> None:
         """DRAW: the turn's one card, or the stacked penalty (docs/rules.md §1.6, §6.1)."""
-        self._seat_ok(seat)
-        err = self._check_turn(seat, (_T,), "draw")
+        self._seat_ok(seat, "draw")
+        err = self._check_turn(seat, (_T,))
         if err:
-            raise IllegalActionError(err)
+            raise refusal(self, err, "draw", seat)
         o = self.options
         if self.pending:
             self._turn_action()
@@ -1262,7 +1380,7 @@ class ReferenceGame(Game):
             self.current = self._next(seat)
             return
         if o.forcedPlay and self._has_forced_play(seat):
-            raise IllegalActionError(f"P{seat} holds a playable card and must play it (forcedPlay)")
+            raise refusal(self, E.ERR_FORCED, "draw", seat)
         self._turn_action()
         self.uno_pre = -1
         hand = self.hands[seat]
@@ -1319,20 +1437,15 @@ class ReferenceGame(Game):
 
     def keep(self, seat: int) -> None:
         """PASS: keep the playable card just drawn."""
-        self._seat_ok(seat)
-        err = self._check_turn(seat, (_D,), "pass")
+        self._seat_ok(seat, "pass")
+        err = self._check_turn(seat, (_D,))
+        if err == E.ERR_PHASE and self.phase == _T and seat == self.current:
+            err = E.ERR_NOT_DRAWN
         if err:
-            if self.phase == _T and seat == self.current:
-                err = f"P{seat} may pass only after drawing a playable card: play or draw"
-            raise IllegalActionError(err)
+            raise refusal(self, err, "pass", seat)
         if self._must_play_drawn(seat):
-            if not self.options.forcedPlay:  # the core's text (Game has none)
-                raise IllegalActionError(
-                    "the drawn card is playable and must be played (mustPlayDrawn)"
-                )
-            raise IllegalActionError(
-                f"P{seat} must play the drawn {self.cards[self.drawn]} (forcedPlay)"
-            )
+            why = E.ERR_FORCED_DRAWN if self.options.forcedPlay else E.ERR_MUST_PLAY_DRAWN
+            raise refusal(self, why, "pass", seat)
         self._turn_action()
         self.uno_pre = -1
         self.drawn = -1
@@ -1342,17 +1455,12 @@ class ReferenceGame(Game):
 
     def choose_color(self, seat: int, color: int) -> None:
         """CHOOSE_COLOR in ``AWAIT_COLOR``."""
-        self._seat_ok(seat)
-        err = self._check_turn(seat, (_C,), "choose a colour")
+        self._seat_ok(seat, "color")
+        err = self._check_turn(seat, (_C,))
+        if not err and not (0 <= color < 8 and Color(color) in self.variant.colors(self.side)):
+            err = E.ERR_BAD_COLOR
         if err:
-            raise IllegalActionError(err)
-        colors = self.variant.colors(self.side)
-        if not 0 <= color < 8 or Color(color) not in colors:
-            raise IllegalActionError(
-                f"{Color(color).name if 0 <= color < 8 else color} is not a colour of the "
-                f"{('light', 'dark')[self.side]} side: choose one of "
-                f"{' '.join(c.name for c in colors)}"
-            )
+            raise refusal(self, err, "color", seat, color=color)
         self.color = color
         self.phase = _T
         self.current = self.color_next
@@ -1362,10 +1470,10 @@ class ReferenceGame(Game):
 
     def accept(self, seat: int) -> None:
         """ACCEPT a restricted wild draw: take the base penalty, lose the turn."""
-        self._seat_ok(seat)
-        err = self._check_turn(seat, (_CH,), "accept")
+        self._seat_ok(seat, "accept")
+        err = self._check_turn(seat, (_CH,))
         if err:
-            raise IllegalActionError(err)
+            raise refusal(self, err, "accept", seat)
         self._turn_action()
         kind = self.variant.kind[self.side][self.ch_card]
         self._emit(ev.Accepted(seat))
@@ -1384,15 +1492,15 @@ class ReferenceGame(Game):
 
     def challenge(self, seat: int) -> None:
         """CHALLENGE a restricted wild draw (docs/rules.md §1.10)."""
-        self._seat_ok(seat)
+        self._seat_ok(seat, "challenge")
         if self.pending and self.ch_offender >= 0 and self.phase == _T and seat == self.current:
             self._challenge_stack(seat)
             return
-        err = self._check_turn(seat, (_CH,), "challenge")
+        err = self._check_turn(seat, (_CH,))
+        if err == E.ERR_PHASE and self.phase == _T and self.pending and seat == self.current:
+            err = E.ERR_NO_CHALLENGE  # the stacked card is not a restricted wild draw
         if err:
-            if self.phase == _T and self.pending and seat == self.current:
-                err = "the stacked card is not a restricted wild draw: it cannot be challenged"
-            raise IllegalActionError(err)
+            raise refusal(self, err, "challenge", seat)
         self._turn_action()
         off = self.ch_offender
         kind = self.variant.kind[self.side][self.ch_card]
@@ -1447,9 +1555,9 @@ class ReferenceGame(Game):
         pre-announcement for the next play; otherwise accepted with no effect
         at all (no event, not recorded; docs/rules.md D65). Returns whether it had
         an effect."""
-        self._seat_ok(seat)
+        self._seat_ok(seat, "uno")
         if self.phase in (_RO, _MO, _DEAL):
-            raise IllegalActionError("UNO can be called only during a round")
+            raise refusal(self, E.ERR_NOT_IN_ROUND, "uno", seat)
         size = len(self.hands[seat])
         if size == 1 and self.uno[seat] != _SAFE:
             self.uno[seat] = _SAFE
@@ -1467,14 +1575,14 @@ class ReferenceGame(Game):
         a catch of a seat that is not vulnerable costs ``falseCatchPenalty``
         cards, and with 0 is accepted with no effect at all (no event, not
         recorded; docs/rules.md D65). Returns whether it had an effect."""
-        self._seat_ok(seat)
-        self._seat_ok(target)
+        self._seat_ok(seat, "catch")
+        self._seat_ok(target, "catch")
         if self.phase in (_RO, _MO, _DEAL):
-            raise IllegalActionError("catches are possible only during a round")
+            raise refusal(self, E.ERR_NOT_IN_ROUND, "catch", seat, target=target)
         if seat == target:
-            raise IllegalActionError(f"P{seat} cannot catch themselves")
+            raise refusal(self, E.ERR_CATCH_SELF, "catch", seat, target=target)
         if self._out(seat):
-            raise IllegalActionError(_TEXT_OUT)
+            raise refusal(self, E.ERR_OUT, "catch", seat, target=target)
         if self.uno[target] == _VULN:
             self.uno[target] = _NONE
             self.vulnerable = -1
@@ -1652,14 +1760,13 @@ class ReferenceGame(Game):
         elif op == OP_NEXT:
             self.next_round()
         elif op == multiplay.OP_MULTI:
-            if not 0 <= s < self.n:
-                raise IllegalActionError(_TEXT_SEAT)
+            self._seat_ok(s, "play")
             got = multiplay.decode(self.variant, self.side, self.hands[s], move)
             if got is None:
-                raise IllegalActionError(_TEXT_MOVE)
+                raise refusal(self, E.ERR_MOVE, "move", s, move=move)
             self.play_multi(s, *got, uno)
         else:
-            raise IllegalActionError(f"not a move code: {move}")
+            raise refusal(self, E.ERR_MOVE, "move", s, move=move)
 
     def _step(self, move: int, uno: bool = True) -> None:
         """Carry out a move code that came from :meth:`turn_moves` for the seat
@@ -1678,25 +1785,6 @@ class ReferenceGame(Game):
             )
         else:
             self.apply_move(move, self.current, uno)
-
-
-# the core's texts of refusals Game's own checks do not explain (turn.c, uk_error_text)
-_TEXT_STACK = (
-    "only a stackable draw card (or a deflecting Reverse or Skip) may answer the pending draw"
-)
-_TEXT_FORM = "malformed command (colour, side, target or swap)"
-_TEXT_FINISH = "this card may not be the player's last card (finishRestriction)"
-_TEXT_OUT = "the seat is out of the match (mercy)"
-_TEXT_MULTI = (
-    "several cards in one play: only number cards of one number, on one's own turn, with multiPlay"
-)
-_TEXT_NOT_HELD = "the seat does not hold that card"
-_TEXT_CARD = "not a card of this variant"
-_TEXT_PHASE = "not possible in this state"
-_TEXT_NOT_YOURS = "it is another seat's decision"
-_TEXT_NO_MATCH = "the card does not match the top of the discard pile"
-_TEXT_MOVE = "not a move code"
-_TEXT_SEAT = "not a seat of this game"
 
 
 def _settled(name: str) -> None:
@@ -1728,12 +1816,6 @@ for _name in (
     "_step",
 ):
     _settled(_name)
-
-
-@lru_cache(maxsize=64)
-def _seven_zero(o: Options) -> Options:
-    """``o`` with the 7 of ``sevenZero``: only for judging the form of a play."""
-    return o.replace(sevenZero=True)
 
 
 def playout_python(

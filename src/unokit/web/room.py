@@ -41,7 +41,7 @@ from unokit.web.botpool import INLINE_LEVELS
 from unokit.web.chat import distinct_name
 from unokit.web.errors import ProtocolError
 from unokit.web.store import Append, LoadedRoom, SeatRow, StorageError, Store
-from unokit.web.tablebots import PROXY_LEVEL, TableBots, changes_nothing
+from unokit.web.tablebots import PROXY_LEVEL, TableBots
 from unokit.web.timers import Timers
 from unokit.web.views import DUMPS, RoomViews
 
@@ -409,7 +409,7 @@ class Room(RoomViews, TableBots, Timers):
             except UnoError as e:
                 raise ProtocolError("illegal", str(e)) from None
             line = str(action)
-            if changes_nothing(action, game, g):
+            if not g.changed:  # accepted without effect: the core's version did not move
                 raise ProtocolError(
                     "no_effect", f"{line} changes nothing now; not stored (docs/rules.md D65)"
                 )

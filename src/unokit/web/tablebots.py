@@ -25,7 +25,7 @@ from unokit.web.store import StorageError
 if TYPE_CHECKING:
     from unokit.web.room import Seat
 
-__all__ = ["PROXY_LEVEL", "TableBots", "bot_catcher", "changes_nothing"]
+__all__ = ["PROXY_LEVEL", "TableBots", "bot_catcher"]
 
 log = logging.getLogger("unokit.web.room")
 
@@ -186,7 +186,7 @@ class TableBots(RoomParts):
                         self._schedule()
                         return
                     g2.apply(action)
-                    if changes_nothing(action, g, g2):
+                    if not g2.changed:  # accepted without effect (the core says so)
                         raise IllegalActionError(f"{action} changes nothing (docs/rules.md D65)")
                 except Exception as e:
                     action = self._fallback(g, seat, version, obs)
@@ -230,13 +230,3 @@ class TableBots(RoomParts):
             return action
         legal = [a for a in g.legal_actions(seat) if not isinstance(a, (CallUno, Catch))]
         return legal[0] if legal else None
-
-
-def changes_nothing(action: Action, before: Game, after: Game) -> bool:
-    """A command the engine accepted without any effect (docs/rules.md D65: UNO with
-    no UNO to call, a catch of nobody under ``falseCatchPenalty=0``): it must not
-    be stored, bump the version or be broadcast. Only these two commands can be
-    accepted without effect; the engine says whether its last command changed
-    anything (``Game.changed``), so no states are compared."""
-    del before
-    return isinstance(action, (CallUno, Catch)) and not after.changed
