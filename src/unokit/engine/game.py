@@ -1754,6 +1754,10 @@ class Game:
             made = _DECODED[self.variant.name] = {}
             if len(_KNOWN) > 300_000:
                 _KNOWN.clear()
+        try:  # every code decoded before (multi-play codes never are)
+            return [made[m << 4 | s] for m in moves]
+        except KeyError:
+            pass
         out = []
         for m in moves:
             if m & 15 == OP_MULTI:  # a multi-play's code names places in the hand
