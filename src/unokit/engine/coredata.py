@@ -133,11 +133,23 @@ def core_options(o: Options) -> tuple[int, ...]:
 _EVENTS: dict[str, dict[tuple[int, ...], ev.Event]] = {}
 
 
+_RUNS: dict[str, dict[tuple[int, ...], tuple[ev.Event, ...]]] = {}
+
+
 def decode_events(variant: Variant, flat: list[int]) -> list[ev.Event]:
     """The event objects of the core's records ``[type, length, payload...]``."""
+    # the events of one command's records, whole (the commonest case: one lookup)
+    runs = _RUNS.get(variant.name)
+    if runs is None or len(runs) > 50_000:
+        runs = _RUNS[variant.name] = {}
+    key = tuple(flat)
+    run = runs.get(key)
+    if run is not None:
+        return list(run)
     memo = _EVENTS.get(variant.name)
     if memo is None or len(memo) > 50_000:
         memo = _EVENTS[variant.name] = {}
+    fresh = False
     out: list[ev.Event] = []
     i = 0
     end = len(flat)
@@ -149,8 +161,12 @@ def decode_events(variant: Variant, flat: list[int]) -> list[ev.Event]:
             e = _decode_one(variant, record)
             if record[0]:  # not RoundStarted
                 memo[record] = e
+            else:
+                fresh = True
         out.append(e)
         i = j
+    if not fresh:
+        runs[key] = tuple(out)
     return out
 
 
