@@ -171,3 +171,14 @@ def test_only_games_on_the_cores_rules_take_the_fast_paths() -> None:
     ref = ReferenceGame.new("classic", 2, seed=3)
     assert type(ref.observe(0)) is Observation
     assert type(ref.copy()) is ReferenceGame
+
+
+def test_a_fully_read_observation_keeps_nothing_of_the_game() -> None:
+    g = Game.new("classic", 2, seed=4)
+    o = g.observe(0)
+    want = _full(g, 0)
+    assert o._game is g  # type: ignore[attr-defined]
+    assert o.to_dict() == want.to_dict()
+    assert o._game is None and o._snap is None and o._log is None  # type: ignore[attr-defined]
+    _play(g, random.Random(3), 5)
+    assert o == want and o.legal == want.legal and o.history == want.history

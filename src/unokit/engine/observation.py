@@ -465,9 +465,11 @@ class _LazyObservation(Observation):
     :func:`dataclasses.replace` of it gives a full one."""
 
     __slots__ = ("_game", "_src", "_snap", "_ver", "_log", "_nlog", "_legal", "_hist", "_full")
-    _game: Game  # the game observed
-    _src: _core.Game  # its core then, at version _ver
-    _snap: _core.Game  # a frozen copy of that position
+    # the game observed, its core then (at version _ver) and a frozen copy of
+    # that position: None once every field is made (nothing more is kept alive)
+    _game: Game | None
+    _src: _core.Game | None
+    _snap: _core.Game | None
     _ver: int
     _log: list[Event] | None  # the game's log then, and its length
     _nlog: int
@@ -482,13 +484,16 @@ class _LazyObservation(Observation):
         """The full observation (made once)."""
         full: Observation | None = self._full
         if full is None:
-            game: Game = self._game
+            game = self._game
             src = self._src
+            assert game is not None and src is not None and self._snap is not None
             base = game if game._g is src and src.version == self._ver else game._frozen(self._snap)
             public = public_view(base)
             part = seat_part(base, self.seat, public, self.legal)
             full = combine(public, part, self.history)
             _SET_FULL(self, full)
+            for release in _RELEASE:  # every field is made: let the game go
+                release(self, None)
         return full
 
     def _legal_now(self) -> tuple[Action, ...]:
@@ -498,8 +503,9 @@ class _LazyObservation(Observation):
             if seat is None:
                 legal = ()
             else:
-                game: Game = self._game
+                game = self._game
                 src = self._src
+                assert game is not None and src is not None and self._snap is not None
                 if not (game._g is src and src.version == self._ver):
                     game = game._frozen(self._snap)  # the game has moved on
                 legal = game._legal_of(seat)[0]
@@ -510,7 +516,9 @@ class _LazyObservation(Observation):
         hist: tuple[Event, ...] | None = self._hist
         if hist is None:
             log = self._log
-            hist = () if log is None else _history(self._game, self.seat, log, self._nlog)
+            game = self._game
+            assert game is not None or log is None
+            hist = () if log is None or game is None else _history(game, self.seat, log, self._nlog)
             _SET_HIST(self, hist)
         return hist
 
@@ -570,6 +578,7 @@ _LAZY_MEMBERS = tuple(Observation.__dict__[f] for f in _EAGER) + tuple(
     _LazyObservation.__dict__[f] for f in _LazyObservation.__slots__
 )
 _FIELD_GETS = tuple(m.__get__ for m in _OBS_MEMBERS)
+_RELEASE = tuple(_LazyObservation.__dict__[f].__set__ for f in ("_game", "_src", "_snap", "_log"))
 _SET_FULL = _LazyObservation.__dict__["_full"].__set__
 _SET_LEGAL = _LazyObservation.__dict__["_legal"].__set__
 _SET_HIST = _LazyObservation.__dict__["_hist"].__set__
