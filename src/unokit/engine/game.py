@@ -1408,19 +1408,18 @@ class Game:
         """:meth:`apply` of an action of :data:`_KNOWN` (a turn decision or a
         jump-in, of move code ``move`` and command text ``text``): one call into
         the core, which decides; a refusal is worded by the ordinary path."""
-        g = self._g
         seat: int = action.seat  # type: ignore[union-attr]
-        if g.apply_move(move, seat, False):  # refused, nothing changed:
+        if self._g.apply_move(move, seat, False):  # refused, nothing changed:
             # an equal action outside _KNOWN takes the path that words the refusal
             return self.apply(dataclasses.replace(action))
-        self.changed = True  # what _done() does, with the events at hand
-        flat = g.take_events()  # [] unless there is a log or record_events() was asked for
-        events = decode_events(self.variant, flat) if flat else []
-        if self.log is not None:
-            self.log.extend(events)
+        log = self.log
+        start = len(log) if log is not None else 0
+        self._done()  # the one place after an accepted command (tests hook it)
         if self.commands is not None:
             self.commands.append(text)
-        return events
+        if log is None:
+            return self.take_events()  # [] unless record_events() was asked for
+        return log[start:]
 
     def play(
         self,
