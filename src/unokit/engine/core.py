@@ -69,6 +69,7 @@ class CoreGame(Game):
     kept on request (:meth:`~unokit.Game.record_events`)."""
 
     __slots__ = ()
+    _direct = True  # Game's rules, unchanged: Game's fast paths apply
 
     def __init__(
         self, variant: Variant, options: Options, players: int, seed: int,

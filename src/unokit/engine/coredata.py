@@ -126,70 +126,109 @@ def core_options(o: Options) -> tuple[int, ...]:
     )
 
 
+# events by variant and record: events are immutable, and most records recur
+# (the same seat draws, passes, plays the same card), so a record is decoded once.
+# RoundStarted is always made anew: a round's first event is its own object
+# (web/room.py knows a history by the identity of its first event)
+_EVENTS: dict[str, dict[tuple[int, ...], ev.Event]] = {}
+
+
+_RUNS: dict[str, dict[tuple[int, ...], tuple[ev.Event, ...]]] = {}
+
+
 def decode_events(variant: Variant, flat: list[int]) -> list[ev.Event]:
     """The event objects of the core's records ``[type, length, payload...]``."""
-    cards = variant.cards.cards
+    # the events of one command's records, whole (the commonest case: one lookup)
+    runs = _RUNS.get(variant.name)
+    if runs is None or len(runs) > 50_000:
+        runs = _RUNS[variant.name] = {}
+    key = tuple(flat)
+    run = runs.get(key)
+    if run is not None:
+        return list(run)
+    memo = _EVENTS.get(variant.name)
+    if memo is None or len(memo) > 50_000:
+        memo = _EVENTS[variant.name] = {}
+    fresh = False
     out: list[ev.Event] = []
     i = 0
-    while i < len(flat):
-        t, n = flat[i], flat[i + 1]
-        p = flat[i + 2 : i + 2 + n]
-        i += 2 + n
-        e: ev.Event
-        if t == 0:
-            e = ev.RoundStarted(p[0], p[1], tuple(p[3 : 3 + p[2]]))
-        elif t == 1:
-            e = ev.CardTurned(cards[p[0]], TURN_REASONS[p[1]])
-        elif t == 2:
-            e = ev.Played(
-                p[0], cards[p[1]], None if p[2] < 0 else Color(p[2]), bool(p[3]),
-                None if p[4] < 0 else p[4], bool(p[5]),
-            )  # fmt: skip
-        elif t == 3:
-            drawn = tuple(cards[c] for c in p[4 : 4 + p[3]])
-            backs = tuple(c.face(1 - p[2]) for c in drawn) if variant.two_sided else None
-            e = ev.Drew(p[0], p[3], drawn, backs, DRAW_REASONS[p[1]])
-        elif t == 4:
-            e = ev.Passed(p[0])
-        elif t == 5:
-            e = ev.ColorChosen(p[0], Color(p[1]))
-        elif t == 6:
-            e = ev.Accepted(p[0])
-        elif t == 7:
-            e = ev.Challenged(p[0], p[1], bool(p[2]), tuple(cards[c] for c in p[4 : 4 + p[3]]))
-        elif t == 8:
-            e = ev.UnoCalled(p[0])
-        elif t == 9:
-            e = ev.Caught(p[0], p[1], bool(p[2]))
-        elif t == 10:
-            e = ev.Skipped(p[0])
-        elif t == 11:
-            e = ev.Reversed(p[0])
-        elif t == 12:
-            e = ev.Flipped(p[0], cards[p[1]])
-        elif t == 13:
-            e = ev.Reshuffled(p[0])
-        elif t == 14:
-            e = ev.PowersChanged(tuple(bool(x) for x in p[1 : 1 + p[0]]))
-        elif t == 15:
-            k = p[0]
-            e = ev.HandsSwapped(tuple(p[1 : 1 + k]), tuple(p[1 + k : 1 + 2 * k]))
-        elif t == 16:
-            e = ev.Misplayed(p[0], cards[p[1]])
-        elif t == 17:
-            k = p[2]
-            e = ev.RoundEnded(
-                None if p[0] < 0 else p[0], p[1], tuple(p[3 : 3 + k]), tuple(p[3 + k : 3 + 2 * k])
-            )
-        elif t == 18:
-            k = p[0]
-            e = ev.MatchEnded(tuple(p[1 : 1 + k]), tuple(p[2 + k : 2 + k + p[1 + k]]))
-        elif t == 19:
-            e = ev.Eliminated(p[0], p[1])
-        else:  # pragma: no cover - the core writes only the types above
-            raise ValueError(f"unknown event record type {t}")
+    end = len(flat)
+    while i < end:
+        j = i + 2 + flat[i + 1]
+        record = tuple(flat[i:j])
+        e = memo.get(record)
+        if e is None:
+            e = _decode_one(variant, record)
+            if record[0]:  # not RoundStarted
+                memo[record] = e
+            else:
+                fresh = True
         out.append(e)
+        i = j
+    if not fresh:
+        runs[key] = tuple(out)
     return out
+
+
+def _decode_one(variant: Variant, record: tuple[int, ...]) -> ev.Event:
+    """The event of one record ``(type, length, payload...)``."""
+    cards = variant.cards.cards
+    t = record[0]
+    p = record[2:]
+    e: ev.Event
+    if t == 0:
+        e = ev.RoundStarted(p[0], p[1], tuple(p[3 : 3 + p[2]]))
+    elif t == 1:
+        e = ev.CardTurned(cards[p[0]], TURN_REASONS[p[1]])
+    elif t == 2:
+        e = ev.Played(
+            p[0], cards[p[1]], None if p[2] < 0 else Color(p[2]), bool(p[3]),
+            None if p[4] < 0 else p[4], bool(p[5]),
+        )  # fmt: skip
+    elif t == 3:
+        drawn = tuple(cards[c] for c in p[4 : 4 + p[3]])
+        backs = tuple(c.face(1 - p[2]) for c in drawn) if variant.two_sided else None
+        e = ev.Drew(p[0], p[3], drawn, backs, DRAW_REASONS[p[1]])
+    elif t == 4:
+        e = ev.Passed(p[0])
+    elif t == 5:
+        e = ev.ColorChosen(p[0], Color(p[1]))
+    elif t == 6:
+        e = ev.Accepted(p[0])
+    elif t == 7:
+        e = ev.Challenged(p[0], p[1], bool(p[2]), tuple(cards[c] for c in p[4 : 4 + p[3]]))
+    elif t == 8:
+        e = ev.UnoCalled(p[0])
+    elif t == 9:
+        e = ev.Caught(p[0], p[1], bool(p[2]))
+    elif t == 10:
+        e = ev.Skipped(p[0])
+    elif t == 11:
+        e = ev.Reversed(p[0])
+    elif t == 12:
+        e = ev.Flipped(p[0], cards[p[1]])
+    elif t == 13:
+        e = ev.Reshuffled(p[0])
+    elif t == 14:
+        e = ev.PowersChanged(tuple(bool(x) for x in p[1 : 1 + p[0]]))
+    elif t == 15:
+        k = p[0]
+        e = ev.HandsSwapped(tuple(p[1 : 1 + k]), tuple(p[1 + k : 1 + 2 * k]))
+    elif t == 16:
+        e = ev.Misplayed(p[0], cards[p[1]])
+    elif t == 17:
+        k = p[2]
+        e = ev.RoundEnded(
+            None if p[0] < 0 else p[0], p[1], tuple(p[3 : 3 + k]), tuple(p[3 + k : 3 + 2 * k])
+        )
+    elif t == 18:
+        k = p[0]
+        e = ev.MatchEnded(tuple(p[1 : 1 + k]), tuple(p[2 + k : 2 + k + p[1 + k]]))
+    elif t == 19:
+        e = ev.Eliminated(p[0], p[1])
+    else:  # pragma: no cover - the core writes only the types above
+        raise ValueError(f"unknown event record type {t}")
+    return e
 
 
 CoreConfig = tuple[_core.Tables, tuple[int, ...]]

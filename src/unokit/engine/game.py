@@ -28,12 +28,13 @@ command raises :class:`~unokit.engine.errors.IllegalActionError` and changes not
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from enum import IntEnum
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from unokit import _core
 from unokit.engine import codes, multiplay
@@ -133,6 +134,12 @@ _FIELD = {name: i for i, name in enumerate(FIELDS)}
 # typed actions by variant and (move code << 4 | seat): actions are immutable,
 # so legal_actions hands out the same objects instead of decoding every time
 _DECODED: dict[str, dict[int, Action]] = {}
+
+# the actions of _DECODED that apply() carries out by their move code, by id:
+# (action, move code, variant name, command text). Not UNO calls or catches
+# (accepted without effect, their own path says so) nor multi-plays (not cached)
+_KNOWN: dict[int, tuple[Action, int, str, str]] = {}
+_BY_CODE = (Play, Draw, Pass, ChooseColor, Accept, Challenge)
 
 _LOCAL = threading.local()
 
@@ -243,7 +250,21 @@ class Game:
         "_views",
         "_made",
         "_pub",
+        "_lver",
+        "_lcache",
+        "_snap",
     )
+
+    #: whether this class runs the rules of the core unchanged, so that the
+    #: fast paths may call the core directly (legal lists by version, apply by
+    #: move code, copy in one call, lazy observations). A subclass is not,
+    #: unless it says so (the Python reference overrides the rules)
+    _direct: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "_direct" not in cls.__dict__:
+            cls._direct = False
 
     # ------------------------------------------------------------------ creation
 
@@ -290,6 +311,12 @@ class Game:
         # observation.public_view's last discard pile, as ids and as cards
         # observation.public_view's last (discard ids, discard cards, core version, view)
         self._pub: tuple[Any, ...] | None = None
+        # the legal lists of the core's version _lver, by seat: (actions, move codes);
+        # apply() knows an action of these lists by its code (no re-validation)
+        self._lver = -1
+        self._lcache: dict[int, tuple[tuple[Action, ...], list[int]]] = {}
+        # observe()'s frozen copy of the core's position: (version, copy)
+        self._snap: tuple[int, Any] | None = None
 
     def _raw(self) -> tuple[Any, ...]:
         """The core's ``state()`` tuple, read once per version of the position
@@ -631,6 +658,39 @@ class Game:
         """An independent copy (the core's copy of the position).
 
         The copy does not keep the event log unless ``events`` is true."""
+        if not self._direct:
+            return self._copy_slots(events)
+        c = self._g.copy()
+        log: list[ev.Event] | None
+        cmds: list[str] | None
+        if events:
+            log = self.log[:] if self.log is not None else []
+            cmds = self.commands[:] if self.commands is not None else []
+            c.record_events(True)
+        else:
+            log = cmds = None
+        # every slot in one call (Game.__slots__'s order); what depends only on
+        # the position at this version is immutable and shared: the state tuple,
+        # the public view, the legal lists, observe()'s frozen copy
+        g: Self = _new_slots(type(self), _GAME_MEMBERS, (
+            self.variant, self.options, self.n, self._seed, log, cmds, self.changed, c,
+            self._st, self._ver, {}, {}, self._made, self._pub, self._lver, self._lcache,
+            self._snap,
+        ))  # fmt: skip
+        return g
+
+    def _frozen(self, core: _core.Game) -> Game:
+        """A game without a log on ``core`` (a frozen copy of this game's
+        position, which nothing changes): lazy observations read it once the
+        game has moved on."""
+        g: Game = _new_slots(Game, _GAME_MEMBERS, (
+            self.variant, self.options, self.n, self._seed, None, None, self.changed, core,
+            (), -1, {}, {}, self._made, None, -1, {}, None,
+        ))  # fmt: skip
+        return g
+
+    def _copy_slots(self, events: bool) -> Self:
+        """:meth:`copy` slot by slot, through the subclass's properties."""
         g = object.__new__(type(self))
         g.variant = self.variant
         g.options = self.options
@@ -644,6 +704,9 @@ class Game:
         g._lists = {}
         g._views = {}
         g._pub = self._pub
+        g._lver = -1
+        g._lcache = {}
+        g._snap = None
         if events:
             g.log = self.log[:] if self.log is not None else []
             g.commands = self.commands[:] if self.commands is not None else []
@@ -1088,6 +1151,10 @@ class Game:
         events it caused. An illegal command raises
         :class:`~unokit.engine.errors.IllegalActionError` (or
         :class:`~unokit.engine.errors.ParseError` for bad text) and changes nothing."""
+        known = _KNOWN.get(id(action)) if self._direct else None
+        if known is not None and known[0] is action and known[2] == self.variant.name:
+            # an action legal_actions made: one call into the core, which decides
+            return self._apply_known(action, known[1], known[3])
         if isinstance(action, str):
             action = parse_action(action, self.variant.cards)
         start = len(self.log) if self.log is not None else 0
@@ -1122,6 +1189,23 @@ class Game:
         if self.log is None:
             return self.take_events()  # [] unless record_events() was asked for
         return self.log[start:]
+
+    def _apply_known(self, action: Action, move: int, text: str) -> list[ev.Event]:
+        """:meth:`apply` of an action of :data:`_KNOWN` (a turn decision or a
+        jump-in, of move code ``move`` and command text ``text``): one call into
+        the core, which decides; a refusal is worded by the ordinary path."""
+        seat: int = action.seat  # type: ignore[union-attr]
+        if self._g.apply_move(move, seat, False):  # refused, nothing changed:
+            # an equal action outside _KNOWN takes the path that words the refusal
+            return self.apply(dataclasses.replace(action))
+        log = self.log
+        start = len(log) if log is not None else 0
+        self._done()  # the one place after an accepted command (tests hook it)
+        if self.commands is not None:
+            self.commands.append(text)
+        if log is None:
+            return self.take_events()  # [] unless record_events() was asked for
+        return log[start:]
 
     def play(
         self,
@@ -1393,9 +1477,33 @@ class Game:
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """Every legal command of ``seat`` (default: the seat to act), as typed
         actions: the turn decisions, plus UNO calls and catches that have an
-        effect, plus jump-ins. Wild plays are listed once per colour."""
-        s = seat if seat is not None else int(self._g.current)
-        return self.actions_of(s, self.legal_moves(seat))
+        effect, plus jump-ins. Wild plays are listed once per colour.
+
+        A fresh list each call; the actions are made once per version of the
+        position (and are the same objects for the same move codes)."""
+        if not self._direct:
+            s = seat if seat is not None else int(self._g.current)
+            return self.actions_of(s, self.legal_moves(seat))
+        if seat is None:
+            return list(self._legal_of(int(self._g.current))[0])
+        if not (isinstance(seat, int) and 0 <= seat < self.n):
+            raise IllegalActionError(f"P{seat} is not a seat of this {self.n}-player game")
+        return list(self._legal_of(seat)[0])
+
+    def _legal_of(self, seat: int) -> tuple[tuple[Action, ...], list[int]]:
+        """``seat``'s legal actions and their move codes at the core's current
+        version (made once per version and seat; :meth:`apply` knows these
+        actions by their codes). ``seat`` must be a seat."""
+        g = self._g
+        ver = g.version
+        if self._lver != ver:
+            self._lver = ver
+            self._lcache = {}  # a new dict: a copy may share the old one
+        got = self._lcache.get(seat)
+        if got is None:
+            moves = g.legal_moves(seat)  # [] once the round is over (the core's rule)
+            got = self._lcache[seat] = (tuple(self.actions_of(seat, moves)), moves)
+        return got
 
     def actions_of(self, seat: int, moves: Sequence[int]) -> list[Action]:
         """The typed actions of move codes ``moves`` played by ``seat`` (the
@@ -1404,6 +1512,12 @@ class Game:
         made = _DECODED.get(self.variant.name)
         if made is None or len(made) > 100_000:
             made = _DECODED[self.variant.name] = {}
+            if len(_KNOWN) > 300_000:
+                _KNOWN.clear()
+        try:  # every code decoded before (multi-play codes never are)
+            return [made[m << 4 | s] for m in moves]
+        except KeyError:
+            pass
         out = []
         for m in moves:
             if m & 15 == OP_MULTI:  # a multi-play's code names places in the hand
@@ -1412,6 +1526,8 @@ class Game:
             a = made.get(m << 4 | s)
             if a is None:
                 a = made[m << 4 | s] = self.decode(s, m)
+                if isinstance(a, _BY_CODE):
+                    _KNOWN[id(a)] = (a, m, self.variant.name, str(a))
             out.append(a)
         return out
 
@@ -1607,3 +1723,8 @@ class Game:
             ), "all Power Cards red after a play"
         if ph == _D:
             assert self.drawn in self.hands[self.current], "drawn card not in hand"
+
+
+_new_slots = _core.new_slots
+# Game's slot descriptors in Game.__slots__'s order (copy() fills them in one call)
+_GAME_MEMBERS = tuple(Game.__dict__[name] for name in Game.__slots__)

@@ -413,30 +413,152 @@ def observe(game: Game, seat: int | None, public: PublicView | None = None) -> O
     ``public``: :func:`public_view` of ``game`` in its current state, shared by
     several seats' calls (made here when not given); only the seat's own part
     (:func:`seat_part`: hand, backs of the others, drawn card, revealed hand,
-    legal actions; and the redacted history) is computed per call."""
+    legal actions; and the redacted history) is computed per call.
+
+    Without ``public``, the observation of a game on the core's rules is
+    lazy: a frozen copy of the position (one per version, shared by the
+    seats) and the length of the log are kept, and each field is made on its
+    first read (the legal actions and the history alone; the others
+    together). It reads and compares as the full observation, pickles as one
+    and is not changed by later commands to the game."""
     n = game.n
     if seat is not None and not 0 <= seat < n:
         raise IllegalActionError(f"P{seat} is not a seat of this {n}-player game")
     if public is None:
+        if game._direct:
+            return _lazy(game, seat)
         public = public_view(game)
     elif public.game_id != id(game):
         raise ValueError("observe: this PublicView was made from another game")
     history: tuple[Event, ...] = ()
     log = game.log
     if log is not None:
-        # the seat's redacted history, extended by the events since the last call
-        key = id(log)
-        cached = game._views.get(seat)
-        if cached is None or cached[0] != key or len(cached[1]) > len(log):
-            cached = (key, [], ())
-        view, history = cached[1], cached[2]
-        if len(view) < len(log):
-            new = [redact(e, seat) for e in log[len(view) :]]
-            view.extend(new)
-            history += tuple(new)
-            cached = (key, view, history)
-        game._views[seat] = cached
+        history = _history(game, seat, log, len(log))
     return combine(public, seat_part(game, seat, public), history)
+
+
+def _history(game: Game, seat: int | None, log: list[Event], length: int) -> tuple[Event, ...]:
+    """``seat``'s redacted view of ``log[:length]`` (``log``: the game's log
+    now or earlier), extended incrementally per seat while ``log`` is the
+    game's."""
+    if log is not game.log:
+        return tuple(redact(e, seat) for e in log[:length])
+    # the seat's redacted history, extended by the events since the last call
+    key = id(log)
+    cached = game._views.get(seat)
+    if cached is None or cached[0] != key or len(cached[1]) > len(log):
+        cached = (key, [], ())
+    view, history = cached[1], cached[2]
+    if len(view) < len(log):
+        new = [redact(e, seat) for e in log[len(view) :]]
+        view.extend(new)
+        history += tuple(new)
+        cached = (key, view, history)
+    game._views[seat] = cached
+    return history if len(history) == length else history[:length]
+
+
+class _LazyObservation(Observation):
+    """An :class:`Observation` whose fields are made on first read (see
+    :func:`observe`) from a frozen copy of the core's position. It is equal
+    to, hashes, prints and pickles as the full :class:`Observation`;
+    :func:`dataclasses.replace` of it gives a full one."""
+
+    __slots__ = ("_game", "_src", "_snap", "_ver", "_log", "_nlog", "_legal", "_hist", "_full")
+    # the game observed, its core then (at version _ver) and a frozen copy of
+    # that position: None once every field is made (nothing more is kept alive)
+    _game: Game | None
+    _src: _core.Game | None
+    _snap: _core.Game | None
+    _ver: int
+    _log: list[Event] | None  # the game's log then, and its length
+    _nlog: int
+    _legal: tuple[Action, ...] | None  # the fields made so far
+    _hist: tuple[Event, ...] | None
+    _full: Observation | None
+
+    def __new__(cls, *args: Any, **kw: Any) -> Observation:  # type: ignore[misc]
+        return Observation(*args, **kw)  # dataclasses.replace() makes a full one
+
+    def _whole(self) -> Observation:
+        """The full observation (made once)."""
+        full: Observation | None = self._full
+        if full is None:
+            game = self._game
+            src = self._src
+            assert game is not None and src is not None and self._snap is not None
+            base = game if game._g is src and src.version == self._ver else game._frozen(self._snap)
+            public = public_view(base)
+            part = seat_part(base, self.seat, public, self.legal)
+            full = combine(public, part, self.history)
+            _SET_FULL(self, full)
+            for release in _RELEASE:  # every field is made: let the game go
+                release(self, None)
+        return full
+
+    def _legal_now(self) -> tuple[Action, ...]:
+        legal: tuple[Action, ...] | None = self._legal
+        if legal is None:
+            seat = self.seat
+            if seat is None:
+                legal = ()
+            else:
+                game = self._game
+                src = self._src
+                assert game is not None and src is not None and self._snap is not None
+                if not (game._g is src and src.version == self._ver):
+                    game = game._frozen(self._snap)  # the game has moved on
+                legal = game._legal_of(seat)[0]
+            _SET_LEGAL(self, legal)
+        return legal
+
+    def _history_now(self) -> tuple[Event, ...]:
+        hist: tuple[Event, ...] | None = self._hist
+        if hist is None:
+            log = self._log
+            game = self._game
+            assert game is not None or log is None
+            hist = () if log is None or game is None else _history(game, self.seat, log, self._nlog)
+            _SET_HIST(self, hist)
+        return hist
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _LazyObservation):
+            return self._whole() == other._whole()
+        if isinstance(other, Observation):
+            return self._whole() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._whole())
+
+    def __repr__(self) -> str:
+        return repr(self._whole())
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        return self.__reduce__()
+
+    def __reduce__(self) -> Any:
+        # pickled and copied as a full Observation, made by its constructor
+        full = self._whole()
+        return (Observation, tuple(get(full) for get in _FIELD_GETS))
+
+    def to_dict(self, keys: Iterable[str] | None = None) -> dict[str, Any]:
+        return self._whole().to_dict(keys)
+
+
+def _lazy(game: Game, seat: int | None) -> Observation:
+    """:func:`observe` of a game on the core's rules, lazily."""
+    g = game._g
+    ver = g.version
+    snap = game._snap
+    if snap is None or snap[0] != ver:
+        snap = game._snap = (ver, g.copy())
+    log = game.log
+    return _new(_LazyObservation, _LAZY_MEMBERS, (
+        game.variant.name, game.n, seat, game.options, _PHASE_NAMES[g.phase], g.current,
+        game, g, snap[1], ver, log, 0 if log is None else len(log), None, None, None,
+    ))  # fmt: skip
 
 
 def _members(cls: type) -> tuple[Any, ...]:
@@ -450,6 +572,36 @@ _new = _core.new_slots
 _OBS_MEMBERS = _members(Observation)
 _PUBLIC_MEMBERS = _members(PublicView)
 _PART_MEMBERS = _members(SeatPart)
+# the lazy observation's fields set when it is made, then its own slots
+_EAGER = ("variant", "players", "seat", "options", "phase", "current")
+_LAZY_MEMBERS = tuple(Observation.__dict__[f] for f in _EAGER) + tuple(
+    _LazyObservation.__dict__[f] for f in _LazyObservation.__slots__
+)
+_FIELD_GETS = tuple(m.__get__ for m in _OBS_MEMBERS)
+_RELEASE = tuple(_LazyObservation.__dict__[f].__set__ for f in ("_game", "_src", "_snap", "_log"))
+_SET_FULL = _LazyObservation.__dict__["_full"].__set__
+_SET_LEGAL = _LazyObservation.__dict__["_legal"].__set__
+_SET_HIST = _LazyObservation.__dict__["_hist"].__set__
+
+
+def _lazy_field(name: str) -> property:
+    """The property of a lazy observation's field ``name``: read from the
+    full observation, made on the first read."""
+    get = Observation.__dict__[name].__get__
+
+    def field(self: _LazyObservation) -> Any:
+        full = self._full
+        return get(self._whole() if full is None else full)
+
+    field.__name__ = name
+    return property(field)
+
+
+for _f in fields(Observation):
+    if _f.name not in _EAGER:
+        setattr(_LazyObservation, _f.name, _lazy_field(_f.name))
+_LazyObservation.legal = property(_LazyObservation._legal_now)  # type: ignore[assignment]
+_LazyObservation.history = property(_LazyObservation._history_now)  # type: ignore[assignment]
 
 
 def _face_key(face: Face) -> tuple[int, int, int]:
