@@ -95,6 +95,7 @@ system-deps:
 
 lint: install
 	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts examples
 
 typecheck: install
 	$(BIN)/mypy

@@ -48,8 +48,13 @@ class Agent(nn.Module):
         super().__init__()
         self.register_buffer("scale", torch.as_tensor(1.0 / high, dtype=torch.float32))
         size = len(high)
-        self.critic = nn.Sequential(nn.Linear(size, hidden), nn.Tanh(),
-                                    nn.Linear(hidden, hidden), nn.Tanh(), nn.Linear(hidden, 1))
+        self.critic = nn.Sequential(
+            nn.Linear(size, hidden),
+            nn.Tanh(),
+            nn.Linear(hidden, hidden),
+            nn.Tanh(),
+            nn.Linear(hidden, 1),
+        )
         self.actor = nn.Sequential(nn.Linear(size, hidden), nn.Tanh(),
                                    nn.Linear(hidden, hidden), nn.Tanh(),
                                    nn.Linear(hidden, actions))  # fmt: skip
@@ -91,7 +96,9 @@ def seat_advantages(values: np.ndarray, rewards: np.ndarray, actors: np.ndarray,
         pending += rewards[t]
         a = actors[t]
         k = known[ar, a]
-        nv = np.where(k, next_value[ar, a], values[t])  # no later decision seen: bootstrap on itself
+        nv = np.where(
+            k, next_value[ar, a], values[t]
+        )  # no later decision seen: bootstrap on itself
         delta = pending[ar, a] + gamma * nv - values[t]
         adv[t] = delta + gamma * lam * np.where(k, next_adv[ar, a], 0.0)
         next_value[ar, a] = values[t]
@@ -130,8 +137,11 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--vf-coef", type=float, default=0.5)
     p.add_argument("--eval-games", type=int, default=500)
     p.add_argument("--checkpoint-games", type=int, default=200)
-    p.add_argument("--checkpoints", default="60,120,240,360,480",
-                   help="seconds at which to save (and later evaluate) checkpoints")
+    p.add_argument(
+        "--checkpoints",
+        default="60,120,240,360,480",
+        help="seconds at which to save (and later evaluate) checkpoints",
+    )
     p.add_argument("--eval-seed", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("artifacts/cleanrl"))
@@ -139,8 +149,12 @@ def main(argv: list[str] | None = None) -> dict:
     torch.set_num_threads(1)
     torch.manual_seed(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
-    kw = {"reward": args.reward, "stall_reward": args.stall_reward, "max_steps": args.max_steps,
-          "obs_layout": 1}  # the raw vector: this recipe scales it itself
+    kw = {
+        "reward": args.reward,
+        "stall_reward": args.stall_reward,
+        "max_steps": args.max_steps,
+        "obs_layout": 1,
+    }  # the raw vector: this recipe scales it itself
     envs = MODULES[args.variant].vector_env(args.num_envs, 2, seed=args.seed, **kw)
     high = envs.encoder.high
     agent = Agent(high, envs.reset().action_mask.shape[1])
@@ -193,7 +207,9 @@ def main(argv: list[str] | None = None) -> dict:
                 a_ = b_adv[idx]
                 a_ = (a_ - a_.mean()) / (a_.std() + 1e-8)
                 pg = torch.max(-a_ * ratio, -a_ * ratio.clamp(1 - args.clip, 1 + args.clip)).mean()
-                loss = pg + args.vf_coef * ((v - b_ret[idx]) ** 2).mean() - args.ent_coef * ent.mean()
+                loss = (
+                    pg + args.vf_coef * ((v - b_ret[idx]) ** 2).mean() - args.ent_coef * ent.mean()
+                )
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), 0.5)
@@ -215,6 +231,7 @@ def main(argv: list[str] | None = None) -> dict:
     torch.save(agent.state_dict(), path)
     print(f"trained {args.variant}: {steps} decisions ({rounds} rounds, {finished} with a winner) "
           f"in {train_seconds:.0f} s; saved {path}", flush=True)  # fmt: skip
+
     def evaluate_file(file: Path, games: int) -> dict[str, Any]:
         fresh = Agent(high, out.action_mask.shape[1])
         fresh.load_state_dict(torch.load(file))

@@ -105,9 +105,12 @@ class RandomOpponent:
         uno = table.index_of("UNO")
         if mask[uno]:
             return uno
-        if not mask[: table.num_plays].any() and mask[table.index_of("PASS")] and not mask[
-            table.index_of("DRAW")
-        ] and any(mask[i] for i, n in enumerate(table.names) if n.startswith("CATCH")):
+        if (
+            not mask[: table.num_plays].any()
+            and mask[table.index_of("PASS")]
+            and not mask[table.index_of("DRAW")]
+            and any(mask[i] for i, n in enumerate(table.names) if n.startswith("CATCH"))
+        ):
             return table.index_of("PASS")  # a catch window: the random bot never catches
         seat = aec.possible_agents.index(agent)
         return int(table.index(seat, random_move(aec.game, self.rnd)))

@@ -54,8 +54,10 @@ def main() -> None:
         won = state.returns()[seat] > 0
         wins += won
         print(f"round {r + 1}: ISMCTS (P{seat}) {'won' if won else 'lost'}")
-    print(f"ISMCTS won {wins} of {args.rounds} rounds against heuristic "
-          f"({time.perf_counter() - start:.0f} s)")
+    print(
+        f"ISMCTS won {wins} of {args.rounds} rounds against heuristic "
+        f"({time.perf_counter() - start:.0f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -24,11 +24,19 @@ import matplotlib.pyplot as plt  # noqa: E402
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("runs", nargs="*", type=Path)
-    p.add_argument("--keep", type=Path, default=None,
-                   help="a summary written earlier (--json): its runs are plotted too, "
-                        "except those replaced by a run of the same name")
-    p.add_argument("--drop", action="append", default=[],
-                   help="the name of a kept run to leave out (repeatable)")
+    p.add_argument(
+        "--keep",
+        type=Path,
+        default=None,
+        help="a summary written earlier (--json): its runs are plotted too, "
+        "except those replaced by a run of the same name",
+    )
+    p.add_argument(
+        "--drop",
+        action="append",
+        default=[],
+        help="the name of a kept run to leave out (repeatable)",
+    )
     p.add_argument("--png", type=Path, default=Path("docs/img/rl_win_rate.png"))
     p.add_argument("--json", type=Path, default=None, help="also write the runs' summary here")
     args = p.parse_args(argv)

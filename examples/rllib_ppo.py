@@ -185,17 +185,28 @@ def config(args: argparse.Namespace) -> PPOConfig:
     return (
         PPOConfig()
         .environment(UnoMultiAgentEnv, env_config=env_config)
-        .env_runners(num_env_runners=0, num_envs_per_env_runner=args.num_envs,
-                     rollout_fragment_length="auto")  # fmt: skip
+        .env_runners(
+            num_env_runners=0, num_envs_per_env_runner=args.num_envs, rollout_fragment_length="auto"
+        )  # fmt: skip
         .learners(num_learners=0)
-        .training(train_batch_size_per_learner=args.batch,
-                  minibatch_size=min(args.minibatch, args.batch), num_epochs=args.epochs,
-                  lr=args.lr, gamma=args.gamma, lambda_=0.95, entropy_coeff=0.01,
-                  vf_clip_param=100.0)  # fmt: skip
-        .multi_agent(policies={"main", "random"}, policies_to_train=["main"],
-                     policy_mapping_fn=mapping(args.opponents))  # fmt: skip
-        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": module,
-                                                                     "random": bot}))  # fmt: skip
+        .training(
+            train_batch_size_per_learner=args.batch,
+            minibatch_size=min(args.minibatch, args.batch),
+            num_epochs=args.epochs,
+            lr=args.lr,
+            gamma=args.gamma,
+            lambda_=0.95,
+            entropy_coeff=0.01,
+            vf_clip_param=100.0,
+        )  # fmt: skip
+        .multi_agent(
+            policies={"main", "random"},
+            policies_to_train=["main"],
+            policy_mapping_fn=mapping(args.opponents),
+        )  # fmt: skip
+        .rl_module(
+            rl_module_spec=MultiRLModuleSpec(rl_module_specs={"main": module, "random": bot})
+        )  # fmt: skip
         .debugging(seed=args.seed, log_level="ERROR")
     )
 
@@ -224,18 +235,30 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--variant", choices=sorted(MODULES), default="classic")
     p.add_argument("--budget-seconds", type=float, default=600.0)
     p.add_argument("--steps", type=int, default=100_000_000, help="environment steps at most")
-    p.add_argument("--num-envs", type=int, default=16,
-                   help="environments stepped together by the env runner (one batched forward pass)")
+    p.add_argument(
+        "--num-envs",
+        type=int,
+        default=16,
+        help="environments stepped together by the env runner (one batched forward pass)",
+    )
     p.add_argument("--batch", type=int, default=4_000, help="environment steps per PPO update")
     p.add_argument("--minibatch", type=int, default=512)
     p.add_argument("--epochs", type=int, default=4)
     p.add_argument("--hidden", type=int, default=256, help="units of the two hidden layers")
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--gamma", type=float, default=1.0)
-    p.add_argument("--features", action=argparse.BooleanOptionalAction, default=True,
-                   help="append the features of uno_features.py to the scaled observation")
-    p.add_argument("--opponents", choices=["mixed", "self", "random"], default="mixed",
-                   help="self-play, the random bot on the other seat, or half the episodes each")
+    p.add_argument(
+        "--features",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="append the features of uno_features.py to the scaled observation",
+    )
+    p.add_argument(
+        "--opponents",
+        choices=["mixed", "self", "random"],
+        default="mixed",
+        help="self-play, the random bot on the other seat, or half the episodes each",
+    )
     p.add_argument("--reward", default="norm_points")
     p.add_argument("--stall-reward", default="loss")
     p.add_argument("--max-steps", type=int, default=1_000, help="decisions before a round is cut")

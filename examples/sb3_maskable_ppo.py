@@ -310,8 +310,12 @@ def main(argv: list[str] | None = None) -> dict:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--variant", choices=sorted(GYM_IDS), default="classic")
     p.add_argument("--budget-seconds", type=float, default=600.0, help="training wall time")
-    p.add_argument("--minutes", type=float, default=None,
-                   help="training wall time in minutes (overrides --budget-seconds)")
+    p.add_argument(
+        "--minutes",
+        type=float,
+        default=None,
+        help="training wall time in minutes (overrides --budget-seconds)",
+    )
     p.add_argument("--steps", type=int, default=10_000_000, help="environment steps at most")
     p.add_argument("--n-envs", type=int, default=16)
     p.add_argument("--n-steps", type=int, default=128, help="steps per environment per update")
@@ -320,27 +324,53 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--gamma", type=float, default=0.99)
     p.add_argument("--gae-lambda", type=float, default=0.95)
     p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--features", action=argparse.BooleanOptionalAction, default=True,
-                   help="append the engineered features of uno_features.py")
-    p.add_argument("--policy", choices=["scoring", "mlp"], default="scoring",
-                   help="scoring: an MLP on the state plus a network shared by every action "
-                        "on that action's features; mlp: SB3's MultiInputPolicy")
-    p.add_argument("--shaping", type=float, default=0.0,
-                   help="potential-based shaping: coef * (opponent's cards - mine); 0 = off")
+    p.add_argument(
+        "--features",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="append the engineered features of uno_features.py",
+    )
+    p.add_argument(
+        "--policy",
+        choices=["scoring", "mlp"],
+        default="scoring",
+        help="scoring: an MLP on the state plus a network shared by every action "
+        "on that action's features; mlp: SB3's MultiInputPolicy",
+    )
+    p.add_argument(
+        "--shaping",
+        type=float,
+        default=0.0,
+        help="potential-based shaping: coef * (opponent's cards - mine); 0 = off",
+    )
     p.add_argument("--reward", default="norm_points")
     p.add_argument("--stall-reward", default="loss")
-    p.add_argument("--opponent", choices=["mixed", "random", "heuristic"], default="mixed",
-                   help="training opponents: half random and half heuristic, or one of them")
-    p.add_argument("--lr", type=float, default=None,
-                   help="learning rate; default 1e-3, Flip 3e-4 (measured: docs/rl.md)")
-    p.add_argument("--lr-end", type=float, default=None,
-                   help="learning rate at the end of the budget (linear from --lr); "
-                        "default: constant --lr")
+    p.add_argument(
+        "--opponent",
+        choices=["mixed", "random", "heuristic"],
+        default="mixed",
+        help="training opponents: half random and half heuristic, or one of them",
+    )
+    p.add_argument(
+        "--lr",
+        type=float,
+        default=None,
+        help="learning rate; default 1e-3, Flip 3e-4 (measured: docs/rl.md)",
+    )
+    p.add_argument(
+        "--lr-end",
+        type=float,
+        default=None,
+        help="learning rate at the end of the budget (linear from --lr); default: constant --lr",
+    )
     p.add_argument("--n-epochs", type=int, default=4)
     p.add_argument("--eval-games", type=int, default=500)
     p.add_argument("--checkpoint-games", type=int, default=200)
-    p.add_argument("--checkpoints", default="120,300,480",
-                   help="seconds at which to save (and later evaluate) checkpoints")
+    p.add_argument(
+        "--checkpoints",
+        default="120,300,480",
+        help="seconds at which to save (and later evaluate) checkpoints",
+    )
     p.add_argument("--eval-seed", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--out", type=Path, default=Path("artifacts/sb3"))

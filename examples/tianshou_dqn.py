@@ -102,16 +102,30 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--stall-reward", default="loss")
     p.add_argument("--max-steps", type=int, default=1_000, help="decisions before a round is cut")
     p.add_argument("--lr", type=float, default=3e-4)
-    p.add_argument("--gamma", type=float, default=1.0,
-                   help="discount; < 1 makes postponing a likely loss pay (the DQN learnt to stall)")
-    p.add_argument("--dueling", action=argparse.BooleanOptionalAction, default=False,
-                   help="dueling Q-network (state value + advantages)")
+    p.add_argument(
+        "--gamma",
+        type=float,
+        default=1.0,
+        help="discount; < 1 makes postponing a likely loss pay (the DQN learnt to stall)",
+    )
+    p.add_argument(
+        "--dueling",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="dueling Q-network (state value + advantages)",
+    )
     p.add_argument("--n-step", type=int, default=16, help="n-step return horizon")
-    p.add_argument("--target-update", type=int, default=100,
-                   help="gradient steps between target-network updates")
+    p.add_argument(
+        "--target-update",
+        type=int,
+        default=100,
+        help="gradient steps between target-network updates",
+    )
     p.add_argument("--eps", type=float, default=0.05, help="epsilon-greedy in training (final)")
     p.add_argument("--eps-start", type=float, default=0.05, help="epsilon at the first step")
-    p.add_argument("--eps-decay", type=int, default=0, help="learner steps from --eps-start to --eps")
+    p.add_argument(
+        "--eps-decay", type=int, default=0, help="learner steps from --eps-start to --eps"
+    )
     p.add_argument("--eval-games", type=int, default=500)
     p.add_argument("--eval-seed", type=int, default=1_000_000)
     p.add_argument("--seed", type=int, default=0)

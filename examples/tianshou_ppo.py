@@ -142,9 +142,13 @@ def main(argv: list[str] | None = None) -> dict:
     p.add_argument("--gamma", type=float, default=1.0)
     p.add_argument("--gae-lambda", type=float, default=0.95)
     p.add_argument("--ent-coef", type=float, default=0.01)
-    p.add_argument("--opponent", choices=["random", "heuristic", "mixed"], default="mixed",
-                   help="the training opponent: unokit's random bot, its heuristic bot, or "
-                        "half the environments each")
+    p.add_argument(
+        "--opponent",
+        choices=["random", "heuristic", "mixed"],
+        default="mixed",
+        help="the training opponent: unokit's random bot, its heuristic bot, or "
+        "half the environments each",
+    )
     p.add_argument("--reward", default="norm_points")
     p.add_argument("--stall-reward", default="loss")
     p.add_argument("--max-steps", type=int, default=1_000, help="decisions before a round is cut")
@@ -194,8 +198,11 @@ def main(argv: list[str] | None = None) -> dict:
     fresh.load_state_dict(torch.load(path))
     print(f"reloaded from {path}, {args.eval_games} games each:", flush=True)
     final = evaluate_both(fresh, env.features, args, args.eval_games, trained, steps)
-    who = {"random": "vs random bot", "heuristic": "vs heuristic bot",
-           "mixed": "vs random + heuristic bots"}
+    who = {
+        "random": "vs random bot",
+        "heuristic": "vs heuristic bot",
+        "mixed": "vs random + heuristic bots",
+    }
     results = {"library": f"tianshou PPO (learner view, {who[args.opponent]})",
                "variant": args.variant, "args": {k: str(v) for k, v in vars(args).items()},
                "curve": curve + [final], "final": final}  # fmt: skip

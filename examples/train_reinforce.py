@@ -193,7 +193,9 @@ def collect(
 
 def greedy_win_rate(policy: Policy, scale: Array, episodes: int, players: int = 2) -> float:
     """Rounds won by the greedy policy against ``random`` on seeds 0..episodes-1."""
-    env = UnoGymEnv("classic", players, opponent="random", reward="win", max_steps=MAX_STEPS, obs_layout=1)
+    env = UnoGymEnv(
+        "classic", players, opponent="random", reward="win", max_steps=MAX_STEPS, obs_layout=1
+    )
     wins = 0
     for seed in range(episodes):
         obs, _ = env.reset(seed=seed)
@@ -212,7 +214,9 @@ def bot_win_rate(name: str, episodes: int) -> float:
     """Rounds won against ``random`` by a bot of :mod:`unokit.bots` (``random``
     plays uniformly among the legal actions of its mask, like an untrained
     policy; other bots act on their Observation), same seeds as the evaluation."""
-    env = UnoGymEnv("classic", 2, opponent="random", reward="win", max_steps=MAX_STEPS, obs_layout=1)
+    env = UnoGymEnv(
+        "classic", 2, opponent="random", reward="win", max_steps=MAX_STEPS, obs_layout=1
+    )
     rng = np.random.default_rng(0)
     wins = 0
     for seed in range(episodes):

@@ -75,10 +75,10 @@ import numpy as np
 import numpy.typing as npt
 
 from unokit.engine.cards import Color, Kind
-from unokit.envs.actions import action_table
-from unokit.envs.observation import ObservationEncoder
 from unokit.engine.options import Options
 from unokit.engine.variants import get_variant
+from unokit.envs.actions import action_table
+from unokit.envs.observation import ObservationEncoder
 
 __all__ = ["UnoFeatures"]
 
@@ -194,8 +194,9 @@ class UnoFeatures:
                     if word == "COLOR":
                         c = int(Color[name.split()[1]]) % 4
                         self._result[s, a, c] = 1.0
-                        self._compat[s, a] = [f.is_wild or (f.color is not None
-                                                             and int(f.color) % 4 == c) for f in fs]
+                        self._compat[s, a] = [
+                            f.is_wild or (f.color is not None and int(f.color) % 4 == c) for f in fs
+                        ]
                     continue
                 cid = (code >> 4) & 0xFFF
                 flex = bool(code & (1 << 20))
@@ -218,8 +219,11 @@ class UnoFeatures:
                 self._own[s, a] = float(face.color is not None and int(face.color) % 4 == c)
                 for j, f in enumerate(fs):
                     same_color = f.color is not None and int(f.color) % 4 == c
-                    same_symbol = (not face.is_wild and f.kind == face.kind
-                                   and (face.kind != Kind.NUMBER or f.number == face.number))
+                    same_symbol = (
+                        not face.is_wild
+                        and f.kind == face.kind
+                        and (face.kind != Kind.NUMBER or f.number == face.number)
+                    )
                     self._compat[s, a, j] = float(f.is_wild or same_color or same_symbol)
                 self._self_compat[s, a] = self._compat[s, a, at[cid]]
         self.action_size = self._static.shape[2] + 6

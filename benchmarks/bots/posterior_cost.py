@@ -51,11 +51,19 @@ def main() -> None:
                 n += searched
             g.apply(bots[s].act(obs))
             offer_catch(g, bots)
-    print(json.dumps({"variant": args.variant, "sims": args.sims, "mcmc": args.mcmc,
-                      "searched_decisions": n,
-                      "plain_ms": round(1000 * cpu["plain"] / max(1, n), 1),
-                      "mcmc_ms": round(1000 * cpu["mcmc"] / max(1, n), 1),
-                      "ratio": round(cpu["mcmc"] / max(1e-9, cpu["plain"]), 2)}))
+    print(
+        json.dumps(
+            {
+                "variant": args.variant,
+                "sims": args.sims,
+                "mcmc": args.mcmc,
+                "searched_decisions": n,
+                "plain_ms": round(1000 * cpu["plain"] / max(1, n), 1),
+                "mcmc_ms": round(1000 * cpu["mcmc"] / max(1, n), 1),
+                "ratio": round(cpu["mcmc"] / max(1e-9, cpu["plain"]), 2),
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -33,8 +33,12 @@ def main() -> None:
     ap.add_argument("--sims", default="1000,4000", help="comma-separated counts")
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--option", action="append", default=[],
-                    help="hard's options as key=value (repeatable), e.g. mcmc=4")
+    ap.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        help="hard's options as key=value (repeatable), e.g. mcmc=4",
+    )
     args = ap.parse_args()
     counts = [int(x) for x in args.sims.split(",")]
     extra = dict(kv.split("=", 1) for kv in args.option)
@@ -62,12 +66,20 @@ def main() -> None:
                 n += searched
             g.apply(bots[s].act(obs))
             offer_catch(g, bots)
-    print(json.dumps({
-        "variant": args.variant, "players": args.players, "options": extra,
-        "searched_decisions": n,
-        "ms_per_decision": {k: round(1000 * cpu[k] / max(1, n), 1) for k in counts},
-        "rollouts_per_100ms": {k: round(0.1 * rollouts[k] / max(1e-9, cpu[k])) for k in counts},
-    }))
+    print(
+        json.dumps(
+            {
+                "variant": args.variant,
+                "players": args.players,
+                "options": extra,
+                "searched_decisions": n,
+                "ms_per_decision": {k: round(1000 * cpu[k] / max(1, n), 1) for k in counts},
+                "rollouts_per_100ms": {
+                    k: round(0.1 * rollouts[k] / max(1e-9, cpu[k])) for k in counts
+                },
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -50,7 +50,11 @@ def timed_new(variant: str, players: int, options: dict[str, Any], seed: int) ->
         if isinstance(e, Drew):
             extra[e.seat] += e.count
     assert [len(h) - x for h, x in zip(g.hands, extra, strict=True)] == [size] * players, (
-        variant, players, options, seed)
+        variant,
+        players,
+        options,
+        seed,
+    )
     assert sum(g.all_cards().values()) == len(g.variant.deck_ids(g.options, seed))
     return dt
 
@@ -59,9 +63,13 @@ def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--seeds", type=int, default=20)
     p.add_argument("--limit-ms", type=float, default=50.0)
-    p.add_argument("--repeats", type=int, default=3,
-                   help="deal each configuration and seed this often; the fastest counts "
-                   "(a shared machine preempts single calls)")
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=3,
+        help="deal each configuration and seed this often; the fastest counts "
+        "(a shared machine preempts single calls)",
+    )
     a = p.parse_args()
     anchor = [
         min(timed_new("classic", 4, {"handSize": 7}, s) for _ in range(a.repeats))
@@ -75,8 +83,7 @@ def main() -> int:
             for hand in range(1, max_hand_size(variant, players, extra) + 1):
                 options = dict(extra, handSize=hand)
                 for seed in range(a.seeds):
-                    dt = min(timed_new(variant, players, options, seed)
-                             for _ in range(a.repeats))
+                    dt = min(timed_new(variant, players, options, seed) for _ in range(a.repeats))
                     times.append(dt)
                     if dt > worst[0]:
                         worst = (dt, f"{variant} {players}p {options} seed={seed}")

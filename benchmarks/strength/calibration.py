@@ -48,8 +48,9 @@ def measure(variant: str, positions: int, samples: int, seed: int) -> dict[str, 
     t0 = time.perf_counter()
     game_no = 0
     while len(preds) < positions:
-        g = Game.new(variant, 2, {"matchMode": "single_round"}, seed=seed * 100_000 + game_no,
-                     events=True)
+        g = Game.new(
+            variant, 2, {"matchMode": "single_round"}, seed=seed * 100_000 + game_no, events=True
+        )
         game_no += 1
         bots = [make_bot("heuristic", seed=game_no * 2 + s) for s in range(2)]
         stops = {rng.randrange(60) for _ in range(2)}
@@ -75,11 +76,25 @@ def measure(variant: str, positions: int, samples: int, seed: int) -> dict[str, 
         if len(sel) >= 50:
             worst = max(worst, abs(mp - oy))
         se = (oy * (1 - oy) / len(sel)) ** 0.5  # the observed rate's standard error
-        deciles.append({"decile": d, "positions": len(sel), "predicted": round(mp, 4),
-                        "observed": round(oy, 4), "gap": round(oy - mp, 4), "se": round(se, 4)})
-    return {"variant": variant, "positions": len(preds), "rounds": game_no,
-            "samples": samples, "seconds": round(time.perf_counter() - t0, 1),
-            "deciles": deciles, "largest_gap_in_deciles_with_50_positions": round(worst, 4)}
+        deciles.append(
+            {
+                "decile": d,
+                "positions": len(sel),
+                "predicted": round(mp, 4),
+                "observed": round(oy, 4),
+                "gap": round(oy - mp, 4),
+                "se": round(se, 4),
+            }
+        )
+    return {
+        "variant": variant,
+        "positions": len(preds),
+        "rounds": game_no,
+        "samples": samples,
+        "seconds": round(time.perf_counter() - t0, 1),
+        "deciles": deciles,
+        "largest_gap_in_deciles_with_50_positions": round(worst, 4),
+    }
 
 
 def collect(
@@ -232,10 +247,17 @@ def main() -> None:
     ap.add_argument("--seed", default="1", help="a seed; with --fit, seeds separated by commas")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--fit", help="a network file (.npz) whose calibration to fit")
-    ap.add_argument("--map", choices=("platt", "monotone"), default="platt",
-                    help="with --fit: [a, b] only, or also the monotone map")
-    ap.add_argument("--positions-file", help="with --fit: the raw logits and outcomes of "
-                    "each seed are kept in FILE-<variant>-<seed>.npz and read again if there")
+    ap.add_argument(
+        "--map",
+        choices=("platt", "monotone"),
+        default="platt",
+        help="with --fit: [a, b] only, or also the monotone map",
+    )
+    ap.add_argument(
+        "--positions-file",
+        help="with --fit: the raw logits and outcomes of "
+        "each seed are kept in FILE-<variant>-<seed>.npz and read again if there",
+    )
     args = ap.parse_args()
     seeds = [int(x) for x in str(args.seed).split(",")]
     if args.fit:
@@ -244,15 +266,19 @@ def main() -> None:
         zs, ys = [], []
         for seed in seeds:
             # (a cache holds one network's logits: a new network needs new files)
-            cache = f"{args.positions_file}-{args.variant}-{seed}.npz" if args.positions_file else ""
+            cache = (
+                f"{args.positions_file}-{args.variant}-{seed}.npz" if args.positions_file else ""
+            )
             if cache and os.path.exists(cache):
                 with np.load(cache) as d:
                     z, y = d["z"], d["y"]
             else:
                 t0 = time.perf_counter()
                 z, y, rounds = collect(args.fit, args.variant, args.positions, args.samples, seed)
-                print(f"seed {seed}: {len(y)} positions from {rounds} rounds, "
-                      f"{time.perf_counter() - t0:.0f} s")
+                print(
+                    f"seed {seed}: {len(y)} positions from {rounds} rounds, "
+                    f"{time.perf_counter() - t0:.0f} s"
+                )
                 if cache:
                     np.savez_compressed(cache, z=z, y=y)
             zs.append(z[: args.positions])

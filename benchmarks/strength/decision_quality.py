@@ -125,11 +125,20 @@ def main() -> None:
         d = [a - b for a, b in zip(xs, first, strict=True)]
         md = sum(d) / n
         sdd = math.sqrt(sum((x - md) ** 2 for x in d) / max(1, n - 1))
-        print(json.dumps({"bot": e, "positions": n, "gain_pct": round(100 * m, 2),
-                          "ci95": round(196 * sd / math.sqrt(n), 2),
-                          "deviates": round(dev[e] / n, 3),
-                          "vs_first_pct": round(100 * md, 2),
-                          "vs_first_ci95": round(196 * sdd / math.sqrt(n), 2)}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "bot": e,
+                    "positions": n,
+                    "gain_pct": round(100 * m, 2),
+                    "ci95": round(196 * sd / math.sqrt(n), 2),
+                    "deviates": round(dev[e] / n, 3),
+                    "vs_first_pct": round(100 * md, 2),
+                    "vs_first_ci95": round(196 * sdd / math.sqrt(n), 2),
+                }
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

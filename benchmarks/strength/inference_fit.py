@@ -67,8 +67,12 @@ def main() -> None:
     ap.add_argument("--me", default="heuristic")
     ap.add_argument("--opponent", default="heuristic")
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--metric", choices=("card", "color"), default="card",
-                    help="overlap of the cards themselves, or of their colours (wilds: one more)")
+    ap.add_argument(
+        "--metric",
+        choices=("card", "color"),
+        default="card",
+        help="overlap of the cards themselves, or of their colours (wilds: one more)",
+    )
     args = ap.parse_args()
     methods = args.methods.split(",")
     scores: dict[str, list[float]] = {m: [] for m in methods}
@@ -104,8 +108,11 @@ def main() -> None:
     base = scores[methods[0]]
     n = len(base)
     for m in methods:
-        row: dict[str, Any] = {"method": m, "opponent": args.opponent,
-                               "ms_per_sample": round(1000 * cpu[m] / (n * args.samples), 3)}
+        row: dict[str, Any] = {
+            "method": m,
+            "opponent": args.opponent,
+            "ms_per_sample": round(1000 * cpu[m] / (n * args.samples), 3),
+        }
         for part, keep in (("all", [True] * n), ("le3", small)):
             xs = [x for x, k in zip(scores[m], keep, strict=True) if k]
             d = [a - b for a, b, k in zip(scores[m], base, keep, strict=True) if k]
@@ -113,8 +120,12 @@ def main() -> None:
                 continue
             md = sum(d) / len(d)
             sd = math.sqrt(sum((x - md) ** 2 for x in d) / max(1, len(d) - 1))
-            row[part] = {"positions": len(d), "true_share": round(sum(xs) / len(xs), 4),
-                         "vs_first": round(md, 4), "ci95": round(1.96 * sd / math.sqrt(len(d)), 4)}
+            row[part] = {
+                "positions": len(d),
+                "true_share": round(sum(xs) / len(xs), 4),
+                "vs_first": round(md, 4),
+                "ci95": round(1.96 * sd / math.sqrt(len(d)), 4),
+            }
         print(json.dumps(row), flush=True)  # fmt: skip
 
 

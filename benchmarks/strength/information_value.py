@@ -118,9 +118,13 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--players", type=int, default=2,
-                    help="seats; the entry holds each seat once per deal, every other seat "
-                         "is --opponent (25%% is parity with 4)")
+    ap.add_argument(
+        "--players",
+        type=int,
+        default=2,
+        help="seats; the entry holds each seat once per deal, every other seat "
+        "is --opponent (25%% is parity with 4)",
+    )
     ap.add_argument("--bots", default="oracle,hard")
     ap.add_argument(
         "--opponent",

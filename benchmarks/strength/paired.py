@@ -63,8 +63,10 @@ def main() -> None:
     dd = [sum(v) / len(v) for v in deals.values()]
     mdd = sum(dd) / len(dd)
     sdd = math.sqrt(sum((x - mdd) ** 2 for x in dd) / (len(dd) - 1))
-    print(f"paired difference {100 * md:+.1f} points, 95% +- {196 * sd / math.sqrt(n):.1f} "
-          f"(games), +- {196 * sdd / math.sqrt(len(dd)):.1f} (over {len(dd)} deals)")
+    print(
+        f"paired difference {100 * md:+.1f} points, 95% +- {196 * sd / math.sqrt(n):.1f} "
+        f"(games), +- {196 * sdd / math.sqrt(len(dd)):.1f} (over {len(dd)} deals)"
+    )
     only_a = sum(x > y for x, y in zip(a, b, strict=True))
     only_b = sum(y > x for x, y in zip(a, b, strict=True))
     m = only_a + only_b

@@ -49,15 +49,25 @@ def main() -> None:
                     differ[key] += 1
                     ex = examples.setdefault(key, [])
                     if len(ex) < 3:
-                        ex.append(f"hand {' '.join(str(c) for c in obs.hand)}, colour "
-                                  f"{obs.color}, sizes {list(obs.hand_sizes)}: heuristic "
-                                  f"{a}, sensible {g.decode(s, m)}")
+                        ex.append(
+                            f"hand {' '.join(str(c) for c in obs.hand)}, colour "
+                            f"{obs.color}, sizes {list(obs.hand_sizes)}: heuristic "
+                            f"{a}, sensible {g.decode(s, m)}"
+                        )
             g.apply(a)
             offer_catch(g, bots)
     for k in total:
-        print(json.dumps({"phase": k, "decisions": total[k], "differ": differ[k],
-                          "agree": round(1 - differ[k] / total[k], 4),
-                          "examples": examples.get(k, [])}))
+        print(
+            json.dumps(
+                {
+                    "phase": k,
+                    "decisions": total[k],
+                    "differ": differ[k],
+                    "agree": round(1 - differ[k] / total[k], 4),
+                    "examples": examples.get(k, []),
+                }
+            )
+        )
 
 
 if __name__ == "__main__":

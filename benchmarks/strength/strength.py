@@ -86,9 +86,15 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     # Flex's default (2500: race1000 measured weaker than the 4000-6000 above)
     "flex hard:race2500-heuristic": ("flex", 2, "hard:race=true:sims=2500,heuristic"),
     "classic 4p hard:race1000-3heuristic": (
-        "classic", 4, "hard:race=true:sims=1000,heuristic,heuristic,heuristic"),
+        "classic",
+        4,
+        "hard:race=true:sims=1000,heuristic,heuristic,heuristic",
+    ),
     "classic 4p hard:s3000-3heuristic": (
-        "classic", 4, "hard:sims=3000,heuristic,heuristic,heuristic"),
+        "classic",
+        4,
+        "hard:sims=3000,heuristic,heuristic,heuristic",
+    ),
 }
 
 
@@ -127,18 +133,25 @@ def report(path: Path, as_json: bool) -> None:
         wins, games = _first_bot_score(rows)
         lo, hi = wilson(wins, games)
         sims = rows[0]["sims"]
-        out[label] = {"games": len(rows), "seat_games": games, "win_rate": wins / games,
-                      "ci95": [lo, hi], "sims": sims, "seed": rows[0]["seed"],
-                      "command": f"unokit tournament --variant {variant} --players {players} "
-                                 f"--bots {bots} --games {len(rows)} --seed {rows[0]['seed']} "
-                                 f"--sims {sims} --workers 1"}
+        out[label] = {
+            "games": len(rows),
+            "seat_games": games,
+            "win_rate": wins / games,
+            "ci95": [lo, hi],
+            "sims": sims,
+            "seed": rows[0]["seed"],
+            "command": f"unokit tournament --variant {variant} --players {players} "
+            f"--bots {bots} --games {len(rows)} --seed {rows[0]['seed']} "
+            f"--sims {sims} --workers 1",
+        }
     if as_json:
         print(json.dumps(out, indent=1))
         return
     for label, r in out.items():
         lo, hi = r["ci95"]
-        print(f"{label:32s} {r['games']:5d} games  {r['win_rate']:6.1%}  "
-              f"95% CI {lo:6.1%} - {hi:6.1%}")
+        print(
+            f"{label:32s} {r['games']:5d} games  {r['win_rate']:6.1%}  95% CI {lo:6.1%} - {hi:6.1%}"
+        )
 
 
 def main() -> None:
@@ -151,9 +164,12 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--only", help="comma-separated match-up labels")
-    ap.add_argument("--shard", default="0/1",
-                    help="K/N: play only games i with i %% N == K (run N processes, one per "
-                         "shard, each with its own --out; concatenate the files to report)")
+    ap.add_argument(
+        "--shard",
+        default="0/1",
+        help="K/N: play only games i with i %% N == K (run N processes, one per "
+        "shard, each with its own --out; concatenate the files to report)",
+    )
     args = ap.parse_args()
     if args.report:
         report(args.out, args.json)

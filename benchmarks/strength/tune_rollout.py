@@ -45,8 +45,9 @@ def rate(r: tuple[int, int, int]) -> float:
     return (won + none / 2) / (won + lost + none)
 
 
-def tune(seed0: int, deals: int, sweeps: int, start: list[float] | None = None,
-         scale: float = 1.0) -> list[float]:
+def tune(
+    seed0: int, deals: int, sweeps: int, start: list[float] | None = None, scale: float = 1.0
+) -> list[float]:
     w = list(_core.W_DEFAULTS) if start is None else start
     steps = [s if NAMES[j] in INTEGER else s * scale for j, s in enumerate(STEPS)]
     best = evaluate(w, seed0, deals)[0]
@@ -62,7 +63,9 @@ def tune(seed0: int, deals: int, sweeps: int, start: list[float] | None = None,
             won, x = max(cand, key=lambda c: c[0])
             if won > best:
                 best, w, gained = won, x, True
-                print(f"sweep {sweep} {name:12s} -> {x[i]:8.3f}  {won / (2 * deals):.4f}", flush=True)
+                print(
+                    f"sweep {sweep} {name:12s} -> {x[i]:8.3f}  {won / (2 * deals):.4f}", flush=True
+                )
         if not gained:
             steps = [s if NAMES[j] in INTEGER else s / 2 for j, s in enumerate(steps)]
             print(f"sweep {sweep}: no gain, steps halved", flush=True)
@@ -95,9 +98,12 @@ def report(w: list[float], seed0: int, deals: int) -> float:
     var = sq / deals - mean * mean
     half = 1.96 * math.sqrt(var / deals)
     check = rate(evaluate(w, seed0, deals))
-    print(f"held-out: {2 * deals} rounds ({deals} deals x 2 seatings): {mean:.4f} "
-          f"95% CI {mean - half:.4f} - {mean + half:.4f}; deals won in 0/1/2 seatings "
-          f"{split}; weighted_duels says {check:.4f}", flush=True)
+    print(
+        f"held-out: {2 * deals} rounds ({deals} deals x 2 seatings): {mean:.4f} "
+        f"95% CI {mean - half:.4f} - {mean + half:.4f}; deals won in 0/1/2 seatings "
+        f"{split}; weighted_duels says {check:.4f}",
+        flush=True,
+    )
     return mean
 
 

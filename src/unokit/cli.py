@@ -229,7 +229,9 @@ def conformance(
 
 @app.command()
 def sim(
-    variant: Annotated[Variant, typer.Option(help="The variant.", case_sensitive=False)] = Variant.classic,
+    variant: Annotated[
+        Variant, typer.Option(help="The variant.", case_sensitive=False)
+    ] = Variant.classic,
     players: Annotated[int, typer.Option(help="Number of seats.")] = 2,
     games: Annotated[
         int, typer.Option(help="Rounds to play (matches with --match).", min=1)
@@ -245,11 +247,17 @@ def sim(
     think_ms: ThinkMs = None,
     sims: Annotated[
         int | None,
-        typer.Option("--sims", min=1, help="Search budget by count: rollouts per decision "
-                     "(reproducible whatever the load; overrides --think-ms)."),
+        typer.Option(
+            "--sims",
+            min=1,
+            help="Search budget by count: rollouts per decision "
+            "(reproducible whatever the load; overrides --think-ms).",
+        ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    workers: Annotated[int, typer.Option(help="Parallel processes (results do not change).", min=1)] = 1,
+    workers: Annotated[
+        int, typer.Option(help="Parallel processes (results do not change).", min=1)
+    ] = 1,
     ray: Annotated[
         str | None,
         typer.Option(

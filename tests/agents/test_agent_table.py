@@ -57,8 +57,14 @@ def test_refused_moves_change_nothing_and_say_what_is_legal() -> None:
     t = AgentTable("flip", 3, opponents="random", seed=4)
     before = t.game.copy()
     legal = [m["move"] for m in t.legal_moves()]
-    for bad, why in [("P0 PLAY R9", "is not"), ("P1 DRAW", "is not"), ("NEXT", "round is over"),
-                     ("fly", "is not a command"), ("", "empty move"), (WAIT, "WAIT is only")]:
+    for bad, why in [
+        ("P0 PLAY R9", "is not"),
+        ("P1 DRAW", "is not"),
+        ("NEXT", "round is over"),
+        ("fly", "is not a command"),
+        ("", "empty move"),
+        (WAIT, "WAIT is only"),
+    ]:
         with pytest.raises(IllegalActionError) as e:
             t.play(bad)
         assert why in str(e.value) or why == "round is over"

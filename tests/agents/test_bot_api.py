@@ -63,8 +63,14 @@ def create(base: str, seats: list[dict[str, Any]], **extra: Any) -> dict[str, An
 
 
 def test_the_example_client_plays_a_whole_match(server: str) -> None:
-    room = create(server, [{"kind": "human", "external": True},
-                           {"kind": "bot", "level": "heuristic"}, {"kind": "bot", "level": "random"}])
+    room = create(
+        server,
+        [
+            {"kind": "human", "external": True},
+            {"kind": "bot", "level": "heuristic"},
+            {"kind": "bot", "level": "random"},
+        ],
+    )
     assert room["external"] == [{"seat": 0, "token": room["token"]}]
     assert room["info"]["status"] == "playing"  # every seat is taken: the match is on
     link = server + room["invite"]
@@ -111,10 +117,14 @@ def test_bad_arguments_are_refused_before_connecting(server: str) -> None:
     cases = [
         (["bot", "connect", "http://127.0.0.1:1/x", "--token", "t"], "is not a room link"),
         (["bot", "connect", server + "/r/abc", "--level", "normal"], "seat token"),
-        (["bot", "connect", server + "/r/abc", "--token", "t", "--level", "grandmaster"],
-         "unknown bot 'grandmaster'"),
-        (["bot", "connect", server + "/r/abc", "--token", "t", "--engine", "/no/such/engine"],
-         "not found"),
+        (
+            ["bot", "connect", server + "/r/abc", "--token", "t", "--level", "grandmaster"],
+            "unknown bot 'grandmaster'",
+        ),
+        (
+            ["bot", "connect", server + "/r/abc", "--token", "t", "--engine", "/no/such/engine"],
+            "not found",
+        ),
         (["bot", "connect", server + "/r/abc", "--token", "t", "--matches", "0"], "at least 1"),
     ]
     for args, message in cases:

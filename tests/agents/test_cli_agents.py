@@ -32,8 +32,10 @@ def test_a_missing_extra_is_one_line_with_the_install_command(
         (["bot", "connect", "http://127.0.0.1:8000/r/abc"], "seat token"),
         (["bot", "connect", "ftp://x/r/abc", "--token", "t"], "is not a room link"),
         (["tournament", "--engine", "/no/such/engine", "--games", "1"], "not found"),
-        (["play", "--plain", "--players", "2", "--hotseat", "2", "--engine", "sh"],
-         "--engine needs a bot seat"),
+        (
+            ["play", "--plain", "--players", "2", "--hotseat", "2", "--engine", "sh"],
+            "--engine needs a bot seat",
+        ),
     ],
 )
 def test_bad_arguments_are_refused_at_once(args: list[str], message: str) -> None:

@@ -134,8 +134,10 @@ def test_bad_engine_commands_are_refused_before_any_game(tmp_path: Path) -> None
         EngineBot(command=str(tmp_path / "nope"))
     with pytest.raises(OptionError, match="needs a command"):
         make_bot("engine")
-    res = runner.invoke(app, ["tournament", "--bots", "heuristic", "--engine",
-                              str(tmp_path / "nope"), "--games", "2"])
+    res = runner.invoke(
+        app,
+        ["tournament", "--bots", "heuristic", "--engine", str(tmp_path / "nope"), "--games", "2"],
+    )
     assert res.exit_code == 2 and "not found" in res.output
     res = runner.invoke(app, ["tournament", "--engine-timeout-ms", "0", "--engine", "sh"])
     assert res.exit_code == 2 and "must be at least 1" in res.output
@@ -143,8 +145,23 @@ def test_bad_engine_commands_are_refused_before_any_game(tmp_path: Path) -> None
 
 def test_tournament_command_with_an_engine(tmp_path: Path, firstplay: str) -> None:
     crash = script(tmp_path, "crash.sh", "exit 1")
-    res = runner.invoke(app, ["tournament", "--bots", "heuristic", "--engine", firstplay,
-                              "--engine", crash, "--games", "6", "--workers", "2", "--json"])
+    res = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--bots",
+            "heuristic",
+            "--engine",
+            firstplay,
+            "--engine",
+            crash,
+            "--games",
+            "6",
+            "--workers",
+            "2",
+            "--json",
+        ],
+    )
     assert res.exit_code == 0, res.output
     out = json.loads(res.stdout)
     assert out["bots"]["engine:crash.sh"]["forfeits"] == 4

@@ -21,8 +21,16 @@ from unokit.records.record import dumps  # noqa: E402
 pytestmark = pytest.mark.timeout(180)
 
 SERVER = StdioServerParameters(command=sys.executable, args=["-m", "unokit", "mcp"])
-TOOLS = {"new_game", "get_observation", "legal_moves", "play_move", "call_uno", "catch_uno",
-         "get_rules", "ask_bot"}
+TOOLS = {
+    "new_game",
+    "get_observation",
+    "legal_moves",
+    "play_move",
+    "call_uno",
+    "catch_uno",
+    "get_rules",
+    "ask_bot",
+}
 
 
 def text_of(result: CallToolResult) -> str:
@@ -141,7 +149,9 @@ async def test_streamable_http() -> None:
         async with Client(f"http://127.0.0.1:{port}/mcp") as client:
             start = ok(await client.call_tool("new_game", {"variant": "flex", "seed": 4}))
             move = start["legal_moves"][0]["move"]
-            played = await client.call_tool("play_move", {"move": move, "game_id": start["game_id"]})
+            played = await client.call_tool(
+                "play_move", {"move": move, "game_id": start["game_id"]}
+            )
             assert ok(played)["accepted"] == move
     finally:
         proc.terminate()

@@ -7,7 +7,9 @@ import random
 
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel", reason="the openspiel extra: pip install 'unokit[openspiel]'")
+pyspiel = pytest.importorskip(
+    "pyspiel", reason="the openspiel extra: pip install 'unokit[openspiel]'"
+)
 
 import numpy as np  # noqa: E402
 

@@ -3,6 +3,7 @@ cdfee3b, verbatim apart from this docstring): the oracle of
 tests/bots/test_rollout.py, which checks that the same seed gives the same
 rollout on the core. Stepping a ``Game`` here loads and stores the position
 per command."""
+
 from __future__ import annotations
 
 import functools

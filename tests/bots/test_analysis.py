@@ -39,8 +39,7 @@ def test_analyse_reports_each_decision_of_the_seat() -> None:
         assert r.label == expected
         if r.loss > 0:
             assert r.best != r.played
-    assert all(r.command not in {x.command for x in analyse(rec, seat=1, samples=8)}
-               for r in rows)
+    assert all(r.command not in {x.command for x in analyse(rec, seat=1, samples=8)} for r in rows)
 
 
 @pytest.mark.parametrize("variant", ["classic", "flip"])

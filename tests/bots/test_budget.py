@@ -21,8 +21,14 @@ runner = CliRunner()
 
 
 def _position() -> Game:
-    return Game.setup("classic", 2, hands=[["R1", "R2", "B3", "W", "GS"], ["G1", "G2", "Y4"]],
-                      draw=["Y1", "Y2", "Y3", "B7", "G9"], discard=["R5"], current=0)
+    return Game.setup(
+        "classic",
+        2,
+        hands=[["R1", "R2", "B3", "W", "GS"], ["G1", "G2", "Y4"]],
+        draw=["Y1", "Y2", "Y3", "B7", "G9"],
+        discard=["R5"],
+        current=0,
+    )
 
 
 class _FakeTime:
@@ -98,20 +104,34 @@ def test_same_seed_and_sims_same_tournament() -> None:
     ends the same way (the decisions are the same)."""
     specs = parse_bots("hard,heuristic", sims=40)
     assert dict(specs[0].options) == {"sims": 40}
-    runs = [
-        run_tournament("flip", 2, specs, games=6, seed=11, workers=w) for w in (1, 2, 1)
-    ]
+    runs = [run_tournament("flip", 2, specs, games=6, seed=11, workers=w) for w in (1, 2, 1)]
     strips = [
-        [(r.index, r.winners, r.points, r.turns, r.decisions)
-         for r in sorted(run.results, key=lambda r: r.index)]
+        [
+            (r.index, r.winners, r.points, r.turns, r.decisions)
+            for r in sorted(run.results, key=lambda r: r.index)
+        ]
         for run in runs
     ]
     assert strips[0] == strips[1] == strips[2]
 
 
 def test_cli_sims_is_reproducible() -> None:
-    args = ["tournament", "--bots", "hard,heuristic", "--games", "4", "--seed", "3",
-            "--workers", "1", "--sims", "30", "--json", "--variant", "flex"]
+    args = [
+        "tournament",
+        "--bots",
+        "hard,heuristic",
+        "--games",
+        "4",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--sims",
+        "30",
+        "--json",
+        "--variant",
+        "flex",
+    ]
     first = runner.invoke(app, args)
     second = runner.invoke(app, args)
     assert first.exit_code == 0, first.output
@@ -125,8 +145,9 @@ def test_cli_sims_is_reproducible() -> None:
 
 
 def test_cli_sim_and_bad_sims() -> None:
-    r = runner.invoke(app, ["sim", "--bots", "hard,heuristic", "--games", "2", "--sims", "20",
-                            "--json"])
+    r = runner.invoke(
+        app, ["sim", "--bots", "hard,heuristic", "--games", "2", "--sims", "20", "--json"]
+    )
     assert r.exit_code == 0, r.output
     assert json.loads(r.stdout)["games"] == 2
     for cmd in (["sim"], ["tournament", "--workers", "1"]):
@@ -150,9 +171,13 @@ def test_own_tuned_is_reproducible_with_sims() -> None:
     specs = parse_bots("hard:own=tuned,heuristic", sims=40)
     assert dict(specs[0].options) == {"own": "tuned", "sims": 40}
     strips = [
-        [(r.index, r.winners, r.points, r.turns, r.decisions)
-         for r in sorted(run_tournament("classic", 2, specs, games=4, seed=9,
-                                        workers=1).results, key=lambda r: r.index)]
+        [
+            (r.index, r.winners, r.points, r.turns, r.decisions)
+            for r in sorted(
+                run_tournament("classic", 2, specs, games=4, seed=9, workers=1).results,
+                key=lambda r: r.index,
+            )
+        ]
         for _ in range(2)
     ]
     assert strips[0] == strips[1]

@@ -49,7 +49,9 @@ def _positions(variant: str, players: int, options: dict[str, object], seed: int
 CASES = [(v, o) for v in ("classic", "flip", "flex") for o in RULES]
 
 
-@pytest.mark.parametrize(("variant", "options"), CASES + [("flip", {"flipPairing": "random_seeded"})])
+@pytest.mark.parametrize(
+    ("variant", "options"), CASES + [("flip", {"flipPairing": "random_seeded"})]
+)
 def test_samples_show_the_same_observation(variant: str, options: dict[str, object]) -> None:
     checked = Counter[str]()
     for players in (2, 3):
@@ -71,8 +73,11 @@ def test_samples_show_the_same_observation(variant: str, options: dict[str, obje
 
 @pytest.mark.parametrize(
     ("variant", "options"),
-    CASES + [("flex", {"flexFlexSideWD4Restricted": True}),
-             ("flip", {"flipExposedWildChooser": "next_player"})],
+    CASES
+    + [
+        ("flex", {"flexFlexSideWD4Restricted": True}),
+        ("flip", {"flipExposedWildChooser": "next_player"}),
+    ],
 )
 def test_the_real_deal_rebuilds_the_real_game(variant: str, options: dict[str, object]) -> None:
     """Every public fact and pending decision (challenge, stack, colour choice)
@@ -111,7 +116,8 @@ def test_flip_samples_keep_every_visible_back_face() -> None:
 
 def test_a_hand_revealed_by_a_challenge_is_known_until_played() -> None:
     g = Game.setup(
-        "classic", 2,
+        "classic",
+        2,
         hands=[["R1", "B2"], ["W4", "R5", "G7", "Y3"]],
         draw=["B5", "B6", "B7", "B8", "B9", "G1", "G2", "G3"],
         discard=["R9"],
@@ -154,8 +160,9 @@ def test_hand_inferences_hold_for_players_who_draw_only_when_stuck() -> None:
                         for r in infs[s]:
                             if r.trust < 1.0:
                                 continue
-                            assert sum(1 for c in sample.hands[s] if r.allows(g.variant, c)) \
-                                >= r.old
+                            assert (
+                                sum(1 for c in sample.hands[s] if r.allows(g.variant, c)) >= r.old
+                            )
                 g.apply(bots[me].act(obs))
     assert rules > 100
 
@@ -163,7 +170,8 @@ def test_hand_inferences_hold_for_players_who_draw_only_when_stuck() -> None:
 def test_draw_inference_example() -> None:
     """P1 drew on a red 9: none of its old cards is red, a 9 or a wild."""
     g = Game.setup(
-        "classic", 2,
+        "classic",
+        2,
         hands=[["R1", "B2", "G4"], ["B5", "G6", "Y7"]],
         draw=["B8", "G1", "G2", "G3", "Y1", "Y2"],
         discard=["R9"],
@@ -186,7 +194,8 @@ def test_draw_inference_example() -> None:
 def test_wild_draw_four_inference_is_soft_until_a_challenge_settles_it() -> None:
     def position() -> Game:
         return Game.setup(
-            "classic", 3,
+            "classic",
+            3,
             hands=[["R1", "B2", "G4"], ["W4", "B5", "G6", "Y7"], ["G1", "Y2", "B3"]],
             draw=["B8", "G1", "G2", "G3", "Y1", "Y2", "B9", "B1"],
             discard=["R9"],
@@ -208,7 +217,8 @@ def test_wild_draw_four_inference_is_soft_until_a_challenge_settles_it() -> None
     assert wd4.trust == 1.0 and wd4.old == 3 and wild.trust < 1.0
     # a bluff that a challenge exposes tells nothing any more
     g = Game.setup(
-        "classic", 3,
+        "classic",
+        3,
         hands=[["R1", "B2", "G4"], ["W4", "R5", "G6", "Y7"], ["G1", "Y2", "B3"]],
         draw=["B8", "G1", "G2", "G3", "Y1", "Y2", "B9", "B1"],
         discard=["R9"],
@@ -221,7 +231,8 @@ def test_wild_draw_four_inference_is_soft_until_a_challenge_settles_it() -> None
 
 def test_named_colour_and_last_play_inferences() -> None:
     g = Game.setup(
-        "classic", 2,
+        "classic",
+        2,
         hands=[["R1", "B2", "G4", "Y5"], ["W", "B5", "B6", "Y7", "G8"]],
         draw=["B8", "G1", "G2", "G3", "Y1", "Y2", "B9", "B1"],
         discard=["R9"],
@@ -306,7 +317,9 @@ def test_posterior_samples_explain_the_past_plays_better() -> None:
     assert misfit[64] < 0.5 * misfit[0]
 
 
-@pytest.mark.parametrize(("variant", "options"), CASES + [("flip", {"flipPairing": "random_seeded"})])
+@pytest.mark.parametrize(
+    ("variant", "options"), CASES + [("flip", {"flipPairing": "random_seeded"})]
+)
 def test_chain_samples_show_the_same_observation(variant: str, options: dict[str, object]) -> None:
     """The Markov chain's deals (``mcmc=N``) are real games that show the seat
     exactly its observation, as plain deals do, with the deck's cards."""
@@ -397,7 +410,9 @@ def test_plays_marked_exact_fit_the_true_hand() -> None:
     assert exact > 100 and inexact > 100
 
 
-@pytest.mark.parametrize(("variant", "options"), CASES + [("flip", {"flipPairing": "random_seeded"})])
+@pytest.mark.parametrize(
+    ("variant", "options"), CASES + [("flip", {"flipPairing": "random_seeded"})]
+)
 def test_a_sample_on_the_core_is_the_sample_of_the_game(
     variant: str, options: dict[str, object]
 ) -> None:

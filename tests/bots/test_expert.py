@@ -47,8 +47,14 @@ def test_features_see_the_sampled_state_from_one_seat() -> None:
     """The features of a state from seat 0 and seat 1 differ (hands swap
     places), and a card moving between the other hands changes them."""
     f = StateFeatures("classic", 2)
-    g = Game.setup("classic", 2, hands=[["R1", "B2"], ["G1", "G2", "Y3"]], draw=["Y1", "Y2"],
-                   discard=["R3"], current=0)
+    g = Game.setup(
+        "classic",
+        2,
+        hands=[["R1", "B2"], ["G1", "G2", "Y3"]],
+        draw=["Y1", "Y2"],
+        discard=["R3"],
+        current=0,
+    )
     a, b = f.vector(g, 0), f.vector(g, 1)
     assert a.shape == b.shape == (f.size,) and not np.array_equal(a, b)
     assert float(a.max()) <= 1.0
@@ -109,8 +115,11 @@ def test_calibration_maps(tmp_path: Path) -> None:
     cmap = [[-3.0, -1.0, 0.0, 1.5, 4.0], [-4.0, -1.2, 0.1, 1.5, 3.0]]
     out = calibrate(z, {"calibration_map": cmap, "calibration": [5.0, 5.0]})
     assert out.dtype == np.float32 and bool(np.all(np.diff(out) > 0))
-    assert np.allclose(calibrate(np.array(cmap[0], dtype=np.float32), {"calibration_map": cmap}),
-                       cmap[1], atol=1e-5)
+    assert np.allclose(
+        calibrate(np.array(cmap[0], dtype=np.float32), {"calibration_map": cmap}),
+        cmap[1],
+        atol=1e-5,
+    )
     f = StateFeatures("classic", 2)
     net = ValueNet.random(f.size, (8,), seed=1, meta={"variant": "classic", "players": 2})
     x = np.stack([f.vector(Game.new("classic", 2, seed=s), 0) for s in range(20)])
@@ -123,8 +132,9 @@ def test_calibration_maps(tmp_path: Path) -> None:
     assert back.meta["calibration_map"] == cmap and back.meta["calibration"] == [1.3, 0.1]
     mapped = back.predict(x)
     z0 = back.logits(x)
-    assert np.allclose(mapped, 1 / (1 + np.exp(-calibrate(z0, {"calibration_map": cmap}))),
-                       atol=1e-5)
+    assert np.allclose(
+        mapped, 1 / (1 + np.exp(-calibrate(z0, {"calibration_map": cmap}))), atol=1e-5
+    )
     order = np.argsort(z0)  # the map keeps the order of the positions
     assert bool(np.all(np.diff(mapped[order]) >= 0)) and bool(np.all(np.diff(raw[order]) >= 0))
     assert not np.allclose(platt, raw)
@@ -150,16 +160,27 @@ def test_expert_without_a_network_searches_like_hard() -> None:
 
 
 def test_expert_is_reproducible_and_takes_a_forced_win() -> None:
-    g = Game.setup("classic", 2, hands=[["RS", "R5"], ["G1", "G2", "G3", "Y4", "B6"]],
-                   draw=["G7", "Y8", "B9", "G5", "Y6", "B1"], discard=["R3"], current=0)
+    g = Game.setup(
+        "classic",
+        2,
+        hands=[["RS", "R5"], ["G1", "G2", "G3", "Y4", "B6"]],
+        draw=["G7", "Y8", "B9", "G5", "Y6", "B1"],
+        discard=["R3"],
+        current=0,
+    )
     acts = [ExpertBot(seed=4, sims=100).act(g.observe(0)) for _ in range(2)]
     assert acts[0] == acts[1]
     assert isinstance(acts[0], Play) and str(acts[0].card) == "RS" and acts[0].uno
 
 
 def test_bad_expert_options_are_refused(tmp_path: Path) -> None:
-    for bad in ({"leaf": "oracle"}, {"depth": -1}, {"depth": "deep"}, {"sims": 0},
-                {"net": str(tmp_path / "missing.npz")}):
+    for bad in (
+        {"leaf": "oracle"},
+        {"depth": -1},
+        {"depth": "deep"},
+        {"sims": 0},
+        {"net": str(tmp_path / "missing.npz")},
+    ):
         with pytest.raises(OptionError):
             make_bot("expert", **bad)
 
@@ -169,11 +190,15 @@ def test_training_smoke_run(tmp_path: Path) -> None:
     epochs, the weights for NumPy, the log and the learning curve; the expert
     plays with the weights it wrote."""
     cfg = tmp_path / "smoke.toml"
-    cfg.write_text("games = 400\nepochs = 4\nhidden = [32]\nlr = 0.003\n"
-                   "data_seconds = 40\ntrain_seconds = 40\n")
+    cfg.write_text(
+        "games = 400\nepochs = 4\nhidden = [32]\nlr = 0.003\n"
+        "data_seconds = 40\ntrain_seconds = 40\n"
+    )
     out = tmp_path / "run"
-    r = runner.invoke(app, ["train", "--variant", "classic", "--config", str(cfg),
-                            "--seed", "3", "--out", str(out)])
+    r = runner.invoke(
+        app,
+        ["train", "--variant", "classic", "--config", str(cfg), "--seed", "3", "--out", str(out)],
+    )
     assert r.exit_code == 0, r.output
     log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
     assert [row["epoch"] for row in log] == [1, 2, 3, 4]
@@ -200,8 +225,12 @@ def test_training_smoke_run(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "message"),
-    [("games = 'many'\n", "bad value"), ("colour = 3\n", "unknown settings"),
-     ("epochs = 0\n", "positive"), ("hidden = [\n", "not valid")],
+    [
+        ("games = 'many'\n", "bad value"),
+        ("colour = 3\n", "unknown settings"),
+        ("epochs = 0\n", "positive"),
+        ("hidden = [\n", "not valid"),
+    ],
 )
 def test_train_refuses_bad_configs(tmp_path: Path, text: str, message: str) -> None:
     cfg = tmp_path / "c.toml"

@@ -26,8 +26,11 @@ def test_every_level_is_registered() -> None:
 def test_levels_play_legal_rounds(variant: str, level: str) -> None:
     """Three seats of the level against a heuristic; every action is applied by
     the engine, which raises on anything illegal."""
-    opts = {"matchMode": "single_round", "stacking": "escalate"} if level != "hard" else {
-        "matchMode": "single_round"}
+    opts = (
+        {"matchMode": "single_round", "stacking": "escalate"}
+        if level != "hard"
+        else {"matchMode": "single_round"}
+    )
     for seed in range(2):
         g = Game.new(variant, 3, opts, seed=seed)
         extra = FAST_HARD if level == "hard" else {}
@@ -41,8 +44,13 @@ def test_levels_play_legal_rounds(variant: str, level: str) -> None:
 
 
 def test_hard_handles_house_rules_and_every_decision() -> None:
-    opts = {"matchMode": "single_round", "stacking": "escalate", "sevenZero": True,
-            "jumpIn": True, "drawUntilPlayable": True}
+    opts = {
+        "matchMode": "single_round",
+        "stacking": "escalate",
+        "sevenZero": True,
+        "jumpIn": True,
+        "drawUntilPlayable": True,
+    }
     seen = set()
     for variant in ("classic", "flip", "flex"):
         g = Game.new(variant, 2, opts, seed=3)
@@ -112,8 +120,14 @@ def test_hard_sees_only_what_the_observation_holds() -> None:
 
 def test_hard_takes_a_forced_win() -> None:
     """Skip then the last card wins at once; playing the 5 first lets P1 move."""
-    g = Game.setup("classic", 2, hands=[["RS", "R5"], ["G1", "G2", "G3", "Y4", "B6"]],
-                   draw=["G7", "Y8", "B9", "G5", "Y6", "B1"], discard=["R3"], current=0)
+    g = Game.setup(
+        "classic",
+        2,
+        hands=[["RS", "R5"], ["G1", "G2", "G3", "Y4", "B6"]],
+        draw=["G7", "Y8", "B9", "G5", "Y6", "B1"],
+        discard=["R3"],
+        current=0,
+    )
     bot = ISMCTSBot(seed=4, think_ms=None, iterations=120)
     a = bot.act(g.observe(0))
     assert isinstance(a, Play) and str(a.card) == "RS" and a.uno
@@ -121,16 +135,28 @@ def test_hard_takes_a_forced_win() -> None:
 
 
 def test_hard_moves_at_once_when_there_is_one_choice() -> None:
-    g = Game.setup("classic", 2, hands=[["B1", "B2"], ["G1", "G2"]], draw=["Y1", "Y2"],
-                   discard=["R3"], current=0)
+    g = Game.setup(
+        "classic",
+        2,
+        hands=[["B1", "B2"], ["G1", "G2"]],
+        draw=["Y1", "Y2"],
+        discard=["R3"],
+        current=0,
+    )
     bot = ISMCTSBot(seed=0, think_ms=5000)
     assert str(bot.act(g.observe(0))) == "P0 DRAW"
     assert bot.stats.iterations == 0
 
 
 def test_hard_searches_within_a_cpu_budget() -> None:
-    g = Game.setup("classic", 2, hands=[["R1", "R2", "B3", "W"], ["G1", "G2"]],
-                   draw=["Y1", "Y2", "Y3"], discard=["R5"], current=0)
+    g = Game.setup(
+        "classic",
+        2,
+        hands=[["R1", "R2", "B3", "W"], ["G1", "G2"]],
+        draw=["Y1", "Y2", "Y3"],
+        discard=["R5"],
+        current=0,
+    )
     bot = ISMCTSBot(seed=0, think_ms=30)
     assert g.is_legal(bot.act(g.observe(0)))
     assert bot.stats.iterations >= 1
@@ -139,8 +165,9 @@ def test_hard_searches_within_a_cpu_budget() -> None:
 def test_hard_set_up_position_without_a_full_deck_falls_back() -> None:
     """More hidden places than unseen cards (an impossible deck): still a legal move."""
     # Game.setup refuses impossible decks, so corrupt a valid position (replace does not check)
-    g = Game.setup("classic", 2, hands=[["R1", "B2"], ["G1"]], draw=["G2"], discard=["R3"],
-                   current=0)
+    g = Game.setup(
+        "classic", 2, hands=[["R1", "B2"], ["G1"]], draw=["G2"], discard=["R3"], current=0
+    )
     g = g.replace(hands=[g.hands[0], [g.hands[1][0]] * 80], draw=[g.draw[0]] * 40)
     a = ISMCTSBot(seed=0, think_ms=None, iterations=10).act(g.observe(0))
     assert g.is_legal(a)
@@ -175,8 +202,14 @@ def test_easy_is_weaker_than_normal() -> None:
 
 
 def test_easy_forgets_uno_sometimes() -> None:
-    g = Game.setup("classic", 2, hands=[["R1", "R2"], ["G1", "G2"]], draw=["Y1", "Y5", "Y6", "Y7"],
-                   discard=["R3"], current=0)
+    g = Game.setup(
+        "classic",
+        2,
+        hands=[["R1", "R2"], ["G1", "G2"]],
+        draw=["Y1", "Y5", "Y6", "Y7"],
+        discard=["R3"],
+        current=0,
+    )
     acts = [make_bot("easy", seed=s, mistakes=0).act(g.observe(0)) for s in range(12)]
     calls = {a.uno for a in acts if isinstance(a, Play)}
     assert calls == {True, False}
@@ -184,8 +217,10 @@ def test_easy_forgets_uno_sometimes() -> None:
 
 def test_random_positions_get_legal_answers_from_every_bot() -> None:
     rnd = random.Random(5)
-    bots = {name: make_bot(name, seed=1, **(FAST_HARD if name == "hard" else {}))
-            for name in ("random", "heuristic", "easy", "normal", "hard")}
+    bots = {
+        name: make_bot(name, seed=1, **(FAST_HARD if name == "hard" else {}))
+        for name in ("random", "heuristic", "easy", "normal", "hard")
+    }
     for variant in ("classic", "flip", "flex"):
         g = Game.new(variant, 3, {"matchMode": "single_round"}, seed=8)
         while g.phase < 4:

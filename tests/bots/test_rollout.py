@@ -11,14 +11,20 @@ from unokit import Game
 from unokit.bots.rollout import greedy_move, rollout, sensible_move, sensible_rollout
 from unokit.engine.core import CoreGame
 
-OPTIONS = [{}, {"sevenZero": True}, {"stacking": "escalate"}, {"forcedPlay": True},
-           {"drawUntilPlayable": True}]
+OPTIONS = [
+    {},
+    {"sevenZero": True},
+    {"stacking": "escalate"},
+    {"forcedPlay": True},
+    {"drawUntilPlayable": True},
+]
 
 
 @pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
 @pytest.mark.parametrize("options", OPTIONS)
-def test_inlined_rollout_equals_stepping_the_policy(variant: str,
-                                                    options: dict[str, object]) -> None:
+def test_inlined_rollout_equals_stepping_the_policy(
+    variant: str, options: dict[str, object]
+) -> None:
     seeds = 25 if variant == "flex" else 6  # Flex has its own inlined turn
     for players in (2, 3):
         for seed in range(seeds):
@@ -118,8 +124,7 @@ def _off_path_positions(variant: str, options: dict[str, object]) -> Iterator[Co
     for players in (2, 3, 4):
         for seed in range(6):
             rng = random.Random(seed)
-            c = CoreGame.new(variant, players, dict(options, matchMode="single_round"),
-                             seed=seed)
+            c = CoreGame.new(variant, players, dict(options, matchMode="single_round"), seed=seed)
             while c.phase < 4:
                 yield c
                 m = sensible_move(c)
@@ -187,16 +192,16 @@ def test_mixed_playouts(variant: str) -> None:
         for seat in (0, 1):
             a = CoreGame.new(variant, 2, {"matchMode": "single_round"}, seed=seed)
             b = a.copy()
-            assert a._g.mixed_playout(100_000, seat, _core.W_DEFAULTS) == \
-                b._g.sensible_playout(100_000)
+            assert a._g.mixed_playout(100_000, seat, _core.W_DEFAULTS) == b._g.sensible_playout(
+                100_000
+            )
             assert a.state_tuple() == b.state_tuple()
             c = CoreGame.new(variant, 2, {"matchMode": "single_round"}, seed=seed)
             d = c.copy()
             turns = c._g.mixed_playout(100_000, seat, TUNED_WEIGHTS)
             steps = 0
             while d.phase < 4:
-                m = (d._g.weighted_move(TUNED_WEIGHTS) if d.current == seat
-                     else d._g.sensible_move())
+                m = d._g.weighted_move(TUNED_WEIGHTS) if d.current == seat else d._g.sensible_move()
                 d._g.apply_move(m, -1, True)
                 steps += 1
             assert steps == turns and c.state_tuple() == d.state_tuple()

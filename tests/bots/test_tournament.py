@@ -26,8 +26,9 @@ from unokit.engine.options import Options
 runner = CliRunner()
 
 
-@pytest.mark.parametrize(("bots", "seats"), [(2, 2), (2, 3), (3, 3), (2, 4), (3, 2), (4, 2),
-                                             (5, 3)])
+@pytest.mark.parametrize(
+    ("bots", "seats"), [(2, 2), (2, 3), (3, 3), (2, 4), (3, 2), (4, 2), (5, 3)]
+)
 def test_every_bot_plays_every_seat_equally(bots: int, seats: int) -> None:
     ups = lineups(bots, seats)
     per_seat = [Counter(up[s] for up in ups) for s in range(seats)]
@@ -35,8 +36,13 @@ def test_every_bot_plays_every_seat_equally(bots: int, seats: int) -> None:
         assert set(per_seat[s]) == set(range(bots))
         assert len(set(per_seat[s].values())) == 1  # each bot equally often at seat s
     if bots > seats:  # every pair of bots meets
-        pairs = {frozenset((up[i], up[j])) for up in ups for i in range(seats)
-                 for j in range(seats) if i != j}
+        pairs = {
+            frozenset((up[i], up[j]))
+            for up in ups
+            for i in range(seats)
+            for j in range(seats)
+            if i != j
+        }
         assert len(pairs) == bots * (bots - 1) // 2
 
 
@@ -100,10 +106,14 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
     specs = parse_bots("heuristic,random,easy")
     one = run_tournament("flip", 3, specs, games=12, seed=2, workers=1)
     two = run_tournament("flip", 3, specs, games=12, seed=2, workers=2)
-    strip = [(r.index, r.lineup, r.winners, r.points, r.turns)
-             for r in sorted(one.results, key=lambda r: r.index)]
-    assert strip == [(r.index, r.lineup, r.winners, r.points, r.turns)
-                     for r in sorted(two.results, key=lambda r: r.index)]
+    strip = [
+        (r.index, r.lineup, r.winners, r.points, r.turns)
+        for r in sorted(one.results, key=lambda r: r.index)
+    ]
+    assert strip == [
+        (r.index, r.lineup, r.winners, r.points, r.turns)
+        for r in sorted(two.results, key=lambda r: r.index)
+    ]
     assert one.to_dict() | {"bots": {}} == two.to_dict() | {"bots": {}}
     for name in ("heuristic", "random", "easy"):
         a, b = one.bots[name].to_dict(), two.bots[name].to_dict()
@@ -115,21 +125,48 @@ def test_results_do_not_depend_on_the_number_of_workers() -> None:
 
 def test_parse_bots() -> None:
     specs = parse_bots("hard:think_ms=50:rollout=greedy, heuristic,heuristic", think_ms=200)
-    assert [s.label for s in specs] == ["hard:think_ms=50:rollout=greedy", "heuristic",
-                                         "heuristic#2"]
+    assert [s.label for s in specs] == [
+        "hard:think_ms=50:rollout=greedy",
+        "heuristic",
+        "heuristic#2",
+    ]
     assert dict(specs[0].options) == {"think_ms": 50, "rollout": "greedy"}
     assert dict(specs[1].options) == {"think_ms": 200}
-    for bad in ("", "nosuch", "hard:think_ms", "hard:think_ms=0", "hard:colour=red",
-                "heuristic:think_ms=5"):
+    for bad in (
+        "",
+        "nosuch",
+        "hard:think_ms",
+        "hard:think_ms=0",
+        "hard:colour=red",
+        "heuristic:think_ms=5",
+    ):
         with pytest.raises(OptionError):
             parse_bots(bad)
 
 
 def test_cli_json_and_plot(tmp_path: Path) -> None:
     png = tmp_path / "chart.png"
-    r = runner.invoke(app, ["tournament", "--variant", "classic", "--players", "2",
-                            "--bots", "heuristic,random", "--games", "10", "--seed", "3",
-                            "--workers", "1", "--json", "--plot", str(png)])
+    r = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--variant",
+            "classic",
+            "--players",
+            "2",
+            "--bots",
+            "heuristic,random",
+            "--games",
+            "10",
+            "--seed",
+            "3",
+            "--workers",
+            "1",
+            "--json",
+            "--plot",
+            str(png),
+        ],
+    )
     assert r.exit_code == 0, r.output
     doc = json.loads(r.stdout)
     assert doc["games"] == 10 and set(doc["bots"]) == {"heuristic", "random"}
@@ -148,8 +185,22 @@ def test_cli_json_and_plot(tmp_path: Path) -> None:
 
 
 def test_cli_table() -> None:
-    r = runner.invoke(app, ["tournament", "--bots", "normal,easy", "--games", "4",
-                            "--workers", "1", "--variant", "flex", "--players", "3"])
+    r = runner.invoke(
+        app,
+        [
+            "tournament",
+            "--bots",
+            "normal,easy",
+            "--games",
+            "4",
+            "--workers",
+            "1",
+            "--variant",
+            "flex",
+            "--players",
+            "3",
+        ],
+    )
     assert r.exit_code == 0, r.output
     assert "normal" in r.stdout and "Elo" in r.stdout and "95% CI" in r.stdout
     assert "head to head" in r.stdout
@@ -170,8 +221,7 @@ def test_cli_table() -> None:
         (["--variant", "flip", "--bots", "rlcard-rule,heuristic"], "classic only"),
     ],
 )
-def test_cli_bad_input_is_refused_clearly(args: list[str], message: str,
-                                          tmp_path: Path) -> None:
+def test_cli_bad_input_is_refused_clearly(args: list[str], message: str, tmp_path: Path) -> None:
     r = runner.invoke(app, ["tournament", "--games", "2", "--workers", "1", *args])
     assert r.exit_code == 2
     assert message in r.output

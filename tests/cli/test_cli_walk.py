@@ -27,7 +27,7 @@ ENTRY = Path(sys.executable).with_name("unokit")
 UNOKIT = [str(ENTRY)] if ENTRY.exists() else [sys.executable, "-m", "unokit"]
 SCENARIOS = ROOT / "tests" / "scenarios"
 
-BLOCKER = '''
+BLOCKER = """
 import os, sys
 _blocked = {m for m in os.environ.get("UNOKIT_TEST_BLOCK", "").split(",") if m}
 class _Block:
@@ -36,7 +36,7 @@ class _Block:
             raise ModuleNotFoundError(f"No module named {name!r}", name=name)
         return None
 sys.meta_path.insert(0, _Block())
-'''
+"""
 
 
 def run(
@@ -84,8 +84,18 @@ def test_version_and_help() -> None:
     assert done.returncode == 0 and done.stdout.strip() == f"unokit {__version__}"
     top = run()
     assert top.returncode == 0 and "record" in top.stdout and "tournament" in top.stdout
-    for command in ("sim", "tournament", "play", "replay", "conformance", "serve",
-                    "record validate", "record convert", "record sample", "envs table"):
+    for command in (
+        "sim",
+        "tournament",
+        "play",
+        "replay",
+        "conformance",
+        "serve",
+        "record validate",
+        "record convert",
+        "record sample",
+        "envs table",
+    ):
         done = run(*command.split(), "--help")
         assert done.returncode == 0, (command, done.stderr)
         assert "<bool>" not in done.stdout, command  # flags show no type
@@ -173,8 +183,19 @@ def test_outputs_are_refused_before_work_and_never_overwritten(tmp_path: Path) -
 def test_every_command_works(tmp_path: Path) -> None:
     sim = run("sim", "--games", "5", "--players", "3", "--bots", "heuristic", "--json")
     assert sim.returncode == 0 and json.loads(sim.stdout)["rounds"] == 5
-    t = run("tournament", "--bots", "heuristic,random", "--games", "4", "--workers", "1",
-            "--save", str(tmp_path / "t.jsonl"), "--plot", str(tmp_path / "t.png"))
+    t = run(
+        "tournament",
+        "--bots",
+        "heuristic,random",
+        "--games",
+        "4",
+        "--workers",
+        "1",
+        "--save",
+        str(tmp_path / "t.jsonl"),
+        "--plot",
+        str(tmp_path / "t.png"),
+    )
     assert t.returncode == 0, t.stderr
     assert (tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
     conf = run("conformance", str(SCENARIOS), "-q")
@@ -183,8 +204,9 @@ def test_every_command_works(tmp_path: Path) -> None:
     empty.mkdir()
     user_error(run("conformance", str(empty)), "no scenario files")
     rec = tmp_path / "match.json"
-    play = run("play", "--plain", "--players", "2", "--seed", "3", "--save", str(rec),
-               stdin="quit\n")
+    play = run(
+        "play", "--plain", "--players", "2", "--seed", "3", "--save", str(rec), stdin="quit\n"
+    )
     assert play.returncode == 0 and "deal commitment" in play.stdout
     rp = run("replay", str(rec), "--plain", stdin="n\nquit\n")
     assert rp.returncode == 0 and "Step 1 of" in rp.stdout
@@ -200,7 +222,10 @@ def test_every_command_works(tmp_path: Path) -> None:
     assert conv.returncode == 0 and json.loads(seat.read_text())["view"] == 0
     user_error(run("record", "convert", str(seat), str(tmp_path / "full.json")), "view")
     sample = run("record", "sample", str(tmp_path / "ds"), "--games", "2", "--variant", "flip")
-    assert sample.returncode == 0 and len((tmp_path / "ds" / "flip.jsonl").read_text().splitlines()) == 2
+    assert (
+        sample.returncode == 0
+        and len((tmp_path / "ds" / "flip.jsonl").read_text().splitlines()) == 2
+    )
     for sub in ("table", "layout"):
         env = run("envs", sub, "flex", "--json")
         assert env.returncode == 0 and json.loads(env.stdout)["size"] > 0
@@ -234,8 +259,19 @@ def test_a_missing_extra_names_its_install(
 
 def test_plain_modes_need_no_textual(blocker: Path, tmp_path: Path) -> None:
     rec = tmp_path / "m.json"
-    play = run("play", "--plain", "--players", "2", "--seed", "5", "--save", str(rec),
-               stdin="quit\n", block=("textual",), blocker=blocker)
+    play = run(
+        "play",
+        "--plain",
+        "--players",
+        "2",
+        "--seed",
+        "5",
+        "--save",
+        str(rec),
+        stdin="quit\n",
+        block=("textual",),
+        blocker=blocker,
+    )
     assert play.returncode == 0, play.stderr
     rp = run("replay", str(rec), "--plain", stdin="quit\n", block=("textual",), blocker=blocker)
     assert rp.returncode == 0 and "Replay of a classic record" in rp.stdout, rp.stderr
@@ -272,8 +308,9 @@ def test_readme_make_serve_then_make_test_steps(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=30)
-    plan = subprocess.run(["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=60)
+    plan = subprocess.run(
+        ["make", "-n", "test"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert plan.returncode == 0, plan.stderr
     assert "ruff check" in plan.stdout and "mypy" in plan.stdout and "pytest" in plan.stdout
     assert "unokit conformance" not in plan.stdout  # the unit tests run every scenario once

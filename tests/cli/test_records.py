@@ -46,8 +46,9 @@ def _played(variant: str = "classic", players: int = 3, seed: int = 8, rounds: i
 
 
 def _committed(g: Game) -> Record:
-    return record_of(g, ["Ann", "Ben", "Cy"][: g.n], bots=[None, "random", "random"][: g.n],
-                     commit=True)
+    return record_of(
+        g, ["Ann", "Ben", "Cy"][: g.n], bots=[None, "random", "random"][: g.n], commit=True
+    )
 
 
 def _problems(text: str) -> list[str]:
@@ -89,8 +90,7 @@ def test_every_cli_producer_writes_valid_records(tmp_path: Path) -> None:
     lines: list[str] = []
     simulate("flip", 3, 3, seed=2, bots=["heuristic"], match=True, records=lines)
     t: list[str] = []
-    run_tournament("flex", 2, parse_bots("heuristic,random"), games=4, seed=1, workers=1,
-                   records=t)
+    run_tournament("flex", 2, parse_bots("heuristic,random"), games=4, seed=1, workers=1, records=t)
     assert len(lines) == 3 and len(t) == 4
     for line in lines + t:
         assert _problems(line) == []
@@ -142,7 +142,7 @@ def test_environments_write_records(module: str) -> None:
 
 def test_version_1_records_are_still_read_and_converted(tmp_path: Path) -> None:
     g = _played("classic", 2, seed=3, rounds=1)
-    v1 = "unokit-record 1\nvariant classic\nplayers 2\noptions {\"targetScore\":100}\nseed 3\n"
+    v1 = 'unokit-record 1\nvariant classic\nplayers 2\noptions {"targetScore":100}\nseed 3\n'
     v1 += "names Ann,Ben\n---\n" + "\n".join(g.commands or []) + "\n"
     rec = loads(v1)
     assert rec.version == 1 and rec.replay() == g and validate(rec) == []
@@ -212,15 +212,24 @@ def test_a_changed_deal_is_refused() -> None:
     """Another seed deals other cards: the commitment shown at the deal does
     not match what the engine makes of the revealed seed."""
     rec, _ = _finished_round_record()
-    other = Record(rec.variant, rec.players, rec.options, seed=(rec.seed or 0) + 1,
-                   deals=rec.deals[:1], meta={"producer": "tampered"})
+    other = Record(
+        rec.variant,
+        rec.players,
+        rec.options,
+        seed=(rec.seed or 0) + 1,
+        deals=rec.deals[:1],
+        meta={"producer": "tampered"},
+    )
     problems = [str(p) for p in validate(other)]
     assert any("round 1" in p and "committed hash" in p for p in problems), problems
     # and a deal committed for one deck but made from another is caught even
     # when every command happens to replay
     g = Game.new("classic", 2, seed=1)
-    forged = {"round": 1, "commitment": commitment(deal_text(Game.new("classic", 2, seed=2)),
-                                                   "ab" * 16), "salt": "ab" * 16}
+    forged = {
+        "round": 1,
+        "commitment": commitment(deal_text(Game.new("classic", 2, seed=2)), "ab" * 16),
+        "salt": "ab" * 16,
+    }
     assert g.state.name == "AWAIT_TURN"
     r = Record("classic", 2, seed=1, deals=[forged])
     assert any("committed hash" in str(p) for p in validate(r))
@@ -238,10 +247,20 @@ def test_a_removed_command_is_refused_with_its_line() -> None:
     first = problems[0]
     assert first.line is not None and first.command is not None
     # the line named is the line of the failing command in the file
-    assert bad.splitlines()[first.line - 1].strip().strip(",").strip('"') == rec.commands[first.command]
+    assert (
+        bad.splitlines()[first.line - 1].strip().strip(",").strip('"')
+        == rec.commands[first.command]
+    )
     # removing the last command is caught by the result
-    short = Record(rec.variant, rec.players, rec.options, rec.seed, commands=rec.commands[:-1],
-                   meta=rec.meta, deals=rec.deals)
+    short = Record(
+        rec.variant,
+        rec.players,
+        rec.options,
+        rec.seed,
+        commands=rec.commands[:-1],
+        meta=rec.meta,
+        deals=rec.deals,
+    )
     assert any("meta.result" in str(p) or "salt" in str(p) for p in validate(short))
 
 

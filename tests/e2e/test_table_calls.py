@@ -517,9 +517,7 @@ def test_the_ready_check_holds_the_next_round_until_every_person_is_ready(
     ann.wait_version_above(version)
     # (by its number: with one card each, the bot may go out at once and the new
     # round may already be over again when Ann's page draws it)
-    ann.page.wait_for_function(
-        "(r) => window.unokit.state.observation.round > r", arg=obs["round"]
-    )
+    ann.page.wait_for_function("(r) => window.unokit.state.observation.round > r", arg=obs["round"])
     assert ann.obs()["round"] == obs["round"] + 1
 
 

@@ -106,10 +106,20 @@ def _challenge_doc(**given: object) -> dict[str, object]:
     base: dict[str, object] = {
         "hands": [["B7"], ["B5", "B6"], ["Y5", "Y6"]],
         "draw": ["B1", "B2", "B3", "B4", "R1", "R2"],
-        "discard": ["G3", "W4"], "color": "Y", "current": 1, "state": "AWAIT_CHALLENGE",
+        "discard": ["G3", "W4"],
+        "color": "Y",
+        "current": 1,
+        "state": "AWAIT_CHALLENGE",
     }
-    return {"format": 1, "id": "T-PC", "variant": "classic", "players": 3, "options": {},
-            "given": base | given, "steps": [{"do": "P1 CHALLENGE", "expect": {"current": 1}}]}
+    return {
+        "format": 1,
+        "id": "T-PC",
+        "variant": "classic",
+        "players": 3,
+        "options": {},
+        "given": base | given,
+        "steps": [{"do": "P1 CHALLENGE", "expect": {"current": 1}}],
+    }
 
 
 def test_prior_color_is_required_with_await_challenge_and_decides_legality() -> None:
@@ -123,11 +133,21 @@ def test_prior_color_is_required_with_await_challenge_and_decides_legality() -> 
 
 
 def _stack_doc(pending: object, options: dict[str, object]) -> dict[str, object]:
-    return {"format": 1, "id": "T-PD", "variant": "classic", "players": 3, "options": options,
-            "given": {"hands": [["G1"], ["GD2", "B5"], ["Y5"]],
-                      "draw": ["B1", "B2", "B3", "B4", "B6"], "discard": ["R3", "RD2"],
-                      "current": 1, "pending_draw": pending},
-            "steps": [{"do": "P1 PLAY GD2", "expect": {"pending_draw": 4, "current": 2}}]}
+    return {
+        "format": 1,
+        "id": "T-PD",
+        "variant": "classic",
+        "players": 3,
+        "options": options,
+        "given": {
+            "hands": [["G1"], ["GD2", "B5"], ["Y5"]],
+            "draw": ["B1", "B2", "B3", "B4", "B6"],
+            "discard": ["R3", "RD2"],
+            "current": 1,
+            "pending_draw": pending,
+        },
+        "steps": [{"do": "P1 PLAY GD2", "expect": {"pending_draw": 4, "current": 2}}],
+    }
 
 
 def test_pending_draw_given_and_expected() -> None:

@@ -327,6 +327,7 @@ def test_a_call_made_with_the_play_is_an_event(engine: type[Game]) -> None:
     """issue 30: "P1 PLAY R5 uno=true" is a call like "P1 UNO"; the event stream
     (and so the table, the terminal and the records) announces it after the play.
     A pre-announced call is announced once, when it is made."""
+
     def game() -> Game:
         return engine.setup("classic", 2, hands=[["R5", "R6"], ["Y2", "B3"]], draw=["Y9"],
                             discard=["R1"], color="R", current=0)  # fmt: skip

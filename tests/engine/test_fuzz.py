@@ -66,7 +66,9 @@ def test_a_hang_is_a_failure_with_its_seed(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_an_endless_round_is_a_failure() -> None:
-    stats = fuzz.fuzz_match(6, round_limit=3, differential=False)  # seed 5 deals a match mercy ends at once
+    stats = fuzz.fuzz_match(
+        6, round_limit=3, differential=False
+    )  # seed 5 deals a match mercy ends at once
     assert [f.message for f in stats.failures] == ["the round did not end in 3 commands"]
 
 

@@ -136,12 +136,14 @@ def _candidates(g: Game, rnd: random.Random, seat: int) -> list[Action]:
     for card in rnd.sample(pool, min(4, len(pool))):
         face = card.face(g.side)
         if face.is_wild:
-            color: Color | None = rnd.choice(colors) if rnd.random() < 0.85 else rnd.choice(
-                list(Color))
+            color: Color | None = (
+                rnd.choice(colors) if rnd.random() < 0.85 else rnd.choice(list(Color))
+            )
         else:
             color = rnd.choice(list(Color)) if rnd.random() < 0.1 else None
-        flex = g.variant.flex and (card.has_flex_side or rnd.random() < 0.1) and (
-            rnd.random() < 0.5)
+        flex = (
+            g.variant.flex and (card.has_flex_side or rnd.random() < 0.1) and (rnd.random() < 0.5)
+        )
         target = rnd.randrange(n + 1) if rnd.random() < (0.9 if flex else 0.05) else None
         swap = rnd.randrange(n + 1) if rnd.random() < 0.3 else None
         out.append(Play(seat, card, color=color, flex=flex, target=target, swap=swap))
@@ -180,8 +182,11 @@ def _check_unlisted(g: Game, action: Action) -> None:
         assert not changed, f"{action} had an effect but is not in legal_actions"
         return
     assert _legal_but_unlisted(g, action), f"{action} was accepted but is not listed in {g!r}"
-    if isinstance(action, Play) and g.options.misplayPenalty == "on" and (
-            g.hand(action.seat).count(action.card) and len(g2.discard) == len(g.discard)):
+    if (
+        isinstance(action, Play)
+        and g.options.misplayPenalty == "on"
+        and (g.hand(action.seat).count(action.card) and len(g2.discard) == len(g.discard))
+    ):
         # §2.7 misplay: the card stays in hand, the player draws 2, the turn passes on
         supply = g.draw_count + len(g.discard) - 1
         assert len(g2.hands[action.seat]) == len(g.hands[action.seat]) + min(2, supply)
@@ -191,16 +196,28 @@ def _check_unlisted(g: Game, action: Action) -> None:
 
 
 _CLASS = {
-    Kind.SKIP: 1, Kind.FLEX_SKIP: 1, Kind.REVERSE: 2, Kind.FLEX_REVERSE: 2, Kind.DRAW_TWO: 3,
-    Kind.FLEX_DRAW_TWO: 3, Kind.DRAW_ONE: 4, Kind.DRAW_FIVE: 5, Kind.FLIP: 6,
+    Kind.SKIP: 1,
+    Kind.FLEX_SKIP: 1,
+    Kind.REVERSE: 2,
+    Kind.FLEX_REVERSE: 2,
+    Kind.DRAW_TWO: 3,
+    Kind.FLEX_DRAW_TWO: 3,
+    Kind.DRAW_ONE: 4,
+    Kind.DRAW_FIVE: 5,
+    Kind.FLIP: 6,
     Kind.SKIP_EVERYONE: 7,
 }
-_FLEX_SIDED = (Kind.FLEX_SKIP, Kind.FLEX_REVERSE, Kind.FLEX_DRAW_TWO, Kind.WILD_ALL_DRAW,
-               Kind.WILD_TARGET_DRAW, Kind.FLEX_WILD_DRAW_FOUR)
+_FLEX_SIDED = (
+    Kind.FLEX_SKIP,
+    Kind.FLEX_REVERSE,
+    Kind.FLEX_DRAW_TWO,
+    Kind.WILD_ALL_DRAW,
+    Kind.WILD_TARGET_DRAW,
+    Kind.FLEX_WILD_DRAW_FOUR,
+)
 
 
-def spec_playable(g: Game, seat: int, card: Any, flex: bool,
-                  rest: list[Any] | None = None) -> bool:
+def spec_playable(g: Game, seat: int, card: Any, flex: bool, rest: list[Any] | None = None) -> bool:
     """docs/rules.md §1.5 (and §4.4 for flex sides, §6.6 noBluff), written independently.
     ``rest``: the rest of the hand, if not the seat's hand without ``card``."""
     side = g.side
@@ -215,9 +232,12 @@ def spec_playable(g: Game, seat: int, card: Any, flex: bool,
         if face.kind not in _FLEX_SIDED:
             return False
     if face.is_wild:
-        restricted = face.kind in (Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO,
-                                   Kind.WILD_DRAW_COLOR, Kind.FLEX_WILD_DRAW_FOUR) and not (
-            flex and not g.options.flexFlexSideWD4Restricted)
+        restricted = face.kind in (
+            Kind.WILD_DRAW_FOUR,
+            Kind.WILD_DRAW_TWO,
+            Kind.WILD_DRAW_COLOR,
+            Kind.FLEX_WILD_DRAW_FOUR,
+        ) and not (flex and not g.options.flexFlexSideWD4Restricted)
         if restricted and g.options.noBluff:
             return Oracle._legal(g, seat, card, rest)
         return True
@@ -333,7 +353,8 @@ class Oracle:
             if turn_action:
                 assert g.uno_state(s).name != "VULNERABLE", f"{action} left P{s}'s window open"
             elif not (isinstance(action, CallUno) and action.seat == s) and not (
-                    isinstance(action, Catch) and action.target == s):
+                isinstance(action, Catch) and action.target == s
+            ):
                 assert g.uno_state(s).name == "VULNERABLE", f"{action} closed P{s}'s window"
 
     # -------------------------------------------------------------- helpers
@@ -345,8 +366,12 @@ class Oracle:
 
     @staticmethod
     def _check_draws(
-        before: Game, g: Game, draws: list[tuple[int, int]], supply: int,
-        player: int = -1, skip: tuple[int, ...] = (),
+        before: Game,
+        g: Game,
+        draws: list[tuple[int, int]],
+        supply: int,
+        player: int = -1,
+        skip: tuple[int, ...] = (),
     ) -> None:
         expected = [0] * before.players
         if player >= 0:
@@ -361,21 +386,24 @@ class Oracle:
         assert actual == expected, f"hand sizes changed by {actual}, expected {expected}"
 
     @staticmethod
-    def _check_until(before: Game, g: Game, seat: int, color: int, extra: int,
-                     supply: int) -> None:
-        drawn = g.hand(seat)[len(before.hands[seat]):]
+    def _check_until(before: Game, g: Game, seat: int, color: int, extra: int, supply: int) -> None:
+        drawn = g.hand(seat)[len(before.hands[seat]) :]
         cap = g.options.flipDrawColorCap
         loop = drawn[: len(drawn) - extra] if len(drawn) >= extra else drawn
         if extra and len(drawn) < supply:
             assert len(drawn) >= extra
         side = g.side
-        hits = [i for i, c in enumerate(loop) if c.face(side).color is not None
-                and int(c.face(side).color) == color]  # type: ignore[arg-type]
+        hits = [
+            i
+            for i, c in enumerate(loop)
+            if c.face(side).color is not None and int(c.face(side).color) == color
+        ]  # type: ignore[arg-type]
         if hits:
             assert hits == [len(loop) - 1], "draw-until went past the first card of the colour"
         else:
             assert len(drawn) == supply or (cap is not None and len(loop) == cap), (
-                "draw-until stopped before finding the colour")
+                "draw-until stopped before finding the colour"
+            )
         if cap is not None:
             assert len(loop) <= cap
 
@@ -393,12 +421,12 @@ class Oracle:
             f = c.face(before.side)
             if f.color is not None and int(f.color) == col:
                 return False
-            if f.is_wild and (o.flexWildsCountAsMatch if flex_variant
-                              else o.wildDrawWildsCountAsMatch):
+            if f.is_wild and (
+                o.flexWildsCountAsMatch if flex_variant else o.wildDrawWildsCountAsMatch
+            ):
                 return False
             fc = c.light.flex_color
-            if flex_variant and o.flexFlexColorsCountAsMatch and fc is not None \
-                    and int(fc) == col:
+            if flex_variant and o.flexFlexColorsCountAsMatch and fc is not None and int(fc) == col:
                 return False
         return True
 
@@ -418,9 +446,17 @@ class Oracle:
         supply = self._supply(before, True)
         final = len(before.hands[i]) == 1
         restricted = kind in (Kind.WILD_DRAW_FOUR, Kind.WILD_DRAW_TWO, Kind.WILD_DRAW_COLOR) or (
-            kind == Kind.FLEX_WILD_DRAW_FOUR and not a.flex)
-        base = {Kind.WILD_DRAW_FOUR: 4, Kind.FLEX_WILD_DRAW_FOUR: 4, Kind.WILD_DRAW_TWO: 2,
-                Kind.DRAW_TWO: 2, Kind.DRAW_ONE: 1, Kind.DRAW_FIVE: 5, Kind.FLEX_DRAW_TWO: 2}
+            kind == Kind.FLEX_WILD_DRAW_FOUR and not a.flex
+        )
+        base = {
+            Kind.WILD_DRAW_FOUR: 4,
+            Kind.FLEX_WILD_DRAW_FOUR: 4,
+            Kind.WILD_DRAW_TWO: 2,
+            Kind.DRAW_TWO: 2,
+            Kind.DRAW_ONE: 1,
+            Kind.DRAW_FIVE: 5,
+            Kind.FLEX_DRAW_TWO: 2,
+        }
         stackable = kind in base and not a.flex
         if o.stacking != "off" and (before.pending or (stackable and not final)):
             if final:
@@ -455,8 +491,9 @@ class Oracle:
             waf = kind == Kind.WILD_ALL_FLIP
             if waf:
                 p = [not x for x in p]
-            if not any(p) and not (waf and o.flexWildAllFlipResetCheck ==
-                                   "skip_after_wild_all_flip"):
+            if not any(p) and not (
+                waf and o.flexWildAllFlipResetCheck == "skip_after_wild_all_flip"
+            ):
                 p = [True] * n
             assert g.powers == p, f"powers {g.powers}, expected {p}"
 
@@ -465,23 +502,29 @@ class Oracle:
             flips = kind == Kind.FLIP and o.flipLastCardFlips
             assert g.side == (1 - side if flips else side)
             if kind == Kind.WILD_DRAW_COLOR:
-                self._check_until(before, g, nxt(1), int(a.color) if a.color is not None
-                                  else -1, 0, supply)
+                self._check_until(
+                    before, g, nxt(1), int(a.color) if a.color is not None else -1, 0, supply
+                )
             self._check_draws(before, g, draws, supply, i, skip)
             values = [sum(c.face(g.side).points for c in g.hand(s)) for s in range(n)]
             if o.scoringMode == "highest":
                 assert g.round_points == sum(values)
-                assert g.scores == [sc + (sum(values) if s == i else 0)
-                                    for s, sc in enumerate(before.scores)]
+                assert g.scores == [
+                    sc + (sum(values) if s == i else 0) for s, sc in enumerate(before.scores)
+                ]
             else:
-                assert g.scores == [sc + (values[s] if s != i else 0)
-                                    for s, sc in enumerate(before.scores)]
+                assert g.scores == [
+                    sc + (values[s] if s != i else 0) for s, sc in enumerate(before.scores)
+                ]
             return
 
         phase = Phase.AWAIT_TURN
         direction = d
-        color = int(a.color) if face.is_wild and a.color is not None else (
-            -1 if face.color is None else int(face.color))
+        color = (
+            int(a.color)
+            if face.is_wild and a.color is not None
+            else (-1 if face.color is None else int(face.color))
+        )
         if kind == Kind.FLIP:
             assert g.side == 1 - side
             new_discard = list(reversed([*before.discard_pile, a.card]))
@@ -495,10 +538,16 @@ class Oracle:
                 current = i if o.flipExposedWildChooser == "flip_player" else nxt(1)
             else:
                 current = nxt(1)
-                color = int(a.flip_color) if top.is_wild and a.flip_color is not None else \
-                    int(top.color)  # type: ignore[arg-type]
-        elif kind == Kind.NUMBER or kind in (Kind.WILD, Kind.WILD_ALL_FLIP) or (
-                kind in (Kind.WILD_ALL_DRAW, Kind.WILD_TARGET_DRAW)):
+                color = (
+                    int(a.flip_color)
+                    if top.is_wild and a.flip_color is not None
+                    else int(top.color)
+                )  # type: ignore[arg-type]
+        elif (
+            kind == Kind.NUMBER
+            or kind in (Kind.WILD, Kind.WILD_ALL_FLIP)
+            or (kind in (Kind.WILD_ALL_DRAW, Kind.WILD_TARGET_DRAW))
+        ):
             current = nxt(1)
         elif kind == Kind.FLEX_WILD_DRAW_FOUR and a.flex:
             current = nxt(1)
@@ -539,18 +588,22 @@ class Oracle:
             expected_uno = "SAFE" if a.uno or before.uno_pre == i else "VULNERABLE"
             assert g.uno_state(i).name == expected_uno
 
-    def _stack_play(self, before: Game, g: Game, a: Play, kind: Kind, amount: int,
-                    restricted: bool, victim: int) -> None:
+    def _stack_play(
+        self, before: Game, g: Game, a: Play, kind: Kind, amount: int, restricted: bool, victim: int
+    ) -> None:
         """§6.1: the draw is kept pending and passed on; nobody draws yet."""
         o = before.options
         if before.pending:
             prev = self.stack_kind
             assert prev is not None, "a pending draw the oracle did not see"
             if o.stacking == "same_symbol":
-                same = {Kind.FLEX_DRAW_TWO: Kind.DRAW_TWO,
-                        Kind.FLEX_WILD_DRAW_FOUR: Kind.WILD_DRAW_FOUR}
+                same = {
+                    Kind.FLEX_DRAW_TWO: Kind.DRAW_TWO,
+                    Kind.FLEX_WILD_DRAW_FOUR: Kind.WILD_DRAW_FOUR,
+                }
                 assert same.get(kind, kind) == same.get(prev, prev), (
-                    f"same_symbol stacking accepted {kind.name} on {prev.name}")
+                    f"same_symbol stacking accepted {kind.name} on {prev.name}"
+                )
             else:
                 assert amount >= self.stack_amount, "escalate accepted a smaller draw"
         self._check_draws(before, g, [], 0, a.seat)
@@ -642,7 +695,8 @@ class Oracle:
         chooser = before.current
         assert a.seat == chooser
         keeps = before.color_reason == "first_card" or (
-            before.options.flipExposedWildChooser == "next_player")
+            before.options.flipExposedWildChooser == "next_player"
+        )
         expected = chooser if keeps else (chooser + before.direction) % before.players
         assert g.state == Phase.AWAIT_TURN and g.current == expected
         assert g.current_color == a.color
@@ -655,7 +709,7 @@ class Oracle:
         supply = self._supply(before, False)
         if g.options.drawUntilPlayable:  # §6.4: draw until a playable card or nothing left
             old = list(before.hand(seat))
-            drawn = g.hand(seat)[len(old):]
+            drawn = g.hand(seat)[len(old) :]
             assert drawn or supply == 0
 
             def playable(k: int) -> bool:
@@ -689,8 +743,11 @@ def _choose(g: Game, rnd: random.Random) -> Action:
     n = g.players
     if rnd.random() < 0.15:
         other = rnd.randrange(n)
-        extra = [a for a in g.legal_actions(other) if other != g.current or
-                 isinstance(a, (CallUno, Catch))]
+        extra = [
+            a
+            for a in g.legal_actions(other)
+            if other != g.current or isinstance(a, (CallUno, Catch))
+        ]
         if extra:
             return rnd.choice(extra)
     actions = g.legal_actions(g.current)

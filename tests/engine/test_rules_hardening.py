@@ -36,8 +36,15 @@ def test_setup_refuses_an_impossible_deal_too() -> None:
 
 
 def test_no_winner_and_dealer_rotation_winner_falls_back_to_left() -> None:
-    g = Game.setup("classic", 3, {"dealerRotation": "winner"}, hands=[["G1"], ["B9"], ["Y7"]],
-                   discard=["R3"], current=1, dealer=2)
+    g = Game.setup(
+        "classic",
+        3,
+        {"dealerRotation": "winner"},
+        hands=[["G1"], ["B9"], ["Y7"]],
+        discard=["R3"],
+        current=1,
+        dealer=2,
+    )
     for cmd in ("P1 DRAW", "P2 DRAW", "P0 DRAW"):
         g.apply(cmd)
     assert g.state.name == "ROUND_OVER" and g.winner == -1
@@ -46,11 +53,25 @@ def test_no_winner_and_dealer_rotation_winner_falls_back_to_left() -> None:
 
 
 def test_no_op_commands_leave_no_trace() -> None:
-    g = Game.setup("classic", 3, hands=[["G1", "G2", "G3"], ["B5", "B6"], ["Y5"]],
-                   discard=["R3"], draw=["B1"], current=1, uno={2: "safe"})
+    g = Game.setup(
+        "classic",
+        3,
+        hands=[["G1", "G2", "G3"], ["B5", "B6"], ["Y5"]],
+        discard=["R3"],
+        draw=["B1"],
+        current=1,
+        uno={2: "safe"},
+    )
     before = g.copy(events=True)
     assert g.apply("P0 UNO") == [] and g.apply("P0 CATCH P2") == []
     assert g == before and g.commands == before.commands and g.log == before.log
     with pytest.raises(InvalidPositionError, match="prior_color 'ZZ'"):
-        Game.setup("classic", 3, hands=[["B7"], ["B5"], ["Y5"]], discard=["G3", "W4"],
-                   color="Y", phase="AWAIT_CHALLENGE", prior_color="ZZ")
+        Game.setup(
+            "classic",
+            3,
+            hands=[["B7"], ["B5"], ["Y5"]],
+            discard=["G3", "W4"],
+            color="Y",
+            phase="AWAIT_CHALLENGE",
+            prior_color="ZZ",
+        )

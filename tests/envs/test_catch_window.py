@@ -209,10 +209,15 @@ def test_play_round_offers_catches() -> None:
         for i, e in enumerate(log):
             if type(e).__name__ == "Caught" and e.success and i >= 2:
                 played = [x for x in log[:i] if type(x).__name__ == "Played"]
-                if played and played[-1].seat == e.target and played[-1].card.face(0).kind.name in (
-                    "SKIP",
-                    "REVERSE",
-                    "DRAW_TWO",
+                if (
+                    played
+                    and played[-1].seat == e.target
+                    and played[-1].card.face(0).kind.name
+                    in (
+                        "SKIP",
+                        "REVERSE",
+                        "DRAW_TWO",
+                    )
                 ):
                     caught_in_window += 1
     assert caught_in_window > 0

@@ -24,7 +24,9 @@ MODULES = [uno_classic_v0, uno_flip_v0, uno_flex_v0]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__.rsplit(".", 1)[1])
-def test_pettingzoo_render_test_passes(module: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:
+def test_pettingzoo_render_test_passes(
+    module: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
     render_test(lambda render_mode=None: module.env(players=2, render_mode=render_mode))
     assert "to act" in capsys.readouterr().out  # "human" printed the table
 

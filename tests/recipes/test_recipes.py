@@ -21,10 +21,14 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 RECIPES = {
     "sb3_maskable_ppo.py": (["--checkpoints", "2", "--checkpoint-games", "4"], "model.zip"),
     "tianshou_dqn.py": ([], "dqn.pt"),
-    "tianshou_ppo.py": (["--rollout", "256", "--checkpoints", "2", "--checkpoint-games", "4"],
-                        "ppo.pt"),
-    "rllib_ppo.py": (["--batch", "256", "--minibatch", "128", "--checkpoints", "2",
-                      "--checkpoint-games", "4"], "main_module"),
+    "tianshou_ppo.py": (
+        ["--rollout", "256", "--checkpoints", "2", "--checkpoint-games", "4"],
+        "ppo.pt",
+    ),
+    "rllib_ppo.py": (
+        ["--batch", "256", "--minibatch", "128", "--checkpoints", "2", "--checkpoint-games", "4"],
+        "main_module",
+    ),
     "cleanrl_ppo.py": (["--num-envs", "8", "--num-steps", "16"], "agent.pt"),
 }
 
@@ -344,7 +348,9 @@ def test_hand_shaping_is_potential_based() -> None:
     import gymnasium
 
     sb3 = _load("sb3_maskable_ppo")
-    raw = gymnasium.make("unokit/UnoClassic-v0", players=2, opponent="heuristic", reward="win", obs_layout=1)
+    raw = gymnasium.make(
+        "unokit/UnoClassic-v0", players=2, opponent="heuristic", reward="win", obs_layout=1
+    )
     shaped = sb3.HandShaping(
         gymnasium.make("unokit/UnoClassic-v0", players=2, opponent="heuristic", reward="win", obs_layout=1),
         coef=0.1, gamma=1.0)  # fmt: skip
@@ -563,7 +569,7 @@ def test_rllib_random_bot_module_plays_like_the_random_bot() -> None:
         obs, _ = env.reset(seed=seed)
         done = False
         while not done:
-            (agent, o), = obs.items()
+            ((agent, o),) = obs.items()
             batch = {Columns.OBS: {k: torch.as_tensor(v[None]) for k, v in o.items()}}
             action = int(bot.forward_exploration(batch)[Columns.ACTIONS][0])
             mask = o["action_mask"] > 0

@@ -50,7 +50,9 @@ def test_a_room_bot_catches_a_person_who_forgot_uno_after_a_skip(
     # a room of a person and a heuristic bot; the test puts the game at the
     # moment after the person's Skip down to one card, then lets the room
     # schedule: the bot must catch before the person acts again
-    out = room_helpers.create(client, "classic", [{"kind": "human"}, {"kind": "bot", "level": "normal"}])
+    out = room_helpers.create(
+        client, "classic", [{"kind": "human"}, {"kind": "bot", "level": "normal"}]
+    )
     hub = client.app.state.hub
     room = hub.rooms[out["room"]]
 

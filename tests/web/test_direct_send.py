@@ -168,9 +168,10 @@ def test_a_real_server_writes_the_updates_directly(live: tuple[str, Any, bool]) 
     code = out["room"]
     other = httpx.post(f"http://{addr}/api/rooms/{code}/join", json={"name": "B"}, timeout=10)
     tokens = [out["token"], other.json()["token"]]
-    with connect(f"ws://{addr}/ws/{code}", open_timeout=10, max_size=None) as a, connect(
-        f"ws://{addr}/ws/{code}", open_timeout=10, max_size=None
-    ) as b:
+    with (
+        connect(f"ws://{addr}/ws/{code}", open_timeout=10, max_size=None) as a,
+        connect(f"ws://{addr}/ws/{code}", open_timeout=10, max_size=None) as b,
+    ):
         clients = [a, b]
         views: list[dict[str, Any]] = [{}, {}]
         for ws, token in zip(clients, tokens, strict=True):

@@ -155,9 +155,7 @@ class ClientResult:
 class BotClient:
     """Plays the seat of ``token`` in the room at ``url`` with ``bot``."""
 
-    def __init__(
-        self, url: str, token: str, bot: Bot, matches: int = 1, say: Any = None
-    ) -> None:
+    def __init__(self, url: str, token: str, bot: Bot, matches: int = 1, say: Any = None) -> None:
         if not token.strip():
             raise OptionError("a seat token is needed (--token): the room gives it to the host")
         if matches < 1:
@@ -204,9 +202,11 @@ class BotClient:
                 if kind == "welcome":
                     res.seat = msg["seat"]
                     self.say(f"seat P{res.seat} of room {msg['room']}")
-                elif kind == "error" and msg.get("code") == "bad_state" and self._kinds.get(
-                    msg.get("id", -1)
-                ) in ("next_round", "new_match", "ready"):
+                elif (
+                    kind == "error"
+                    and msg.get("code") == "bad_state"
+                    and self._kinds.get(msg.get("id", -1)) in ("next_round", "new_match", "ready")
+                ):
                     pass  # another player dealt the next round (or match) first
                 elif kind == "error" and msg.get("code") == "stale":
                     # the room moved on while the bot decided (say a turn timer

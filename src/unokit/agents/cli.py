@@ -111,7 +111,9 @@ def bot_connect(
         err_console.print(f"[red]error:[/red] {escape(str(e))}", soft_wrap=True)
         raise typer.Exit(2) from None
     except OSError as e:
-        err_console.print(f"[red]error:[/red] cannot reach {escape(url)}: {escape(str(e))}", soft_wrap=True)
+        err_console.print(
+            f"[red]error:[/red] cannot reach {escape(url)}: {escape(str(e))}", soft_wrap=True
+        )
         raise typer.Exit(2) from None
     finally:
         close = getattr(bot, "close", None)

@@ -259,7 +259,9 @@ class AgentTable:
             raise IllegalActionError("it is not your decision now")
         if text.upper() == WAIT:
             if g.to_act == self.seat:
-                raise IllegalActionError("WAIT is only for a chance out of turn; " + self._legal_hint())
+                raise IllegalActionError(
+                    "WAIT is only for a chance out of turn; " + self._legal_hint()
+                )
             self._declined = self._version
             return self._after(WAIT)
         words = text.split()

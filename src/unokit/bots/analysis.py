@@ -139,7 +139,17 @@ def analyse(record: Record, seat: int, samples: int = 200, seed: int = 0) -> lis
                 after = values[moves.index(played)]
                 loss = values[best] - after
                 label = next((name for cut, name in LABELS if loss >= cut), "")
-                out.append(MoveReport(n, g.round_no, str(played), values[best], after,
-                                      str(moves[best]), len(moves), label))
+                out.append(
+                    MoveReport(
+                        n,
+                        g.round_no,
+                        str(played),
+                        values[best],
+                        after,
+                        str(moves[best]),
+                        len(moves),
+                        label,
+                    )
+                )
         apply_line(g, command, n)
     return out

@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 
 @app.command()
 def tournament(
-    variant: Annotated[Variant, typer.Option(help="The variant.", case_sensitive=False)] = Variant.classic,
+    variant: Annotated[
+        Variant, typer.Option(help="The variant.", case_sensitive=False)
+    ] = Variant.classic,
     players: Annotated[int, typer.Option(help="Seats per game.")] = 2,
     bots: Annotated[
         str,
@@ -51,9 +53,7 @@ def tournament(
     engine_timeout_ms: Annotated[
         int, typer.Option("--engine-timeout-ms", help="Time per move of engines (ms).")
     ] = 5000,
-    games: Annotated[
-        int, typer.Option(help="Games (rounds; matches with --match).", min=1)
-    ] = 100,
+    games: Annotated[int, typer.Option(help="Games (rounds; matches with --match).", min=1)] = 100,
     seed: Annotated[int, typer.Option(help="Seed of the tournament (deals and bots).")] = 0,
     workers: Annotated[
         int | None, typer.Option(help="Parallel processes (default: one per CPU).", min=1)
@@ -61,8 +61,12 @@ def tournament(
     think_ms: ThinkMs = None,
     sims: Annotated[
         int | None,
-        typer.Option("--sims", min=1, help="Search budget by count: rollouts per decision "
-                     "(reproducible whatever the load; overrides --think-ms)."),
+        typer.Option(
+            "--sims",
+            min=1,
+            help="Search budget by count: rollouts per decision "
+            "(reproducible whatever the load; overrides --think-ms).",
+        ),
     ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Rule option key=value.")
@@ -141,30 +145,43 @@ def tournament(
                           soft_wrap=True)  # fmt: skip
     unit = "matches" if match else "rounds"
     console.print(
-        f"{result.variant}, {players} players, {games} {unit}, seed {seed}: "
-        f"{result.seconds:.1f} s"
+        f"{result.variant}, {players} players, {games} {unit}, seed {seed}: {result.seconds:.1f} s"
     )
     ranked = sorted(result.bots.values(), key=lambda b: -b.elo)
     failed = any(b.forfeits for b in ranked)  # engines that crashed, timed out or cheated
-    table = Table("bot", "games", "wins (95% CI)", "points", "Elo (95% CI)", "ms/move",
-                  *(["forfeits"] if failed else []))
+    table = Table(
+        "bot",
+        "games",
+        "wins (95% CI)",
+        "points",
+        "Elo (95% CI)",
+        "ms/move",
+        *(["forfeits"] if failed else []),
+    )
     for b in ranked:
         lo, hi = b.ci95
         elo_lo, elo_hi = b.elo_ci95
         table.add_row(
-            b.label, str(b.games), f"{b.win_rate:.1%} ({100 * lo:.0f}-{100 * hi:.0f})",
-            f"{b.mean_points:.1f}", f"{b.elo:.0f} ({elo_lo:.0f}-{elo_hi:.0f})",
-            f"{b.ms_per_decision:.1f}", *([str(b.forfeits)] if failed else []),
+            b.label,
+            str(b.games),
+            f"{b.win_rate:.1%} ({100 * lo:.0f}-{100 * hi:.0f})",
+            f"{b.mean_points:.1f}",
+            f"{b.elo:.0f} ({elo_lo:.0f}-{elo_hi:.0f})",
+            f"{b.ms_per_decision:.1f}",
+            *([str(b.forfeits)] if failed else []),
         )
     console.print(table)
     if len(ranked) > 2 or players > 2:
         h2h = result.head_to_head()
         grid = Table("head to head", *[b.label for b in ranked])
         for a in ranked:
-            grid.add_row(a.label, *[
-                "" if b.label not in h2h[a.label] else f"{h2h[a.label][b.label]:.1%}"
-                for b in ranked
-            ])
+            grid.add_row(
+                a.label,
+                *[
+                    "" if b.label not in h2h[a.label] else f"{h2h[a.label][b.label]:.1%}"
+                    for b in ranked
+                ],
+            )
         console.print(grid)
     if plot is not None:
         console.print(f"chart written to {plot}")
@@ -259,20 +276,35 @@ def analyse(
         fail(str(e))
     worst = sorted((r for r in rows if r.label), key=lambda r: -r.loss)
     if as_json:
-        print(json.dumps({"seat": seat, "decisions": [r.to_dict() for r in rows],
-                          "worst": [r.command for r in worst]}))
+        print(
+            json.dumps(
+                {
+                    "seat": seat,
+                    "decisions": [r.to_dict() for r in rows],
+                    "worst": [r.command for r in worst],
+                }
+            )
+        )
         return
     table = Table("#", "round", "played", "before", "after", "loss", "", "better move")
     for r in rows:
         table.add_row(
-            str(r.command), str(r.round), r.played, f"{r.before:.0%}", f"{r.after:.0%}",
-            f"-{r.loss:.0%}" if r.loss >= 0.005 else "0", r.label, r.best if r.label else "",
+            str(r.command),
+            str(r.round),
+            r.played,
+            f"{r.before:.0%}",
+            f"{r.after:.0%}",
+            f"-{r.loss:.0%}" if r.loss >= 0.005 else "0",
+            r.label,
+            r.best if r.label else "",
         )
     console.print(table)
     if worst:
         console.print("[bold]Moves that lost the most:[/bold]")
         for r in worst[:5]:
-            console.print(f"  #{r.command} {r.played}: {r.label}, -{r.loss:.0%} "
-                          f"(better: {r.best}, {r.before:.0%} instead of {r.after:.0%})")
+            console.print(
+                f"  #{r.command} {r.played}: {r.label}, -{r.loss:.0%} "
+                f"(better: {r.best}, {r.before:.0%} instead of {r.after:.0%})"
+            )
     else:
         console.print(f"No move of P{seat} lost 5 points or more.")

@@ -419,8 +419,7 @@ class Determinizer:
         hands_ids, draw = self._deal(rng)
         me = self.seat
         hands: list[list[Card]] = [
-            list(obs.hand) if s == me else [cs[c] for c in hands_ids[s]]
-            for s in range(obs.players)
+            list(obs.hand) if s == me else [cs[c] for c in hands_ids[s]] for s in range(obs.players)
         ]
         uno: dict[int, UnoState | str] = {s: u for s, u in enumerate(obs.uno) if u != "none"}
         kwargs: dict[str, Any] = {}
@@ -488,7 +487,10 @@ class Determinizer:
             if _last_play_flex(obs):  # a targeted Flex Wild Draw Four
                 f["ch_after"] = f["ch_after_success"] = nxt
             else:
-                f["ch_after"], f["ch_after_success"] = (obs.current + obs.direction) % n, obs.current
+                f["ch_after"], f["ch_after_success"] = (
+                    (obs.current + obs.direction) % n,
+                    obs.current,
+                )
 
     def _challenge_truth(self, g: Game) -> dict[str, Any]:
         """Whether the pending restricted card was legal, in this deal (the

@@ -76,10 +76,20 @@ class ExpertBot(ISMCTSBot):
         name: str | None = None,
         **_: Any,
     ) -> None:
-        super().__init__(seed=seed, think_ms=think_ms, iterations=iterations, sims=sims,
-                         search="flat", rollout="sensible", infer=infer,
-                         max_wall_ms=max_wall_ms, particles=particles, mcmc=mcmc, play_eps=play_eps,
-                         name=name)
+        super().__init__(
+            seed=seed,
+            think_ms=think_ms,
+            iterations=iterations,
+            sims=sims,
+            search="flat",
+            rollout="sensible",
+            infer=infer,
+            max_wall_ms=max_wall_ms,
+            particles=particles,
+            mcmc=mcmc,
+            play_eps=play_eps,
+            name=name,
+        )
         if leaf not in ("value", "mix"):
             raise OptionError(f"leaf must be value or mix, got {leaf!r}")
         try:

@@ -180,8 +180,10 @@ class HeuristicBot:
                     score += 12
                 if f.kind in (Kind.WILD_TARGET_DRAW, Kind.FLEX_WILD_DRAW_FOUR):
                     score += 20
-            if partners and _victim(obs, a) in partners and (
-                f.kind in _ATTACK or f.kind in _WILD_DRAW or obs.pending_draw
+            if (
+                partners
+                and _victim(obs, a) in partners
+                and (f.kind in _ATTACK or f.kind in _WILD_DRAW or obs.pending_draw)
             ):
                 score -= 60  # teams: never attack the partner when another play will do
             if a.target is not None:

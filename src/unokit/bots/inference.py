@@ -291,9 +291,7 @@ def hand_inferences(obs: Observation) -> list[list[HandInference]]:
             prev_top, top = t.top, idx[e.card]
             # near the end of a round people (and the heuristic) bluff wild draws
             late = t.sizes[(e.seat + t.direction) % n] <= 2
-            restricted = v.restricted[side][top] and (
-                not e.flex or o.flexFlexSideWD4Restricted
-            )
+            restricted = v.restricted[side][top] and (not e.flex or o.flexFlexSideWD4Restricted)
             if restricted and e.seat != me and color >= 0:
                 # the colour only: what players check (that wilds may count as a
                 # match is a rule the samples' own legality test applies)

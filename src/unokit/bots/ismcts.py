@@ -479,9 +479,7 @@ class ISMCTSBot:
                 break
         self.stats.iterations = self.stats.rollouts = it
         ch = root.children
-        self.stats.values = {
-            i: ch[m].wins / ch[m].visits for i, m in enumerate(codes) if m in ch
-        }
+        self.stats.values = {i: ch[m].wins / ch[m].visits for i, m in enumerate(codes) if m in ch}
         return max(
             range(len(codes)),
             key=lambda i: (ch[codes[i]].visits, ch[codes[i]].wins) if codes[i] in ch else (-1, 0),

@@ -52,5 +52,3 @@ def _is_extra(action: Action, obs: Observation) -> bool:
     return isinstance(action, CallUno | Catch) or (
         isinstance(action, Play) and action.seat != obs.current
     )
-
-

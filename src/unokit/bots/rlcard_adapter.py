@@ -51,8 +51,13 @@ __all__ = ["RLCardRuleBot", "card_to_rlcard", "observation_to_rlcard"]
 
 _COLOR = {Color.R: "r", Color.G: "g", Color.B: "b", Color.Y: "y"}
 _COLOR_BACK = {v: k for k, v in _COLOR.items()}
-_TRAIT = {Kind.SKIP: "skip", Kind.REVERSE: "reverse", Kind.DRAW_TWO: "draw_2",
-          Kind.WILD: "wild", Kind.WILD_DRAW_FOUR: "wild_draw_4"}
+_TRAIT = {
+    Kind.SKIP: "skip",
+    Kind.REVERSE: "reverse",
+    Kind.DRAW_TWO: "draw_2",
+    Kind.WILD: "wild",
+    Kind.WILD_DRAW_FOUR: "wild_draw_4",
+}
 
 
 def card_to_rlcard(card: Card, color: Color | None = None) -> str:
@@ -83,7 +88,7 @@ def _discard_colors(obs: Observation) -> list[Color | None]:
             declared[-1] = e.color
     colors: list[Color | None] = [c.light.color for c in obs.discard]
     # the last plays are the top of the pile (earlier ones may have been reshuffled)
-    wild_decl = declared[-len(colors):] if declared else []
+    wild_decl = declared[-len(colors) :] if declared else []
     for i in range(1, min(len(colors), len(wild_decl)) + 1):
         if colors[-i] is None:
             colors[-i] = wild_decl[-i]

@@ -38,7 +38,11 @@ from unokit.engine.game import OP_COLOR, OP_DRAW, OP_PLAY, Game
 from unokit.engine.variants import WILD_BIT, Variant
 
 __all__ = [
-    "rollout", "greedy_move", "sensible_move", "sensible_rollout", "TUNED_WEIGHTS",
+    "rollout",
+    "greedy_move",
+    "sensible_move",
+    "sensible_rollout",
+    "TUNED_WEIGHTS",
     "OWN_POLICIES",
 ]
 
@@ -74,9 +78,7 @@ def _step(c: Game, move: int) -> None:
         raise _refused(c, err, c.describe(move))
 
 
-def _play(
-    c: Game, seat: int, cid: int, color: int, flex: bool = False, target: int = -1
-) -> None:
+def _play(c: Game, seat: int, cid: int, color: int, flex: bool = False, target: int = -1) -> None:
     err = c._g.play(seat, cid, color, flex, target, -1, True, -1)
     if err:
         raise _refused(c, err, f"P{seat} PLAY card id {cid}")
@@ -362,7 +364,22 @@ def _argmax4(held: list[int], side: int) -> int:
 #: draw 1.5 (0), follow -3 (0), wild_legal 10 (0), wild_short 20 (0). Against
 #: the sensible policy on 100,000 other deals (both seatings): see docs/bots.md.
 TUNED_WEIGHTS: tuple[float, ...] = (
-    1.0, 0.25, 25.0, -40.0, -100.0, 30.0, -5.0, 0.5, 1.0, 5.0, 1.0, 0.0, 1.5, -3.0, 10.0, 20.0
+    1.0,
+    0.25,
+    25.0,
+    -40.0,
+    -100.0,
+    30.0,
+    -5.0,
+    0.5,
+    1.0,
+    5.0,
+    1.0,
+    0.0,
+    1.5,
+    -3.0,
+    10.0,
+    20.0,
 )
 
 #: ``hard``'s ``own`` option: the weights of the searching seat's own moves in

@@ -248,9 +248,7 @@ def _sim_job(
     return result, job.start, records
 
 
-def _sim_on_core(
-    job: _SimJob, result: SimResult, progress: Callable[[int], None] | None
-) -> int:
+def _sim_on_core(job: _SimJob, result: SimResult, progress: Callable[[int], None] | None) -> int:
     """Play the job's all-random games on the C core (:func:`unokit.engine.core.simulate_random`:
     the same games, the same tally as the loop below), in chunks so that
     ``progress`` moves. Returns the first game left to the caller's loop
@@ -284,8 +282,13 @@ def _record_line(game: Game, bots: Sequence[str], seed: int, event: str | None) 
     names = [f"P{s} ({b})" for s, b in enumerate(bots)]
     extra = {"event": event or f"unokit sim, game seed {seed}"}
     rec = record_of(
-        game, names, bots=list(bots), commit=True, producer=f"unokit {__version__} sim",
-        ended="now", extra=extra,
+        game,
+        names,
+        bots=list(bots),
+        commit=True,
+        producer=f"unokit {__version__} sim",
+        ended="now",
+        extra=extra,
     )
     return rec.dumps_line()
 

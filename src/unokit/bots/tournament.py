@@ -101,9 +101,7 @@ def bot_option_names(bot: str) -> set[str]:
     }
 
 
-def parse_bots(
-    text: str, think_ms: int | None = None, sims: int | None = None
-) -> list[BotSpec]:
+def parse_bots(text: str, think_ms: int | None = None, sims: int | None = None) -> list[BotSpec]:
     """``"hard,heuristic"`` or with per-bot options ``"hard:think_ms=50,hard:think_ms=400"``.
 
     ``think_ms`` and ``sims`` apply to every bot that does not set its own
@@ -611,8 +609,16 @@ def run_tournament(
     # small chunks keep the progress bar moving and the workers evenly loaded
     chunk = max(1, min(8, games // (w * 8) or 1))
     jobs = [
-        (variant, players, opts, specs, seed, list(range(i, min(games, i + chunk))), match,
-         records is not None)
+        (
+            variant,
+            players,
+            opts,
+            specs,
+            seed,
+            list(range(i, min(games, i + chunk))),
+            match,
+            records is not None,
+        )
         for i in range(0, games, chunk)
     ]
     done = 0

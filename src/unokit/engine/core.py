@@ -56,8 +56,7 @@ __all__ = [
 
 def _deprecated() -> None:
     warnings.warn(
-        "CoreGame is unokit.Game's old name: use Game (Game.new(..., events=False), "
-        "game.copy())",
+        "CoreGame is unokit.Game's old name: use Game (Game.new(..., events=False), game.copy())",
         DeprecationWarning,
         stacklevel=3,
     )

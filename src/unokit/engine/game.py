@@ -114,10 +114,17 @@ _NUMBER, _FLIP, _WDC, _WTD, _FW4 = (
 
 # Move codes (the fast integer form of commands; see Game.legal_moves).
 OP_PLAY, OP_DRAW, OP_PASS, OP_COLOR, OP_ACCEPT = (
-    codes.OP_PLAY, codes.OP_DRAW, codes.OP_PASS, codes.OP_COLOR, codes.OP_ACCEPT
+    codes.OP_PLAY,
+    codes.OP_DRAW,
+    codes.OP_PASS,
+    codes.OP_COLOR,
+    codes.OP_ACCEPT,
 )
 OP_CHALLENGE, OP_UNO, OP_CATCH, OP_NEXT = (
-    codes.OP_CHALLENGE, codes.OP_UNO, codes.OP_CATCH, codes.OP_NEXT
+    codes.OP_CHALLENGE,
+    codes.OP_UNO,
+    codes.OP_CATCH,
+    codes.OP_NEXT,
 )
 _FLEX_BIT = codes.FLEX_BIT
 _REASONS = codes.COLOR_REASONS

@@ -19,7 +19,6 @@ from unokit.engine.variants import Variant
 __all__ = ["OP_MULTI", "others", "decode", "encode"]
 
 
-
 def others(variant: Variant, side: int, hand: Sequence[int], first: int) -> list[int]:
     """The hand positions a multi-play code's mask names (at most 7)."""
     kind, number = variant.kind[side], variant.number[side]

@@ -655,7 +655,7 @@ def observation_text(
         narrator = Narrator(labels, obs.seat)
         said = [(e, narrator.line(e)) for e in obs.history]  # in order: it follows the side
         told = [(e, t) for e, t in said if t]
-        earlier, recent = told[: -history], told[-history:]
+        earlier, recent = told[:-history], told[-history:]
         if earlier:
             counts = []
             for kind, one, many in _SUMMARY:

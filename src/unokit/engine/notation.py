@@ -233,7 +233,13 @@ def _validate(g: Game, f: dict[str, Any]) -> None:
     seats = [f["dealer"], f["current"]]
     if any(not 0 <= s < n for s in seats):
         raise InvalidPositionError("dealer and current must be seats of the game")
-    for s in (f["uno_pre"], f["vulnerable"], f["color_next"], f["winner"], f.get("ch_offender", -1)):
+    for s in (
+        f["uno_pre"],
+        f["vulnerable"],
+        f["color_next"],
+        f["winner"],
+        f.get("ch_offender", -1),
+    ):
         if not -1 <= s < n:
             raise InvalidPositionError(f"P{s} is not a seat")
     if len(f["scores"]) != n:

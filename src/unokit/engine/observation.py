@@ -270,7 +270,9 @@ def public_view(game: Game) -> PublicView:
     # the discard pile's cards: the previous version's, extended, when it only grew
     if known is not None and known[0] == discard:
         pile = known[1]
-    elif known is not None and len(known[0]) < len(discard) and discard[: len(known[0])] == known[0]:
+    elif (
+        known is not None and len(known[0]) < len(discard) and discard[: len(known[0])] == known[0]
+    ):
         pile = known[1] + tuple(map(cs.__getitem__, discard[len(known[0]) :]))
     else:
         pile = tuple(map(cs.__getitem__, discard))

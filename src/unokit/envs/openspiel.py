@@ -59,8 +59,14 @@ from unokit.envs._base import round_rewards
 from unokit.envs.actions import ActionTable, action_table
 from unokit.envs.observation import ObservationEncoder
 
-__all__ = ["GAMES", "UnoSpielGame", "UnoSpielState", "option_params", "PlayoutEvaluator",
-           "bot_action"]
+__all__ = [
+    "GAMES",
+    "UnoSpielGame",
+    "UnoSpielState",
+    "option_params",
+    "PlayoutEvaluator",
+    "bot_action",
+]
 
 GAMES = {"classic": "python_uno_classic", "flip": "python_uno_flip", "flex": "python_uno_flex"}
 _NONE_INT = -1  # an integer parameter standing for None (flipDrawColorCap)
@@ -93,8 +99,7 @@ def _game_type(variant: str) -> Any:
     v = get_variant(variant)
     return pyspiel.GameType(
         short_name=GAMES[variant],
-        long_name={"classic": "UNO", "flip": "UNO Flip", "flex": "UNO Flex"}[variant]
-        + " (unokit)",
+        long_name={"classic": "UNO", "flip": "UNO Flip", "flex": "UNO Flex"}[variant] + " (unokit)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -184,7 +189,9 @@ class _Box:
 
     __slots__ = ("_game", "_deal")
 
-    def __init__(self, game: Game | None, deal: tuple[str, int, Options, int] | None = None) -> None:
+    def __init__(
+        self, game: Game | None, deal: tuple[str, int, Options, int] | None = None
+    ) -> None:
         self._game = game
         self._deal = deal
 

@@ -83,9 +83,7 @@ class RewardSpec:
             raise OptionError(f"step_cost must be a number >= 0, not {cost!r}")
         object.__setattr__(self, "step_cost", float(cost))
 
-    def outcome(
-        self, values: npt.ArrayLike, winner: npt.ArrayLike
-    ) -> npt.NDArray[np.float64]:
+    def outcome(self, values: npt.ArrayLike, winner: npt.ArrayLike) -> npt.NDArray[np.float64]:
         """Rewards of ``k`` rounds that just ended, shape ``(k, N)`` by absolute
         seat: ``values[i, s]`` is seat ``s``'s hand value at the end of round
         ``i``, ``winner[i]`` its winner or -1 (blocked or truncated)."""

@@ -186,11 +186,7 @@ class VectorStep:
 def _check_seed(seed: object) -> int | None:
     if seed is None:
         return None
-    if (
-        not isinstance(seed, int | np.integer)
-        or isinstance(seed, bool)
-        or not 0 <= seed < MAX_SEED
-    ):
+    if not isinstance(seed, int | np.integer) or isinstance(seed, bool) or not 0 <= seed < MAX_SEED:
         raise OptionError(f"seed must be None or an integer in 0..2**62-1, got {seed!r}")
     return int(seed)
 
@@ -637,7 +633,6 @@ class _CoreBatch:
             self.batch.seeds(self._seeds)
             seed = int(self._seeds[i])
         return to_game(self.batch, i, self.env.table, seed)
-
 
 
 class UnoClassicVectorEnv(UnoVectorEnv):

@@ -80,7 +80,9 @@ def convert_command(
     ],
     seat: Annotated[
         int | None,
-        typer.Option(help="Write this seat's view (hidden cards removed); default: the full record."),
+        typer.Option(
+            help="Write this seat's view (hidden cards removed); default: the full record."
+        ),
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite TARGET if it exists.")] = False,
 ) -> None:
@@ -132,7 +134,9 @@ def convert_command(
 
 @record_app.command("sample")
 def sample_command(
-    out: Annotated[Path, typer.Argument(help="Folder to write one <variant>.jsonl file per variant.")],
+    out: Annotated[
+        Path, typer.Argument(help="Folder to write one <variant>.jsonl file per variant.")
+    ],
     games: Annotated[int, typer.Option(help="Matches per variant.", min=1)] = 1000,
     players: Annotated[int, typer.Option(help="Seats.", min=2)] = 4,
     seed: Annotated[int, typer.Option(help="Seed of the first match; match i uses seed+i.")] = 0,

@@ -56,9 +56,7 @@ def deal_text(game: Game) -> str:
     from unokit.engine import notation
 
     keep = [
-        line
-        for line in notation.dumps(game).splitlines()
-        if line.split(" ", 1)[0] in _DEAL_KEYS
+        line for line in notation.dumps(game).splitlines() if line.split(" ", 1)[0] in _DEAL_KEYS
     ]
     return "\n".join(keep) + "\n"
 

@@ -125,9 +125,7 @@ class Record:
         if self.names or self.bots:
             names = self.names or [f"P{s}" for s in range(self.players)]
             bots = self.bots or [None] * self.players
-            meta["seats"] = [
-                {"name": n, "bot": b} for n, b in zip(names, bots, strict=True)
-            ]
+            meta["seats"] = [{"name": n, "bot": b} for n, b in zip(names, bots, strict=True)]
         d["meta"] = meta
         d["deals"] = self.deals
         if self.view is not None:
@@ -682,9 +680,7 @@ def _validate_view(
                 mine = next(
                     (ln for ln in deal.splitlines() if ln.startswith(f"hands P{seat} ")), None
                 )
-                known = [
-                    h for h in record.hands if h["after"] == _deal_command(record, r)
-                ]
+                known = [h for h in record.hands if h["after"] == _deal_command(record, r)]
                 if mine is not None and known:
                     held = " ".join(known[0]["cards"]) or "-"
                     if mine.split(" ", 2)[2] != held:

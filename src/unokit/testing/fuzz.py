@@ -339,7 +339,9 @@ def _check_public(g: Game, initial: Counter[int], scores: list[int]) -> None:
             _check(g.match_winners == want, f"single_round match won by {g.match_winners}")
         return
     _check(g.scores == scores, "scores changed during a round")
-    _check(all(g.hand(s) for s in range(n) if s not in out), "an empty hand while the round goes on")
+    _check(
+        all(g.hand(s) for s in range(n) if s not in out), "an empty hand while the round goes on"
+    )
     _check(g.current not in out, f"P{g.current} is out of the match but is to act")
     if g.state == Phase.AWAIT_TURN:
         colors = DARK if g.side else LIGHT
@@ -828,7 +830,6 @@ def _run_seeds(
     return total
 
 
-
 # ---------------------------------------------------------------------------- the batched env
 
 
@@ -897,7 +898,9 @@ def fuzz_vector(
 def main(argv: list[str] | None = None) -> int:
     """``python -m unokit.testing.fuzz --seconds 600``: fuzz, print every failure with
     its seed and the totals; exit status 1 if anything failed."""
-    p = argparse.ArgumentParser(prog="python -m unokit.testing.fuzz", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(
+        prog="python -m unokit.testing.fuzz", description=__doc__.split("\n")[0]
+    )
     p.add_argument("--seconds", type=float, default=None, help="fuzz for this long")
     p.add_argument("--matches", type=int, default=None, help="fuzz this many matches")
     p.add_argument("--commands", type=int, default=None, help="stop after this many commands")

@@ -925,8 +925,7 @@ class ReferenceGame(Game):
         # can while the partner is in); fewer than two players (teams) left ends it
         teams = o.teams == "pairs"
         can = [
-            not self._out(s) or (teams and not self._out(self._partner(s)))
-            for s in range(self.n)
+            not self._out(s) or (teams and not self._out(self._partner(s))) for s in range(self.n)
         ]
         units = sum(1 for s in range(self.n) if can[s] and (not teams or s < self._partner(s)))
         if o.mercy and units < 2:
@@ -1722,9 +1721,7 @@ class ReferenceGame(Game):
                 ]
             return [base | ((col + 1) << 16) for col in cols]
         if o.seven_swap and kind == _NUMBER and v.number[side][c] == 7 and not last:
-            return [
-                base | ((t + 1) << 25) for t in range(self.n) if t != seat and not self._out(t)
-            ]
+            return [base | ((t + 1) << 25) for t in range(self.n) if t != seat and not self._out(t)]
         return [base]
 
     def apply_move(self, move: int, seat: int | None = None, uno: bool = False) -> None:

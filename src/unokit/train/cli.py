@@ -17,7 +17,9 @@ def train(
     variant: Annotated[str, typer.Option(help="classic, flip or flex.")] = "classic",
     config: Annotated[
         Path | None,
-        typer.Option(help="Settings, TOML or JSON (see docs/bots.md); default settings if omitted."),
+        typer.Option(
+            help="Settings, TOML or JSON (see docs/bots.md); default settings if omitted."
+        ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of self-play and training.")] = 0,
     out: Annotated[

@@ -87,8 +87,9 @@ def load_config(path: Path | None) -> TrainConfig:
     known = set(TrainConfig.__dataclass_fields__)
     unknown = sorted(set(raw) - known)
     if unknown:
-        raise OptionError(f"{path}: unknown settings {', '.join(unknown)}; known: "
-                          f"{', '.join(sorted(known))}")
+        raise OptionError(
+            f"{path}: unknown settings {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+        )
     defaults = asdict(TrainConfig())
     try:
         values: dict[str, Any] = {
@@ -125,15 +126,23 @@ def train(
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     say(f"self-play: up to {config.games} rounds of {name}, {config.players} players")
-    data = generate(name, config.players, config.games, seed, config.record, config.epsilon,
-                    time_limit=config.data_seconds)
+    data = generate(
+        name,
+        config.players,
+        config.games,
+        seed,
+        config.record,
+        config.epsilon,
+        time_limit=config.data_seconds,
+    )
     say(f"  {data.games} rounds, {len(data.y)} positions in {data.seconds:.0f} s")
     if len(data.y) < 10:
         raise OptionError("too few positions to train on: play more games")
     rng = np.random.default_rng(seed)
     rounds = np.unique(data.game)
-    held = set(rng.choice(rounds, size=max(1, int(len(rounds) * config.val_share)),
-                          replace=False).tolist())
+    held = set(
+        rng.choice(rounds, size=max(1, int(len(rounds) * config.val_share)), replace=False).tolist()
+    )
     is_val = np.array([g in held for g in data.game.tolist()])
     if is_val.all() or not is_val.any():
         raise OptionError("too few rounds to hold some out for validation: play more games")
@@ -174,17 +183,24 @@ def train(
                 p = torch.sigmoid(logits)
                 brier = float(((p - y_va) ** 2).mean())
                 acc = float(((p > 0.5).float() == (y_va > 0.5).float()).float().mean())
-            row = {"epoch": epoch, "train_loss": round(total / len(y_tr), 5),
-                   "val_loss": round(val, 5), "val_brier": round(brier, 5),
-                   "val_accuracy": round(acc, 4), "seconds": round(time.perf_counter() - t0, 1)}
+            row = {
+                "epoch": epoch,
+                "train_loss": round(total / len(y_tr), 5),
+                "val_loss": round(val, 5),
+                "val_brier": round(brier, 5),
+                "val_accuracy": round(acc, 4),
+                "seconds": round(time.perf_counter() - t0, 1),
+            }
             if val < best_val:  # early stopping: the exported weights are the best epoch's
                 best_val, best_epoch = val, epoch
                 best_state = {k: v.clone() for k, v in model.state_dict().items()}
             log.append(row)
             fh.write(json.dumps(row) + "\n")
             fh.flush()
-            say(f"  epoch {epoch}: train {row['train_loss']:.4f}, validation {val:.4f}, "
-                f"Brier {brier:.4f}, accuracy {acc:.1%}")
+            say(
+                f"  epoch {epoch}: train {row['train_loss']:.4f}, validation {val:.4f}, "
+                f"Brier {brier:.4f}, accuracy {acc:.1%}"
+            )
             if time.perf_counter() - t1 > config.train_seconds:
                 say("  training time limit reached")
                 break
@@ -217,9 +233,14 @@ def train(
     for d in range(10):
         sel = (pv >= d / 10) & (pv < (d + 1) / 10 if d < 9 else pv <= 1.0)
         if sel.any():
-            calib.append({"decile": d, "positions": int(sel.sum()),
-                          "predicted": round(float(pv[sel].mean()), 4),
-                          "observed": round(float(yv[sel].mean()), 4)})
+            calib.append(
+                {
+                    "decile": d,
+                    "positions": int(sel.sum()),
+                    "predicted": round(float(pv[sel].mean()), 4),
+                    "observed": round(float(yv[sel].mean()), 4),
+                }
+            )
     summary = {
         "variant": name,
         "seed": seed,
@@ -238,8 +259,10 @@ def train(
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
     _plot(log, out / "curve.png", f"value network, {name}, {config.players} players")
-    say(f"wrote {path} ({path.stat().st_size // 1024} kB), log.jsonl, curve.png, summary.json "
-        f"in {summary['wall_seconds']:.0f} s")
+    say(
+        f"wrote {path} ({path.stat().st_size // 1024} kB), log.jsonl, curve.png, summary.json "
+        f"in {summary['wall_seconds']:.0f} s"
+    )
     return summary
 
 

@@ -242,7 +242,9 @@ class UnoApp(App[None]):
             else f"lowest at {opts.targetScore}"
         )
         me = "" if self.viewer is None else f" · {s.names[self.viewer]}"
-        title = f"{VARIANT_TITLE[obs.variant]} · round {obs.round} · {goal} · {rules_short(opts)}{me}"
+        title = (
+            f"{VARIANT_TITLE[obs.variant]} · round {obs.round} · {goal} · {rules_short(opts)}{me}"
+        )
         if obs.variant == "flip":
             title += " · " + ("DARK side" if obs.side else "light side")
         self.query_one("#title", Static).update(Text(title, Style(bold=True)))

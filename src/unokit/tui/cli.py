@@ -14,7 +14,9 @@ from unokit.engine.errors import UnoError
 
 @app.command()
 def play(
-    variant: Annotated[Variant, typer.Option(help="The variant.", case_sensitive=False)] = Variant.classic,
+    variant: Annotated[
+        Variant, typer.Option(help="The variant.", case_sensitive=False)
+    ] = Variant.classic,
     players: Annotated[int, typer.Option(help="Number of seats (people and bots).")] = 4,
     name: Annotated[
         list[str] | None,
@@ -61,8 +63,12 @@ def play(
     think_ms: ThinkMs = None,
     sims: Annotated[
         int | None,
-        typer.Option("--sims", min=1, help="Search budget by count: rollouts per decision "
-                     "(reproducible whatever the load; overrides --think-ms)."),
+        typer.Option(
+            "--sims",
+            min=1,
+            help="Search budget by count: rollouts per decision "
+            "(reproducible whatever the load; overrides --think-ms).",
+        ),
     ] = None,
     delay: Annotated[
         float, typer.Option(help="Seconds between bot moves in the Textual game.", min=0)
@@ -191,4 +197,8 @@ def rule_options(
 def _lines(numbers: list[int]) -> str:
     if not numbers:
         return "none"
-    return f"{numbers[0]}-{numbers[-1]}" if numbers == list(range(numbers[0], numbers[-1] + 1)) else ", ".join(map(str, numbers))
+    return (
+        f"{numbers[0]}-{numbers[-1]}"
+        if numbers == list(range(numbers[0], numbers[-1] + 1))
+        else ", ".join(map(str, numbers))
+    )

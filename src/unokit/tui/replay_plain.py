@@ -23,7 +23,9 @@ class Replay:
 
     def __init__(self, record: Record) -> None:
         if len(record.commands) > REPLAY_LIMIT:
-            raise RecordError(f"the record has {len(record.commands)} commands (at most {REPLAY_LIMIT})")
+            raise RecordError(
+                f"the record has {len(record.commands)} commands (at most {REPLAY_LIMIT})"
+            )
         self.record = record
         self.variant = record.variant
         self.names = list(record.names or [f"P{s}" for s in range(record.players)])

@@ -439,9 +439,14 @@ class Room(RoomViews, TableBots, Timers):
         async with self.lock:
             self._check_open()
             g = self.game
-            if self.status != "playing" or g is None or g.state not in (
-                Phase.ROUND_OVER,
-                Phase.MATCH_OVER,
+            if (
+                self.status != "playing"
+                or g is None
+                or g.state
+                not in (
+                    Phase.ROUND_OVER,
+                    Phase.MATCH_OVER,
+                )
             ):
                 raise ProtocolError("bad_state", "ready is for the end of a round or a match")
             others = [w for w in self.waiting_for() if w != seat]
