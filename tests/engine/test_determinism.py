@@ -12,6 +12,7 @@ from unokit import Game
 from unokit.bots import make_bot
 from unokit.bots.sim import play_match
 from unokit.engine.notation import dumps as dump_position
+from unokit.engine.options import PRESETS
 from unokit.records.record import dumps as dump_record
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -49,6 +50,25 @@ CASES = [
     ("flip", 5, 4, {"sevenZero": True, "scoringMode": "lowest"}),
     ("flex", 2, 5, {}),
     ("flex", 6, 6, {"forcedPlay": True, "drawUntilPlayable": True}),
+    # the house rules of RULES.md §6.7-§6.17: two presets and a custom set
+    ("classic", 4, 7, {**PRESETS["Crazy"], "teams": "pairs"}),
+    ("flip", 4, 8, PRESETS["Merciless"]),
+    (
+        "flex",
+        4,
+        9,
+        {
+            "teams": "pairs",
+            "deflect": "skip",
+            "finishRestriction": "no_wild",
+            "handLimit": 14,
+            "mustPlayDrawn": True,
+            "shuffleSeats": True,
+            "wildDrawChallenge": "off",
+            "zeroRotate": True,
+            "multiPlay": "same_number",
+        },
+    ),
 ]
 
 
