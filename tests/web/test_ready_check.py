@@ -64,8 +64,9 @@ def test_the_next_round_waits_for_every_person_then_a_rematch_vote(
         bob_ws.send({"type": "ready", "id": 3})
         assert bob_ws.reply(3)["type"] == "ack"
         st = ann_ws.state(lambda m: m["version"] > version)
-        assert st["info"]["ready"] == [] and room.log[-1] == "NEXT"
-        assert room.game.state.name == "AWAIT_TURN"
+        # (the line after the round's end: the bot may already have played after it)
+        assert st["info"]["ready"] == [] and room.log[version] == "NEXT"
+        assert room.game.state.name not in ("ROUND_OVER", "MATCH_OVER")
         # during a round, ready is refused
         ann_ws.send({"type": "ready", "id": 4})
         assert ann_ws.reply(4)["code"] == "bad_state"
@@ -92,9 +93,10 @@ def test_a_person_who_is_not_connected_does_not_hold_the_round(
         ws = room_helpers.wrap(s0)
         hello(ws, out["token"])
         _place(client, room, _over([0, 0, 0]))
+        n = len(room.log)
         ws.send({"type": "ready", "id": 1})
         assert ws.reply(1)["type"] == "ack"
-        assert room.log[-1] == "NEXT"
+        assert room.log[n] == "NEXT"  # (the bot may already have played after it)
 
 
 def test_only_the_host_may_go_on_and_only_after_the_wait(client: Any, room_helpers: Any) -> None:
@@ -117,8 +119,9 @@ def test_only_the_host_may_go_on_and_only_after_the_wait(client: Any, room_helpe
         err = bob_ws.reply(2)
         assert err["code"] == "not_ready" and "only the host" in err["message"]
         # Ann is ready: dealt at once. Next round over: Bob is not ready
+        n = len(room.log)
         ann_ws.send({"type": "ready", "id": 3})
-        assert ann_ws.reply(3)["type"] == "ack" and room.log[-1] == "NEXT"
+        assert ann_ws.reply(3)["type"] == "ack" and room.log[n] == "NEXT"
         _place(client, room, _over([0, 0, 0]))
         # the host, before the wait: refused, with the seconds left
         ann_ws.send({"type": "next_round", "id": 4})
@@ -130,7 +133,7 @@ def test_only_the_host_may_go_on_and_only_after_the_wait(client: Any, room_helpe
         n = len(room.log)
         ann_ws.send({"type": "next_round", "id": 5})
         assert ann_ws.reply(5)["type"] == "ack"
-        assert room.log[n:] == ["NEXT"] and room.over_at is None
+        assert room.log[n] == "NEXT" and room.over_at is None
         # the rematch vote too
         _place(client, room, _over([95, 0, 0]))
         ann_ws.send({"type": "new_match", "id": 6})
