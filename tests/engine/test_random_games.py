@@ -417,7 +417,10 @@ class Oracle:
         else:
             hand = rest
         col = before.color
+        restricted = before.variant.restricted[before.side]
         for c in hand:
+            if o.noBluff and restricted[before.variant.cards.index[c]]:
+                continue  # docs/decisions.md E15: another restricted wild draw is no match
             f = c.face(before.side)
             if f.color is not None and int(f.color) == col:
                 return False
