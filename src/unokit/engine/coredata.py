@@ -8,6 +8,8 @@ core's integer event records into :mod:`unokit.engine.events` objects.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from unokit import _core
 from unokit.engine import events as ev
 from unokit.engine.cards import Color
@@ -39,6 +41,7 @@ __all__ = [
     "core_options",
     "simulate_random",
     "decode_events",
+    "decode_run",
     "error_text",
     "core_config",
     "CoreConfig",
@@ -138,14 +141,21 @@ _RUNS: dict[str, dict[tuple[int, ...], tuple[ev.Event, ...]]] = {}
 
 def decode_events(variant: Variant, flat: list[int]) -> list[ev.Event]:
     """The event objects of the core's records ``[type, length, payload...]``."""
+    return list(decode_run(variant, flat))
+
+
+def decode_run(variant: Variant, flat: list[int]) -> Sequence[ev.Event]:
+    """:func:`decode_events` as a sequence that may be shared (not to be
+    changed: a caller that keeps it copies it)."""
     # the events of one command's records, whole (the commonest case: one lookup)
+    key = tuple(flat)
     runs = _RUNS.get(variant.name)
+    if runs is not None:
+        run = runs.get(key)
+        if run is not None:
+            return run
     if runs is None or len(runs) > 50_000:
         runs = _RUNS[variant.name] = {}
-    key = tuple(flat)
-    run = runs.get(key)
-    if run is not None:
-        return list(run)
     memo = _EVENTS.get(variant.name)
     if memo is None or len(memo) > 50_000:
         memo = _EVENTS[variant.name] = {}

@@ -53,7 +53,7 @@ from unokit.engine.actions import (
     parse_action,
 )
 from unokit.engine.cards import Card, Color, Kind
-from unokit.engine.coredata import CoreConfig, core_config, decode_events
+from unokit.engine.coredata import CoreConfig, core_config, decode_events, decode_run
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
 from unokit.engine.multiplay import OP_MULTI
 from unokit.engine.observation import Observation, observe
@@ -1161,7 +1161,22 @@ class Game:
         known = _KNOWN.get(id(action)) if self._direct else None
         if known is not None and known[0] is action and known[2] == self.variant.name:
             # an action legal_actions made: one call into the core, which decides
-            return self._apply_known(action, known[1], known[3])
+            # (the hot path of every search and training loop, with _done written
+            # out: measured by benchmarks/speed/bench_face.py --loops)
+            g = self._g
+            if g.apply_move(known[1], action.seat, False):  # type: ignore[union-attr]
+                return self.apply(dataclasses.replace(action))  # words the refusal
+            self.changed = True
+            log = self.log
+            if log is None:
+                return self.take_events()  # [] unless record_events() was asked for
+            start = len(log)
+            flat = g.take_events()
+            if flat:
+                log.extend(decode_run(self.variant, flat))
+            if self.commands is not None:
+                self.commands.append(known[3])
+            return log[start:]
         if isinstance(action, str):
             action = parse_action(action, self.variant.cards)
         start = len(self.log) if self.log is not None else 0
@@ -1196,23 +1211,6 @@ class Game:
         if self.log is None:
             return self.take_events()  # [] unless record_events() was asked for
         return self.log[start:]
-
-    def _apply_known(self, action: Action, move: int, text: str) -> list[ev.Event]:
-        """:meth:`apply` of an action of :data:`_KNOWN` (a turn decision or a
-        jump-in, of move code ``move`` and command text ``text``): one call into
-        the core, which decides; a refusal is worded by the ordinary path."""
-        seat: int = action.seat  # type: ignore[union-attr]
-        if self._g.apply_move(move, seat, False):  # refused, nothing changed:
-            # an equal action outside _KNOWN takes the path that words the refusal
-            return self.apply(dataclasses.replace(action))
-        log = self.log
-        start = len(log) if log is not None else 0
-        self._done()  # the one place after an accepted command (tests hook it)
-        if self.commands is not None:
-            self.commands.append(text)
-        if log is None:
-            return self.take_events()  # [] unless record_events() was asked for
-        return log[start:]
 
     def play(
         self,
@@ -1505,11 +1503,19 @@ class Game:
         ver = g.version
         if self._lver != ver:
             self._lver = ver
-            self._lcache = {}  # a new dict: a copy may share the old one
-        got = self._lcache.get(seat)
-        if got is None:
-            moves = g.legal_moves(seat)  # [] once the round is over (the core's rule)
-            got = self._lcache[seat] = (tuple(self.actions_of(seat, moves)), moves)
+            cache = self._lcache = {}  # a new dict: a copy may share the old one
+        else:
+            cache = self._lcache
+            got = cache.get(seat)
+            if got is not None:
+                return got
+        moves = g.legal_moves(seat)  # [] once the round is over (the core's rule)
+        made = _DECODED.get(self.variant.name)
+        try:  # every code decoded before (the common case; else actions_of decodes)
+            acts = tuple([made[m << 4 | seat] for m in moves])  # type: ignore[index]
+        except (KeyError, TypeError):
+            acts = tuple(self.actions_of(seat, moves))
+        got = cache[seat] = (acts, moves)
         return got
 
     def actions_of(self, seat: int, moves: Sequence[int]) -> list[Action]:
