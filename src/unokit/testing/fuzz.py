@@ -672,13 +672,19 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
     """Match ``seed`` (the configuration of :func:`random_config`) on the C core
     (``Game``, which holds one C position) and on the reference, command by command, to the end of the match (or
     ``max_commands``): equal states, equal legal move lists (the seat to act
-    and a random seat), the same refusals and (``events``) the same events.
+    and a random seat), the same refusals and (``events``) the same events;
+    half of the legal moves made without an UNO call are applied as the typed
+    action ``legal_actions`` made (the public face's fast path).
     ``stats.differential`` counts the commands compared."""
     stats = FuzzStats(matches=1, compared_with="the C core")
     cfg = random_config(seed)
     stats.variants[cfg.variant] += 1
     stats.options_seen.update(f"{k}={v}" for k, v in cfg.options.items())
     r = random.Random(seed ^ 0x5EED)
+    # half the legal moves made without an UNO call go through Game.apply of the
+    # action legal_actions made (a stream of its own: the seeds' matches are
+    # the same as before it)
+    via_action = random.Random(seed ^ 0xAC7)
     rounds = commands = 0
 
     def fail(message: str) -> None:
@@ -743,7 +749,12 @@ def core_match(seed: int, *, max_commands: int = 20_000, events: bool = True) ->
             except ValueError as e:  # Game: Color(8+) of a malformed code
                 ref_err = e
             try:
-                core.apply_move(move, seat, uno)
+                if not uno and move in got and via_action.random() < 0.5:
+                    # the public face's hot path: apply() of an action that
+                    # legal_actions() made (one call into the core by its code)
+                    core.apply(core.legal_actions(seat)[got.index(move)])
+                else:
+                    core.apply_move(move, seat, uno)
             except (UnoError, ValueError) as e:
                 core_err = e
             if (ref_err is None) != (core_err is None):
