@@ -496,9 +496,13 @@ def test_the_ready_check_holds_the_next_round_until_every_person_is_ready(
     ann.enter(code, res["token"], res["seat"])
     bob.enter(code, res2["token"], res2["seat"])
     for _ in range(200):
+        # both pages at the newest version either has: a page behind the other
+        # would see the bot still to move while the other person's turn has come
+        seen = max(ann.version(), bob.version())
+        ann.wait_version_at_least(seen)
+        bob.wait_version_at_least(seen)
         if ann.obs()["phase"].endswith("OVER"):
             break
-        seen = ann.version()
         if not (first_legal_step(ann) or first_legal_step(bob)):
             ann.wait_version_above(seen)
     obs = ann.obs()

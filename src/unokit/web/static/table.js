@@ -1043,8 +1043,11 @@ export function createTable(root, handlers) {
           ${findVerb(cs, "CHALLENGE") ? `<button type="button" class="btn primary" id="act-challenge" data-verb="CHALLENGE">${esc(t("act.challenge"))} <kbd>X</kbd></button>` : ""}
         </div></div></div>`;
     }
+    const fresh = Boolean(html) && (els.decision.hidden || els.decision.innerHTML !== html);
     els.decision.hidden = !html;
     els.decision.dataset.kind = kind;
+    // the panel's own row of the table's grid (app.css), never over the seats
+    els.table.classList.toggle("deciding", Boolean(html));
     if (els.decision.innerHTML !== html) {
       const hadFocus = els.decision.contains(document.activeElement);
       els.decision.innerHTML = html;
@@ -1052,6 +1055,8 @@ export function createTable(root, handlers) {
         els.decision.querySelector("button")?.focus({ preventScroll: true });
       }
     }
+    // in its row a new panel may open below the fold of a phone: bring it in view
+    if (fresh) els.decision.scrollIntoView({ block: "nearest" });
   }
 
   /**
