@@ -12,6 +12,7 @@ from unokit.envs.actions import action_table
 from unokit.envs.gym import UnoGymEnv
 from unokit.envs.observation import (
     COMPACT_DROPPED,
+    DEFAULT_OBS_LAYOUT,
     CompactLayout,
     FeatureLayout,
     ObservationEncoder,
@@ -31,6 +32,20 @@ def _kept(full: FeatureLayout) -> np.ndarray:
         for i in range(off, off + length)
     ]
     return np.asarray(cols)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_layout_4_is_the_default_of_every_env(variant: str) -> None:
+    assert DEFAULT_OBS_LAYOUT == 4
+    env = UnoGymEnv(variant, 2)
+    assert env.obs_layout == 4 and isinstance(env.layout, CompactLayout)
+    assert env.observation_space["observation"].shape == (env.layout.size,)
+    vec = MODULES[variant].vector_env(2, 2, seed=0)
+    assert isinstance(vec.layout, CompactLayout) and vec.observation_size == env.layout.size
+    aec = MODULES[variant].raw_env(players=2)
+    assert aec.obs_layout == 4 and isinstance(aec.layout, CompactLayout)
+    aec.reset(seed=0)
+    assert aec.observe(aec.agent_selection)["observation"].shape == (env.layout.size,)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -361,7 +361,7 @@ class ObservationEncoder:
 #: leave), 4 is :class:`CompactLayout` (layout 2 without the card-by-card top
 #: and discard pile).
 OBS_LAYOUTS = (1, 2, 3, 4)
-DEFAULT_OBS_LAYOUT = 2
+DEFAULT_OBS_LAYOUT = 4
 
 _ACTION_KINDS = frozenset(
     {
