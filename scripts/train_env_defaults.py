@@ -2,8 +2,8 @@
 
 SB3 MaskablePPO, ``MultiInputPolicy`` and every hyper-parameter at SB3's
 default, 4 environments ``unokit/UnoClassic-v0`` with the env's defaults
-(2 players, opponent ``random``, observation layout 2 unless
-``--obs-layout 1``, reward ``points`` unless ``--reward``), ``--steps``
+(2 players, opponent ``random``, the env's default observation layout
+unless ``--obs-layout N``, reward ``points`` unless ``--reward``), ``--steps``
 steps (480,000), then the greedy policy plays ``--games`` (400) rounds
 against ``random`` as seat 0 (seeds 10,000..). Prints one JSON line with
 the win rate and its 95% Wilson interval; with ``--target 0.65`` it also
@@ -58,6 +58,7 @@ def main() -> None:
     venv = DummyVecEnv([thunk] * args.envs)
     model = MaskablePPO("MultiInputPolicy", venv, seed=args.seed, verbose=0)
     reward = venv.envs[0].unwrapped.reward_mode  # type: ignore[attr-defined]
+    layout = venv.envs[0].unwrapped.obs_layout  # type: ignore[attr-defined]
 
     def policy(obs: np.ndarray, mask: np.ndarray) -> int:
         x = {"observation": obs[None], "action_mask": mask[None]}
@@ -70,7 +71,7 @@ def main() -> None:
         # "timesteps": what SB3 counted (learn() ends on a whole rollout: 483,328 for 480,000)
         print(json.dumps({"steps": steps, "timesteps": model.num_timesteps,
                           "envs": args.envs, "seed": args.seed,
-                          "obs_layout": args.obs_layout or "default",
+                          "obs_layout": layout if args.obs_layout else f"default ({layout})",
                           "reward": reward if args.reward else f"default ({reward})",
                           "train_seconds": round(train_s),
                           **rate.as_dict(), "target": args.target, "met": met}),

@@ -8,8 +8,8 @@ Decisions per second of random play, 2-player Classic, each measured for
 * ``gym env``: ``UnoGymEnv`` steps (one agent decision each; the ``random``
   opponent moves inside the step), a uniformly random legal action;
 * ``batched env xB``: ``UnoVectorEnv`` with ``B`` games (1, 64, 256, 1024),
-  ``B`` decisions per step, random legal actions; observation layout 2 (the
-  default) computed for the whole batch;
+  ``B`` decisions per step, random legal actions; the default observation layout (4)
+  computed for the whole batch;
 * ``web server``: moves per second the server accepted from 4 rooms of 4
   WebSocket clients answering at once on 127.0.0.1, by
   ``benchmarks/server/bench_server.py`` (a checkout's, run for 3 s after 1 s of

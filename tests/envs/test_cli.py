@@ -8,7 +8,12 @@ from typer.testing import CliRunner
 
 from unokit.cli import app
 from unokit.envs.actions import action_table
-from unokit.envs.observation import ActionLayout, FeatureLayout, ObservationEncoder
+from unokit.envs.observation import (
+    ActionLayout,
+    CompactLayout,
+    FeatureLayout,
+    ObservationEncoder,
+)
 
 runner = CliRunner()
 
@@ -26,6 +31,13 @@ def test_layout_json_is_the_encoder_layout() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     enc = ObservationEncoder("flex", 2, {"sevenZero": True})
+    compact = CompactLayout(enc, action_table("flex", 2, {"sevenZero": True}))
+    assert data["obs_layout"] == 4 and data["size"] == compact.size  # the default
+    assert [(s["name"], s["offset"], s["length"]) for s in data["segments"]] == compact.describe()
+    result = runner.invoke(
+        app, ["envs", "layout", "flex", "-o", "sevenZero=true", "--json", "--obs-layout", "2"]
+    )
+    data = json.loads(result.output)
     layout = FeatureLayout(enc, action_table("flex", 2, {"sevenZero": True}))
     assert data["obs_layout"] == 2 and data["size"] == layout.size
     assert [(s["name"], s["offset"], s["length"]) for s in data["segments"]] == layout.describe()
@@ -39,8 +51,8 @@ def test_layout_json_is_the_encoder_layout() -> None:
     data = json.loads(result.output)
     lay3 = ActionLayout(ObservationEncoder("flex", 2), action_table("flex", 2))
     assert data["size"] == lay3.size and data["segments"][-1]["name"] == "actions"
-    result = runner.invoke(app, ["envs", "layout", "flex", "--obs-layout", "4"])
-    assert result.exit_code == 2 and "obs_layout must be one of 1, 2, 3" in result.output
+    result = runner.invoke(app, ["envs", "layout", "flex", "--obs-layout", "5"])
+    assert result.exit_code == 2 and "obs_layout must be one of 1, 2, 3, 4" in result.output
 
 
 def test_table_is_printed_for_people() -> None:

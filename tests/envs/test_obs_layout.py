@@ -53,8 +53,8 @@ def _check_counts(
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_gym_default_is_layout_2_of_the_engine_view(variant: str) -> None:
-    env = UnoGymEnv(variant, 3)
+def test_gym_layout_2_is_the_engine_view(variant: str) -> None:
+    env = UnoGymEnv(variant, 3, obs_layout=2)
     assert env.obs_layout == 2 and env.layout is not None
     space = env.observation_space["observation"]
     assert space.shape == (env.layout.size,) and float(space.high.max()) == 1.0
@@ -81,8 +81,8 @@ def test_gym_default_is_layout_2_of_the_engine_view(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_batched_and_aec_envs_give_the_same_layout(variant: str) -> None:
-    vec = MODULES[variant].vector_env(6, 3, seed=9)
-    ref = UnoVectorEnv(variant, 6, 3, seed=9, backend="reference")
+    vec = MODULES[variant].vector_env(6, 3, seed=9, obs_layout=2)
+    ref = UnoVectorEnv(variant, 6, 3, seed=9, backend="reference", obs_layout=2)
     out, expect = vec.reset(), ref.reset()
     assert out.observation.shape == (6, vec.observation_size) == (6, vec.layout.size)
     assert (vec.observation_high == 1).all()
@@ -99,7 +99,7 @@ def test_batched_and_aec_envs_give_the_same_layout(variant: str) -> None:
                 _check_counts(vec.layout, out.observation[i], g, seat, out.action_mask[i])
         a = (rng.random(out.action_mask.shape) * out.action_mask).argmax(axis=1)
         out, expect = vec.step(a), ref.step(a)
-    aec = MODULES[variant].env(players=3)
+    aec = MODULES[variant].env(players=3, obs_layout=2)
     aec.reset(seed=4)
     inner = aec.unwrapped
     for agent in aec.agents:
@@ -115,7 +115,7 @@ def test_layout_1_stays_available_and_bad_layouts_are_refused() -> None:
     assert MODULES["flip"].vector_env(2, 2, obs_layout=1).observation_size == (
         MODULES["flip"].raw_env(players=2, obs_layout=1).encoder.size
     )
-    for bad in (0, 4, "2", True, None):
+    for bad in (0, 5, "2", True, None):
         with pytest.raises(OptionError, match="obs_layout"):
             UnoGymEnv("classic", 2, obs_layout=bad)  # type: ignore[arg-type]
         with pytest.raises(OptionError, match="obs_layout"):

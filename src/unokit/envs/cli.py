@@ -80,9 +80,10 @@ def layout_command(
         int,
         typer.Option(
             "--obs-layout",
-            help="1: the raw vector; 2: the default (0..1, features); 3: 2 + per-action features.",
+            help="1: the raw vector; 2: 0..1, features; 3: 2 + per-action features; "
+            "4: the default, 2 without the card-by-card top and discard pile.",
         ),
-    ] = 2,
+    ] = 4,
 ) -> None:
     """The observation vector: segments, offsets and lengths."""
     needs("numpy")

@@ -70,6 +70,8 @@ if TYPE_CHECKING:
 __all__ = [
     "ObservationEncoder",
     "FeatureLayout",
+    "CompactLayout",
+    "Layout",
     "PHASES",
     "OBS_LAYOUTS",
     "DEFAULT_OBS_LAYOUT",
@@ -354,11 +356,12 @@ class ObservationEncoder:
 # ---------------------------------------------------------------------- layout 2
 
 #: The observation layouts of the environments (``obs_layout=``): 1 is the raw
-#: vector of :class:`ObservationEncoder`, 2 (the default) is
-#: :class:`FeatureLayout`, 3 is :class:`ActionLayout` (layout 2 followed by
-#: what each legal action would leave).
-OBS_LAYOUTS = (1, 2, 3)
-DEFAULT_OBS_LAYOUT = 2
+#: vector of :class:`ObservationEncoder`, 2 is :class:`FeatureLayout`, 3 is
+#: :class:`ActionLayout` (layout 2 followed by what each legal action would
+#: leave), 4 is :class:`CompactLayout` (layout 2 without the card-by-card top
+#: and discard pile).
+OBS_LAYOUTS = (1, 2, 3, 4)
+DEFAULT_OBS_LAYOUT = 4
 
 _ACTION_KINDS = frozenset(
     {
@@ -380,15 +383,15 @@ def check_obs_layout(layout: object) -> int:
     return layout
 
 
-def make_layout(
-    encoder: ObservationEncoder, table: Any, obs_layout: object
-) -> FeatureLayout | None:
+def make_layout(encoder: ObservationEncoder, table: Any, obs_layout: object) -> Layout | None:
     """The :class:`FeatureLayout` of layout 2, the :class:`ActionLayout` of
-    layout 3, or None for layout 1 (the encoder's raw vector); an
-    :class:`OptionError` for any other value."""
+    layout 3, the :class:`CompactLayout` of layout 4, or None for layout 1
+    (the encoder's raw vector); an :class:`OptionError` for any other value."""
     layout = check_obs_layout(obs_layout)
     if layout == 1:
         return None
+    if layout == 4:
+        return CompactLayout(encoder, table)
     return FeatureLayout(encoder, table) if layout == 2 else ActionLayout(encoder, table)
 
 
@@ -791,3 +794,72 @@ class ActionLayout(FeatureLayout):
         np.clip(acts, 0.0, 1.0, out=acts)
         out = np.concatenate([state, acts.reshape(B, -1)], axis=1)
         return out[0] if single else out
+
+
+# ---------------------------------------------------------------------- layout 4
+
+#: The layout-1 segments that layout 4 leaves out (one value per card of the
+#: universe each: what the mask, ``color`` and ``unseen_colors`` summarise).
+COMPACT_DROPPED = ("top", "discard")
+
+
+class CompactLayout:
+    """Observation layout 4: layout 2 without the segments ``top`` and
+    ``discard`` (:data:`COMPACT_DROPPED`), every other segment in layout 2's
+    order, all values in 0..1.
+
+    Those two segments are one value per card of the universe each (108 of
+    the 223 values of 2-player Classic, 222 of Flip's 758): the top card
+    one-hot and the discard pile card by card. What a player uses from them
+    is already in the layout: the colour in force (``color``), the legal
+    plays (the action mask and ``legal``) and the cards of each colour still
+    unseen (``unseen_colors``). Left in, they are half the inputs of a small
+    network, read through random first-layer weights, and ``MultiInputPolicy``
+    with SB3's defaults learns more slowly from them (docs/rl.md, issue 28).
+    What is lost: the top card's symbol beyond what the mask shows, and which
+    cards exactly have been played (layout 2 keeps both).
+
+    >>> from unokit import Game
+    >>> from unokit.envs.actions import action_table
+    >>> enc = ObservationEncoder("classic", 2)
+    >>> lay = CompactLayout(enc, action_table("classic", 2))
+    >>> lay.size, "top" in lay.segments, lay.slice("hand_colors")
+    (115, False, slice(73, 77, None))
+    """
+
+    version = 4
+
+    def __init__(self, encoder: ObservationEncoder, table: Any) -> None:
+        self.full = FeatureLayout(encoder, table)
+        self.encoder = encoder
+        self.players = self.full.players
+        self.table = table
+        self.two_sided = self.full.two_sided
+        keep: list[int] = []
+        self.segments: dict[str, tuple[int, int]] = {}
+        for name, off, length in self.full.describe():
+            if name in COMPACT_DROPPED:
+                continue
+            self.segments[name] = (len(keep), length)
+            keep.extend(range(off, off + length))
+        self._keep = np.asarray(keep, dtype=np.int64)
+        self.size = len(keep)
+        self.high: Vector = np.ones(self.size, dtype=np.float32)
+
+    def slice(self, name: str) -> slice:
+        """The slice of segment ``name``."""
+        off, length = self.segments[name]
+        return slice(off, off + length)
+
+    def describe(self) -> list[tuple[str, int, int]]:
+        """``(segment, offset, length)`` rows, in order."""
+        return [(name, off, length) for name, (off, length) in self.segments.items()]
+
+    def __call__(self, raw: npt.ArrayLike, mask: npt.ArrayLike) -> Vector:
+        """Layout 4 of layout-1 vector(s) ``raw`` and action mask(s) ``mask``."""
+        out: Vector = self.full(raw, mask)[..., self._keep]
+        return out
+
+
+#: What :func:`make_layout` returns for layouts 2 to 4.
+Layout = FeatureLayout | CompactLayout
