@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import IntEnum
 
-from unokit.engine.errors import ParseError
+from unokit.engine.errors import ParseError, look_up
 
 __all__ = [
     "Color",
@@ -34,10 +34,18 @@ __all__ = [
     "LIGHT_COLORS",
     "DARK_COLORS",
     "parse_color",
+    "NamedIntEnum",
 ]
 
 
-class Color(IntEnum):
+class NamedIntEnum(IntEnum):
+    """An :class:`~enum.IntEnum` whose ``str()`` is its member's name."""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Color(NamedIntEnum):
     """A card colour. ``R Y G B`` are the light (and Classic/Flex) colours, the
     other four are the colours of the dark side of UNO Flip."""
 
@@ -49,9 +57,6 @@ class Color(IntEnum):
     Tl = 5
     Or = 6
     Pu = 7
-
-    def __str__(self) -> str:
-        return self.name
 
     @property
     def long_name(self) -> str:
@@ -72,12 +77,9 @@ def parse_color(text: str) -> Color:
     >>> parse_color("tl"), parse_color("Orange")
     (<Color.Tl: 5>, <Color.Or: 6>)
     """
-    try:
-        return _COLOR_BY_TEXT[text.strip().lower()]
-    except KeyError:
-        raise ParseError(
-            f"unknown colour {text!r}: expected one of R Y G B (Flip dark side: Pk Tl Or Pu)"
-        ) from None
+    return look_up(
+        _COLOR_BY_TEXT, text, ParseError, "colour", "R Y G B (Flip dark side: Pk Tl Or Pu)"
+    )
 
 
 class Kind(IntEnum):

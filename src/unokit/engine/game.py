@@ -33,7 +33,6 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
-from enum import IntEnum
 from typing import Any, ClassVar, Self
 
 from unokit import _core
@@ -52,7 +51,7 @@ from unokit.engine.actions import (
     Play,
     parse_action,
 )
-from unokit.engine.cards import Card, Color, Kind
+from unokit.engine.cards import Card, Color, Kind, NamedIntEnum
 from unokit.engine.coredata import CoreConfig, core_config, decode_events
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
 from unokit.engine.multiplay import OP_MULTI
@@ -73,7 +72,7 @@ __all__ = [
 ]
 
 
-class Phase(IntEnum):
+class Phase(NamedIntEnum):
     """The engine's decision states (docs/rules.md §1.9), plus ``DEAL``: cards dealt,
     first card not yet turned."""
 
@@ -85,20 +84,14 @@ class Phase(IntEnum):
     MATCH_OVER = 5
     DEAL = 6
 
-    def __str__(self) -> str:
-        return self.name
-
 
 _PHASE_OF = tuple(Phase)
 
 
-class UnoState(IntEnum):
+class UnoState(NamedIntEnum):
     NONE = 0
     SAFE = 1
     VULNERABLE = 2
-
-    def __str__(self) -> str:
-        return self.name
 
 
 # the codes of unokit.engine.codes under the short names other modules import
