@@ -84,20 +84,27 @@ class Play:
         return text + (f", more={self.more!r})" if self.more else ")")
 
     def __str__(self) -> str:
-        parts = [seat_name(self.seat), "PLAY", "+".join(map(str, (self.card, *self.more)))]
-        if self.color is not None:
-            parts.append(f"color={self.color.name}")
-        if self.flex:
-            parts.append("side=flex")
-        if self.target is not None:
-            parts.append(f"target={seat_name(self.target)}")
-        if self.swap is not None:
-            parts.append(f"swap={seat_name(self.swap)}")
-        if self.uno:
-            parts.append("uno=true")
-        if self.flip_color is not None:
-            parts.append(f"flipcolor={self.flip_color.name}")
-        return " ".join(parts)
+        cards = "+".join(map(str, (self.card, *self.more)))
+        keywords = [f"{key}={value}" for key, value in self.keywords().items()]
+        return " ".join([seat_name(self.seat), "PLAY", cards, *keywords])
+
+    def keywords(self) -> dict[str, str]:
+        """The options the play gives, as the notation's ``key=value`` words
+        (in the order :func:`parse_action` names them; the others left out).
+
+        >>> from unokit.engine.cards import CLASSIC
+        >>> parse_action("P1 PLAY W4 uno=true color=G", CLASSIC).keywords()
+        {'color': 'G', 'uno': 'true'}
+        """
+        given = {
+            "color": None if self.color is None else self.color.name,
+            "side": "flex" if self.flex else None,
+            "target": None if self.target is None else seat_name(self.target),
+            "swap": None if self.swap is None else seat_name(self.swap),
+            "uno": "true" if self.uno else None,
+            "flipcolor": None if self.flip_color is None else self.flip_color.name,
+        }
+        return {key: value for key, value in given.items() if value is not None}
 
     def engine_args(self) -> tuple[int, bool, int, int, bool, int]:
         """``(color, flex, target, swap, uno, flip_color)`` as the engines take
@@ -113,23 +120,24 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
-    """Draw the turn's card, or take a stacked penalty."""
+class _SeatOnly:
+    """A command whose one argument is the seat that gives it; written
+    ``P1 DRAW`` with its word in :data:`_SIMPLE`."""
 
     seat: int
 
     def __str__(self) -> str:
-        return f"{seat_name(self.seat)} DRAW"
+        return f"{seat_name(self.seat)} {_WORD[type(self)]}"
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Draw(_SeatOnly):
+    """Draw the turn's card, or take a stacked penalty."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(_SeatOnly):
     """Keep the playable card just drawn."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} PASS"
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,33 +152,18 @@ class ChooseColor:
 
 
 @dataclass(frozen=True, slots=True)
-class Accept:
+class Accept(_SeatOnly):
     """Take the penalty of a restricted wild draw without challenging."""
 
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} ACCEPT"
-
 
 @dataclass(frozen=True, slots=True)
-class Challenge:
+class Challenge(_SeatOnly):
     """Challenge a restricted wild draw."""
 
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} CHALLENGE"
-
 
 @dataclass(frozen=True, slots=True)
-class CallUno:
+class CallUno(_SeatOnly):
     """Call "UNO"."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} UNO"
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +194,7 @@ _SIMPLE: dict[str, type[Draw | Pass | Accept | Challenge | CallUno]] = {
     "CHALLENGE": Challenge,
     "UNO": CallUno,
 }
+_WORD: dict[type[_SeatOnly], str] = {kind: word for word, kind in _SIMPLE.items()}
 _KEYWORDS = ("color", "side", "target", "swap", "uno", "flipcolor")
 
 

@@ -29,6 +29,7 @@ from unokit.engine.actions import (
     Challenge,
     ChooseColor,
     Draw,
+    NextRound,
     Pass,
     Play,
     parse_action,
@@ -58,6 +59,7 @@ __all__ = [
     "previous_color",
     "observation_text",
     "move_commands",
+    "move_meaning",
     "TEXT_HISTORY",
 ]
 
@@ -605,20 +607,10 @@ def move_commands(obs: Observation) -> list[str]:
             for c in (a.card, *a.more):  # multiPlay: 'play R5+B5'
                 face = card_text(c, side)
                 shown.append(face if len(faces.get(face, ())) <= 1 else str(c))
-            words = ["play", "+".join(shown)]
-            if a.flex:
-                words.append("flex")
-            if a.color is not None:
-                words.append(f"color={a.color.name}")
-            if a.target is not None:
-                words.append(f"target=P{a.target}")
-            if a.swap is not None:
-                words.append(f"swap=P{a.swap}")
-            if a.flip_color is not None:
-                words.append(f"flipcolor={a.flip_color.name}")
-            if a.uno:
-                words.append("uno")
-            out.append(" ".join(words))
+            # the notation's keywords, but 'flex' first and 'uno' last, bare
+            given = [f"{k}={v}" for k, v in a.keywords().items() if k not in ("side", "uno")]
+            flex, uno = ["flex"] if a.flex else [], ["uno"] if a.uno else []
+            out.append(" ".join(["play", "+".join(shown), *flex, *given, *uno]))
         else:
             out.append(_command_word(a) or str(a))
     return out
@@ -677,20 +669,55 @@ def observation_text(
 
 
 def _command_word(a: Action) -> str | None:
-    """The typed word of a command that is not a PLAY (``draw``, ``pass``,
-    ``color RED``, ``accept``, ``challenge``, ``uno``, ``catch P2``)."""
-    if isinstance(a, Draw):
-        return "draw"
-    if isinstance(a, Pass):
-        return "pass"
-    if isinstance(a, ChooseColor):
-        return f"color {a.color.name}"
-    if isinstance(a, Accept):
-        return "accept"
-    if isinstance(a, Challenge):
-        return "challenge"
-    if isinstance(a, CallUno):
-        return "uno"
-    if isinstance(a, Catch):
-        return f"catch P{a.target}"
-    return None
+    """The typed words of a command that is not a PLAY (``draw``, ``pass``,
+    ``color R``, ``accept``, ``challenge``, ``uno``, ``catch P2``): its
+    notation without the seat, the verb in lower case."""
+    if isinstance(a, (Play, NextRound)):
+        return None
+    _, verb, *rest = str(a).split()
+    return " ".join([verb.lower(), *rest])
+
+
+def move_meaning(action: Action, obs: Observation) -> str:
+    """What a move does, in a few words (for a reader who does not know the notation).
+
+    >>> from unokit import Game
+    >>> g = Game.new("classic", 2, seed=3)
+    >>> [move_meaning(a, g.observe(1)) for a in g.observe(1).legal][:2]
+    ['play Blue Reverse', 'play Wild Draw Four and name Red']
+    """
+    if isinstance(action, Play):
+        text = "play " + action.card.face(obs.side).long_name
+        for i, c in enumerate(action.more):  # multiPlay: several cards at once
+            text += (" and " if i == len(action.more) - 1 else ", ") + c.face(obs.side).long_name
+        if action.flex:
+            text += " on its flex side"
+        if action.color is not None:
+            text += f" and name {action.color.long_name}"
+        if action.target is not None:
+            text += f", aimed at P{action.target}"
+        if action.swap is not None:
+            text += f", swapping hands with P{action.swap}"
+        if action.flip_color is not None:
+            text += f" (if the flip shows a wild, name {action.flip_color.long_name})"
+        if action.seat != obs.current:
+            text += " out of turn (jump-in)"
+        return text
+    if isinstance(action, Draw) and obs.pending_draw:
+        return f"draw the {obs.pending_draw} stacked penalty cards (your turn ends)"
+    if isinstance(action, ChooseColor):
+        return f"choose {action.color.long_name} as the colour"
+    if isinstance(action, Catch):
+        return f"catch P{action.target}, who did not call UNO: they draw a penalty"
+    return _MEANING[type(action)]
+
+
+#: What each command that says no more than its seat does (:func:`move_meaning`).
+_MEANING: dict[type[Action], str] = {
+    Draw: "draw a card (you may then play it if it fits)",
+    Pass: "keep the card you just drew (your turn ends)",
+    Accept: "accept the wild draw's penalty without challenging",
+    Challenge: "challenge the wild draw (wrong: you draw more; right: they draw instead)",
+    CallUno: "call UNO (you have, or are about to have, one card)",
+    NextRound: "deal the next round",
+}
