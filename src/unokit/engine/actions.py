@@ -20,7 +20,7 @@ unokit.engine.errors.ParseError: unknown keyword 'colour' in 'P1 PLAY W4 colour=
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from unokit.engine.cards import Card, CardSet, Color, parse_color
 from unokit.engine.errors import ParseError
@@ -120,61 +120,33 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class _SeatOnly:
-    """A command whose one argument is the seat that gives it; written
-    ``P1 DRAW`` with its word in :data:`_SIMPLE`."""
+class _SeatCommand:
+    """A command given by ``seat``, written ``P1 VERB`` (its verb in
+    :data:`_WORD`) and then its other fields: a colour by its letter, a seat
+    as ``P2``."""
 
     seat: int
 
     def __str__(self) -> str:
-        return f"{seat_name(self.seat)} {_WORD[type(self)]}"
+        words = [seat_name(self.seat), _WORD[type(self)]]
+        for f in fields(self)[1:]:
+            value = getattr(self, f.name)
+            words.append(value.name if isinstance(value, Color) else seat_name(value))
+        return " ".join(words)
 
 
 @dataclass(frozen=True, slots=True)
-class Draw(_SeatOnly):
-    """Draw the turn's card, or take a stacked penalty."""
-
-
-@dataclass(frozen=True, slots=True)
-class Pass(_SeatOnly):
-    """Keep the playable card just drawn."""
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseColor:
+class ChooseColor(_SeatCommand):
     """Declare the colour when the game waits for one (first card, Flip-exposed wild)."""
 
-    seat: int
     color: Color
 
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} COLOR {self.color.name}"
-
 
 @dataclass(frozen=True, slots=True)
-class Accept(_SeatOnly):
-    """Take the penalty of a restricted wild draw without challenging."""
-
-
-@dataclass(frozen=True, slots=True)
-class Challenge(_SeatOnly):
-    """Challenge a restricted wild draw."""
-
-
-@dataclass(frozen=True, slots=True)
-class CallUno(_SeatOnly):
-    """Call "UNO"."""
-
-
-@dataclass(frozen=True, slots=True)
-class Catch:
+class Catch(_SeatCommand):
     """Catch ``target`` for not calling UNO."""
 
-    seat: int
     target: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} CATCH {seat_name(self.target)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +155,31 @@ class NextRound:
 
     def __str__(self) -> str:
         return "NEXT"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(_SeatCommand):
+    """Draw the turn's card, or take a stacked penalty."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(_SeatCommand):
+    """Keep the playable card just drawn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(_SeatCommand):
+    """Take the penalty of a restricted wild draw without challenging."""
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge(_SeatCommand):
+    """Challenge a restricted wild draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallUno(_SeatCommand):
+    """Call "UNO"."""
 
 
 Action = Play | Draw | Pass | ChooseColor | Accept | Challenge | CallUno | Catch | NextRound
@@ -194,7 +191,8 @@ _SIMPLE: dict[str, type[Draw | Pass | Accept | Challenge | CallUno]] = {
     "CHALLENGE": Challenge,
     "UNO": CallUno,
 }
-_WORD: dict[type[_SeatOnly], str] = {kind: word for word, kind in _SIMPLE.items()}
+_WORD: dict[type[_SeatCommand], str] = {kind: word for word, kind in _SIMPLE.items()}
+_WORD |= {ChooseColor: "COLOR", Catch: "CATCH"}
 _KEYWORDS = ("color", "side", "target", "swap", "uno", "flipcolor")
 
 
