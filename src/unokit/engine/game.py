@@ -172,6 +172,33 @@ def _field(get: Callable[[Game], _V], doc: str | None) -> _Field[_V]:
     return made
 
 
+def _view(make: Callable[[Game, Any], _V], name: str, doc: str | None = None) -> _Field[_V]:
+    """``make(game, entry)`` of the field ``name`` of the core's ``state()``
+    tuple, made once per version of the position (a view: not to be changed)."""
+    i = _FIELD[name]
+
+    def get(game: Game) -> _V:
+        entry = game._raw()[i]  # first: a new version empties game._lists
+        made: _V | None = game._lists.get(name)
+        if made is None:
+            made = game._lists[name] = make(game, entry)
+        return made
+
+    return _field(get, doc)
+
+
+def _ints(game: Game, entry: tuple[int, ...]) -> list[int]:
+    return list(entry)
+
+
+def _hands(game: Game, entry: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    return [list(hand) for hand in entry]
+
+
+def _powers(game: Game, entry: tuple[bool, ...]) -> list[bool]:
+    return list(entry) if game.variant.flex else []
+
+
 # typed actions by variant and (move code << 4 | seat): actions are immutable,
 # so legal_actions hands out the same objects instead of decoding every time
 _DECODED: dict[str, dict[int, Action]] = {}
@@ -791,32 +818,15 @@ class Game:
         int, "shuffles", "How many shuffles this match has drawn (the next one's generator)."
     )
 
-    @property
-    def hands(self) -> list[list[int]]:
-        """Every seat's hand, card ids (read-only: a view made once per command)."""
-        st = self._raw()
-        h: list[list[int]] | None = self._lists.get("hands")
-        if h is None:
-            h = self._lists["hands"] = [list(x) for x in st[1]]
-        return h
+    hands = _view(
+        _hands, "hands", "Every seat's hand, card ids (read-only: a view made once per command)."
+    )
 
-    @property
-    def draw(self) -> list[int]:
-        """The draw pile, card ids; the top of the pile is the END of the list."""
-        st = self._raw()
-        d: list[int] | None = self._lists.get("draw")
-        if d is None:
-            d = self._lists["draw"] = list(st[2])
-        return d
+    draw = _view(
+        _ints, "draw", "The draw pile, card ids; the top of the pile is the END of the list."
+    )
 
-    @property
-    def discard(self) -> list[int]:
-        """The discard pile, card ids, bottom to top."""
-        st = self._raw()
-        d: list[int] | None = self._lists.get("discard")
-        if d is None:
-            d = self._lists["discard"] = list(st[3])
-        return d
+    discard = _view(_ints, "discard", "The discard pile, card ids, bottom to top.")
 
     side = _live("side")
     color = _live("color")
@@ -840,33 +850,16 @@ class Game:
     stack_class = _state(int, "stack_class")
     stack_amount = _state(int, "stack_amount")
 
-    @property
-    def uno(self) -> list[int]:
-        st = self._raw()
-        u: list[int] | None = self._lists.get("uno")
-        if u is None:
-            u = self._lists["uno"] = list(st[21])
-        return u
+    uno = _view(_ints, "uno")
 
     uno_pre = _state(int, "uno_pre")
     vulnerable = _live("vulnerable")
 
-    @property
-    def powers(self) -> list[bool]:
-        """Flex: every seat's Power Card (True: green); ``[]`` in other variants."""
-        st = self._raw()
-        p: list[bool] | None = self._lists.get("powers")
-        if p is None:
-            p = self._lists["powers"] = list(st[24]) if self.variant.flex else []
-        return p
+    powers = _view(
+        _powers, "powers", "Flex: every seat's Power Card (True: green); ``[]`` in other variants."
+    )
 
-    @property
-    def scores(self) -> list[int]:
-        st = self._raw()
-        sc: list[int] | None = self._lists.get("scores")
-        if sc is None:
-            sc = self._lists["scores"] = list(st[25])
-        return sc
+    scores = _view(_ints, "scores")
 
     round_no = _live("round_no")
     winner = _live("winner")
