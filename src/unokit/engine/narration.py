@@ -21,19 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from unokit.engine import events as ev
-from unokit.engine.actions import (
-    Accept,
-    Action,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Draw,
-    NextRound,
-    Pass,
-    Play,
-    parse_action,
-)
+from unokit.engine.actions import Action, Catch, ChooseColor, Draw, Play, parse_action
 from unokit.engine.cards import FLIP, Card, Color, Face, Kind, parse_color
 from unokit.engine.errors import ParseError, UnoError
 from unokit.engine.house_view import house_lines
@@ -370,18 +358,10 @@ def read_command(
             if len(words) != 2:
                 return ParseError("color takes one colour, e.g. 'color G'")
             return ChooseColor(seat, parse_color(words[1]))
-        simple: dict[str, type[Draw | Pass | CallUno | Challenge | Accept]] = {
-            "draw": Draw,
-            "pass": Pass,
-            "keep": Pass,
-            "uno": CallUno,
-            "challenge": Challenge,
-            "accept": Accept,
-        }
-        if verb in simple:
+        if verb in ("draw", "pass", "keep", "uno", "challenge", "accept"):
             if len(words) != 1:
                 return ParseError(f"{verb} takes no arguments")
-            return simple[verb](seat)
+            return parse_action(f"{p} {'pass' if verb == 'keep' else verb}", cards)
     except UnoError as e:
         return e
     return ParseError(f"unknown command {words[0]!r}: type one of {_VERBS}")
@@ -672,9 +652,10 @@ def _command_word(a: Action) -> str | None:
     """The typed words of a command that is not a PLAY (``draw``, ``pass``,
     ``color R``, ``accept``, ``challenge``, ``uno``, ``catch P2``): its
     notation without the seat, the verb in lower case."""
-    if isinstance(a, (Play, NextRound)):
+    words = str(a).split()
+    if isinstance(a, Play) or len(words) < 2:  # NEXT has no seat
         return None
-    _, verb, *rest = str(a).split()
+    _, verb, *rest = words
     return " ".join([verb.lower(), *rest])
 
 
@@ -709,15 +690,15 @@ def move_meaning(action: Action, obs: Observation) -> str:
         return f"choose {action.color.long_name} as the colour"
     if isinstance(action, Catch):
         return f"catch P{action.target}, who did not call UNO: they draw a penalty"
-    return _MEANING[type(action)]
+    return _MEANING[str(action).split()[-1]]
 
 
-#: What each command that says no more than its seat does (:func:`move_meaning`).
-_MEANING: dict[type[Action], str] = {
-    Draw: "draw a card (you may then play it if it fits)",
-    Pass: "keep the card you just drew (your turn ends)",
-    Accept: "accept the wild draw's penalty without challenging",
-    Challenge: "challenge the wild draw (wrong: you draw more; right: they draw instead)",
-    CallUno: "call UNO (you have, or are about to have, one card)",
-    NextRound: "deal the next round",
+#: What the commands that say no more than their verb do (:func:`move_meaning`).
+_MEANING = {
+    "DRAW": "draw a card (you may then play it if it fits)",
+    "PASS": "keep the card you just drew (your turn ends)",
+    "ACCEPT": "accept the wild draw's penalty without challenging",
+    "CHALLENGE": "challenge the wild draw (wrong: you draw more; right: they draw instead)",
+    "UNO": "call UNO (you have, or are about to have, one card)",
+    "NEXT": "deal the next round",
 }
