@@ -1374,10 +1374,6 @@ class Game:
         changed it, without comparing states (docs/engine.md)."""
         return int(self._g.version)
 
-    def fingerprint(self) -> tuple[Any, ...]:
-        """The raw position (for "did this change anything")."""
-        return tuple(self._g.state())
-
     def hand_ids(self, seat: int) -> list[int]:
         """The card ids in ``seat``'s hand (a fresh list; cheaper than :attr:`hands`)."""
         return self._g.hand(seat)
