@@ -25,6 +25,7 @@ from unokit.engine.actions import Action, Catch, ChooseColor, Draw, Play, parse_
 from unokit.engine.cards import FLIP, Card, Color, Face, Kind, parse_color
 from unokit.engine.errors import ParseError, UnoError
 from unokit.engine.house_view import house_lines
+from unokit.engine.options import Options
 from unokit.engine.variants import get_variant
 
 if TYPE_CHECKING:  # observation imports this module (Observation.to_text)
@@ -48,6 +49,7 @@ __all__ = [
     "observation_text",
     "move_commands",
     "move_meaning",
+    "match_goal",
     "TEXT_HISTORY",
 ]
 
@@ -486,6 +488,20 @@ def status_line(obs: Observation, names: Sequence[str]) -> str:
     return "Your turn." if mine else f"{who}'s turn."
 
 
+def match_goal(options: Options, *, short: bool = False) -> str:
+    """What wins the match, in words (``short``: for a title bar).
+
+    >>> match_goal(Options(targetScore=250)), match_goal(Options(targetScore=250), short=True)
+    ('first to 250 points', 'first to 250')
+    """
+    n = options.targetScore
+    if options.matchMode == "single_round":
+        return "one round" if short else "single round"
+    if options.scoringMode == "highest":
+        return f"first to {n}" if short else f"first to {n} points"
+    return f"lowest at {n}" if short else f"lowest score when someone reaches {n}"
+
+
 def describe(
     obs: Observation,
     names: Sequence[str],
@@ -496,15 +512,7 @@ def describe(
     """The observation as plain text lines (no symbols, for screen readers)."""
     side = obs.side
     title = VARIANT_TITLE.get(obs.variant, obs.variant)
-    opts = obs.options
-    goal = (
-        "single round"
-        if opts.matchMode == "single_round"
-        else f"first to {opts.targetScore} points"
-        if opts.scoringMode == "highest"
-        else f"lowest score when someone reaches {opts.targetScore}"
-    )
-    lines = [f"{title}, round {obs.round}, {goal}."]
+    lines = [f"{title}, round {obs.round}, {match_goal(obs.options)}."]
     top = "none" if obs.top is None else obs.top.face(side).long_name
     color = "none" if obs.color is None else obs.color.long_name
     way = "clockwise" if obs.direction == 1 else "counter-clockwise"
