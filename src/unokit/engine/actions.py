@@ -128,11 +128,12 @@ class _SeatCommand:
     seat: int
 
     def __str__(self) -> str:
-        words = [seat_name(self.seat), _WORD[type(self)]]
-        for f in fields(self)[1:]:
-            value = getattr(self, f.name)
-            words.append(value.name if isinstance(value, Color) else seat_name(value))
-        return " ".join(words)
+        kind = type(self)
+        text = f"{seat_name(self.seat)} {_WORD[kind]}"
+        for name in _ARGUMENTS[kind]:
+            value = getattr(self, name)
+            text += f" {value.name}" if isinstance(value, Color) else f" {seat_name(value)}"
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +194,8 @@ _SIMPLE: dict[str, type[Draw | Pass | Accept | Challenge | CallUno]] = {
 }
 _WORD: dict[type[_SeatCommand], str] = {kind: word for word, kind in _SIMPLE.items()}
 _WORD |= {ChooseColor: "COLOR", Catch: "CATCH"}
+# the fields written after the verb, by class (str() is on the engine's paths)
+_ARGUMENTS = {kind: tuple(f.name for f in fields(kind)[1:]) for kind in _WORD}
 _KEYWORDS = ("color", "side", "target", "swap", "uno", "flipcolor")
 
 
