@@ -74,11 +74,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from unokit.engine.cards import Color, Kind
+from unokit.engine.actions import Play
+from unokit.engine.cards import Kind
 from unokit.engine.options import Options
 from unokit.engine.variants import get_variant
 from unokit.envs.actions import action_table
-from unokit.envs.observation import ObservationEncoder
+from unokit.envs.observation import ObservationEncoder, action_effects
 
 __all__ = ["UnoFeatures"]
 
@@ -150,7 +151,7 @@ class UnoFeatures:
         self._colour_seg = enc.slice("color")
         self._sizes = enc.slice("hand_sizes")
         self._side = seg["side"][0] if v.two_sided else -1
-        self._init_actions(v, table, sides, at)
+        self._init_actions(table, sides)
         names = [("hand_colors", 4), ("hand_kinds", 3), ("in_color", 1), ("my_size", _SIZES),
                  ("opp_sizes", _SIZES * (players - 1)), ("legal", 10), ("unseen_colors", 4)]  # fmt: skip
         self.two_sided = bool(v.two_sided)
@@ -165,10 +166,10 @@ class UnoFeatures:
             off += length
         self.size = off
 
-    def _init_actions(self, v: Any, table: Any, sides: tuple[int, ...], at: dict[int, int]) -> None:
+    def _init_actions(self, table: Any, sides: tuple[int, ...]) -> None:
         """The tables behind :meth:`actions`: per side, what each action does
         to the colour in force and which cards of the universe could follow it."""
-        n, u = table.size, len(at)
+        n = table.size
         ns = len(sides)
         self.num_actions = n
         kinds = len(Kind)
@@ -176,56 +177,22 @@ class UnoFeatures:
         # the other decisions: DRAW PASS COLOR ACCEPT CHALLENGE UNO CATCH
         others = ("DRAW", "PASS", "COLOR", "ACCEPT", "CHALLENGE", "UNO", "CATCH")
         self._static = np.zeros((ns, n, kinds + 3 + len(others)), np.float32)
-        self._result = np.zeros((ns, n, 4), np.float32)  # colour in force after the action
-        self._own = np.zeros((ns, n), np.float32)  # the card played is of that colour
-        self._compat = np.zeros((ns, n, u), np.float32)  # cards that could follow
-        self._self_compat = np.zeros((ns, n), np.float32)
-        self._card_of = np.full(n, -1, np.int64)
-        faces = [[v.cards.cards[cid].face(s) for cid in self.encoder.cards] for s in sides]
+        # what each action leaves: the environment's tables (layout 3's)
+        effects = action_effects(table, self.encoder.cards)
+        self._result, self._own = effects.result, effects.own
+        self._compat, self._self_compat = effects.compat, effects.self_compat
+        self._card_of = effects.card_of
         for s in sides:
-            fs = faces[s]
-            for a in range(n):
-                code = table.codes[a]
-                name = table.names[a]
+            for a, action in enumerate(effects.actions):
                 row = self._static[s, a]
-                if a >= table.num_plays:
-                    word = name.split()[0]
-                    row[kinds + 3 + others.index(word)] = 1.0
-                    if word == "COLOR":
-                        c = int(Color[name.split()[1]]) % 4
-                        self._result[s, a, c] = 1.0
-                        self._compat[s, a] = [
-                            f.is_wild or (f.color is not None and int(f.color) % 4 == c) for f in fs
-                        ]
+                if not isinstance(action, Play):
+                    row[kinds + 3 + others.index(table.names[a].split()[0])] = 1.0
                     continue
-                cid = (code >> 4) & 0xFFF
-                flex = bool(code & (1 << 20))
-                chosen = ((code >> 16) & 15) - 1
-                face = v.cards.cards[cid].face(s)
-                self._card_of[a] = at[cid]
+                face = action.card.face(s)
                 row[int(face.kind)] = 1.0
                 row[kinds] = face.points / 50
                 row[kinds + 1] = (face.number or 0) / 9
-                row[kinds + 2] = float(flex)
-                if face.is_wild:
-                    c = chosen % 4 if chosen >= 0 else -1
-                elif flex and face.flex_color is not None:
-                    c = int(face.flex_color) % 4
-                else:
-                    c = int(face.color) % 4 if face.color is not None else -1
-                if c < 0:
-                    continue
-                self._result[s, a, c] = 1.0
-                self._own[s, a] = float(face.color is not None and int(face.color) % 4 == c)
-                for j, f in enumerate(fs):
-                    same_color = f.color is not None and int(f.color) % 4 == c
-                    same_symbol = (
-                        not face.is_wild
-                        and f.kind == face.kind
-                        and (face.kind != Kind.NUMBER or f.number == face.number)
-                    )
-                    self._compat[s, a, j] = float(f.is_wild or same_color or same_symbol)
-                self._self_compat[s, a] = self._compat[s, a, at[cid]]
+                row[kinds + 2] = float(action.flex)
         self.action_size = self._static.shape[2] + 6
         #: where the blocks of an action's row start: what it is, what it leaves
         #: and (Flip) what it does to the opponent / what a Flip card leads to

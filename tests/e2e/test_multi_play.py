@@ -203,3 +203,19 @@ def test_pick_and_play_on_a_phone(new_player: Any) -> None:
     player.screenshot("multi-phone")
     page.locator("#act-play").tap()
     assert table.sent() == ["PLAY R5+B5"]
+
+
+def test_the_first_game_hint_says_how_to_play_several_cards_only_where_one_may(
+    new_player: Any,
+) -> None:
+    table = Table(new_player("hint", viewport=DESKTOP_WIDE))
+    page = table.page
+    table.show(_fives(options={}), 0)
+    page.wait_for_selector("#hint-layer")
+    plain = page.inner_text("#hint-layer")
+    assert "click one to play it" in plain and "go together" not in plain
+    table.show(_fives(), 0)  # multiPlay: a click picks a card that may go with others
+    page.wait_for_function(
+        "() => document.querySelector('#hint-layer')?.textContent.includes('go together')"
+    )
+    assert "click the others to add them, then Play" in page.inner_text("#hint-layer")

@@ -13,6 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from unokit import Game
+from unokit.engine import codes
+from unokit.engine.errors import IllegalActionError
 from unokit.web.app import create_app
 from unokit.web.config import Settings
 from unokit.web.room import Room
@@ -225,6 +227,45 @@ def test_out_of_turn_is_illegal(client: TestClient, room_helpers: Any) -> None:
         ws.send({"type": "start", "id": 4})
         assert ws.reply(4)["code"] in ("forbidden", "bad_state")
         ws.ping()
+    assert room.version == 1
+
+
+def _engine_reason(game: Game, text: str) -> str:
+    """The name of the reason code the engine refuses ``text`` with (on a copy)."""
+    with pytest.raises(IllegalActionError) as refused:
+        game.copy().apply(text)
+    assert refused.value.reason is not None
+    return codes.ERRORS[refused.value.reason]
+
+
+def test_an_illegal_command_carries_the_engines_reason_code(
+    client: TestClient, room_helpers: Any
+) -> None:
+    code, t0, t1 = two_player_room(client, room_helpers)
+    room = room_of(client, code)
+    g = room.game
+    assert g is not None and g.to_act is not None
+    acting, waiting = g.to_act, 1 - g.to_act
+    not_held = next(str(c) for c in g.variant.cards.cards if c not in g.hand(acting))
+    with room_helpers.connect(client, code) as s:
+        ws = room_helpers.wrap(s)
+        hello(ws, (t0, t1)[acting])
+        ws.send({"type": "command", "id": 1, "text": f"PLAY {not_held}"})
+        err = ws.reply(1)
+        assert err["code"] == "illegal" and not_held in err["message"]
+        assert err["reason"] == _engine_reason(g, f"P{acting} PLAY {not_held}")
+        assert err["reason"] in codes.ERRORS and err["reason"] != "OK"
+        # errors other than illegal have no reason
+        ws.send({"type": "command", "id": 2, "text": "PLAY Z9"})
+        err = ws.reply(2)
+        assert err["code"] == "bad_command" and "reason" not in err
+    with room_helpers.connect(client, code) as s:
+        ws = room_helpers.wrap(s)
+        hello(ws, (t0, t1)[waiting])
+        ws.send({"type": "command", "id": 1, "text": "DRAW"})
+        err = ws.reply(1)
+        assert err["code"] == "illegal"
+        assert err["reason"] == _engine_reason(g, f"P{waiting} DRAW")
     assert room.version == 1
 
 

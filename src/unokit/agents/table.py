@@ -24,20 +24,10 @@ from typing import Any
 
 from unokit.bots import Bot
 from unokit.bots.budget import MAX_SIMS, MAX_THINK_MS, level_bot
-from unokit.engine.actions import (
-    Accept,
-    Action,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Draw,
-    NextRound,
-    Pass,
-    Play,
-)
+from unokit.engine.actions import Action, Catch
 from unokit.engine.errors import IllegalActionError, OptionError, UnoError
 from unokit.engine.game import Game
+from unokit.engine.narration import move_meaning
 from unokit.engine.observation import Observation
 from unokit.engine.options import Options
 
@@ -46,52 +36,6 @@ __all__ = ["AgentTable", "move_meaning", "WAIT", "ask_level"]
 #: the move that lets a chance to catch (or jump in) go when it is not the agent's turn
 WAIT = "WAIT"
 _NAMES = ("Ada", "Bo", "Cy", "Dot", "Eli", "Fay", "Gus", "Hana", "Ike", "Jo")
-
-
-def move_meaning(action: Action, obs: Observation) -> str:
-    """What a move does, in a few words (for a reader who does not know the notation).
-
-    >>> from unokit import Game
-    >>> g = Game.new("classic", 2, seed=3)
-    >>> [move_meaning(a, g.observe(1)) for a in g.observe(1).legal][:2]
-    ['play Blue Reverse', 'play Wild Draw Four and name Red']
-    """
-    if isinstance(action, Play):
-        text = "play " + action.card.face(obs.side).long_name
-        for i, c in enumerate(action.more):  # multiPlay: several cards at once
-            text += (" and " if i == len(action.more) - 1 else ", ") + c.face(obs.side).long_name
-        if action.flex:
-            text += " on its flex side"
-        if action.color is not None:
-            text += f" and name {action.color.long_name}"
-        if action.target is not None:
-            text += f", aimed at P{action.target}"
-        if action.swap is not None:
-            text += f", swapping hands with P{action.swap}"
-        if action.flip_color is not None:
-            text += f" (if the flip shows a wild, name {action.flip_color.long_name})"
-        if action.seat != obs.current:
-            text += " out of turn (jump-in)"
-        return text
-    if isinstance(action, Draw):
-        if obs.pending_draw:
-            return f"draw the {obs.pending_draw} stacked penalty cards (your turn ends)"
-        return "draw a card (you may then play it if it fits)"
-    if isinstance(action, Pass):
-        return "keep the card you just drew (your turn ends)"
-    if isinstance(action, ChooseColor):
-        return f"choose {action.color.long_name} as the colour"
-    if isinstance(action, Accept):
-        return "accept the wild draw's penalty without challenging"
-    if isinstance(action, Challenge):
-        return "challenge the wild draw (wrong: you draw more; right: they draw instead)"
-    if isinstance(action, CallUno):
-        return "call UNO (you have, or are about to have, one card)"
-    if isinstance(action, Catch):
-        return f"catch P{action.target}, who did not call UNO: they draw a penalty"
-    if isinstance(action, NextRound):
-        return "deal the next round"
-    return str(action)  # pragma: no cover - every kind is above
 
 
 @dataclass

@@ -20,7 +20,7 @@ unokit.engine.errors.ParseError: unknown keyword 'colour' in 'P1 PLAY W4 colour=
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from unokit.engine.cards import Card, CardSet, Color, parse_color
 from unokit.engine.errors import ParseError
@@ -84,20 +84,27 @@ class Play:
         return text + (f", more={self.more!r})" if self.more else ")")
 
     def __str__(self) -> str:
-        parts = [seat_name(self.seat), "PLAY", "+".join(map(str, (self.card, *self.more)))]
-        if self.color is not None:
-            parts.append(f"color={self.color.name}")
-        if self.flex:
-            parts.append("side=flex")
-        if self.target is not None:
-            parts.append(f"target={seat_name(self.target)}")
-        if self.swap is not None:
-            parts.append(f"swap={seat_name(self.swap)}")
-        if self.uno:
-            parts.append("uno=true")
-        if self.flip_color is not None:
-            parts.append(f"flipcolor={self.flip_color.name}")
-        return " ".join(parts)
+        cards = "+".join(map(str, (self.card, *self.more)))
+        keywords = [f"{key}={value}" for key, value in self.keywords().items()]
+        return " ".join([seat_name(self.seat), "PLAY", cards, *keywords])
+
+    def keywords(self) -> dict[str, str]:
+        """The options the play gives, as the notation's ``key=value`` words
+        (in the order :func:`parse_action` names them; the others left out).
+
+        >>> from unokit.engine.cards import CLASSIC
+        >>> parse_action("P1 PLAY W4 uno=true color=G", CLASSIC).keywords()
+        {'color': 'G', 'uno': 'true'}
+        """
+        given = {
+            "color": None if self.color is None else self.color.name,
+            "side": "flex" if self.flex else None,
+            "target": None if self.target is None else seat_name(self.target),
+            "swap": None if self.swap is None else seat_name(self.swap),
+            "uno": "true" if self.uno else None,
+            "flipcolor": None if self.flip_color is None else self.flip_color.name,
+        }
+        return {key: value for key, value in given.items() if value is not None}
 
     def engine_args(self) -> tuple[int, bool, int, int, bool, int]:
         """``(color, flex, target, swap, uno, flip_color)`` as the engines take
@@ -113,75 +120,34 @@ class Play:
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
-    """Draw the turn's card, or take a stacked penalty."""
+class _SeatCommand:
+    """A command given by ``seat``, written ``P1 VERB`` (its verb in
+    :data:`_WORD`) and then its other fields: a colour by its letter, a seat
+    as ``P2``."""
 
     seat: int
 
     def __str__(self) -> str:
-        return f"{seat_name(self.seat)} DRAW"
+        kind = type(self)
+        text = f"{seat_name(self.seat)} {_WORD[kind]}"
+        for name in _ARGUMENTS[kind]:
+            value = getattr(self, name)
+            text += f" {value.name}" if isinstance(value, Color) else f" {seat_name(value)}"
+        return text
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
-    """Keep the playable card just drawn."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} PASS"
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseColor:
+class ChooseColor(_SeatCommand):
     """Declare the colour when the game waits for one (first card, Flip-exposed wild)."""
 
-    seat: int
     color: Color
 
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} COLOR {self.color.name}"
-
 
 @dataclass(frozen=True, slots=True)
-class Accept:
-    """Take the penalty of a restricted wild draw without challenging."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} ACCEPT"
-
-
-@dataclass(frozen=True, slots=True)
-class Challenge:
-    """Challenge a restricted wild draw."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} CHALLENGE"
-
-
-@dataclass(frozen=True, slots=True)
-class CallUno:
-    """Call "UNO"."""
-
-    seat: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} UNO"
-
-
-@dataclass(frozen=True, slots=True)
-class Catch:
+class Catch(_SeatCommand):
     """Catch ``target`` for not calling UNO."""
 
-    seat: int
     target: int
-
-    def __str__(self) -> str:
-        return f"{seat_name(self.seat)} CATCH {seat_name(self.target)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +156,31 @@ class NextRound:
 
     def __str__(self) -> str:
         return "NEXT"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(_SeatCommand):
+    """Draw the turn's card, or take a stacked penalty."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(_SeatCommand):
+    """Keep the playable card just drawn."""
+
+
+@dataclass(frozen=True, slots=True)
+class Accept(_SeatCommand):
+    """Take the penalty of a restricted wild draw without challenging."""
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge(_SeatCommand):
+    """Challenge a restricted wild draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallUno(_SeatCommand):
+    """Call "UNO"."""
 
 
 Action = Play | Draw | Pass | ChooseColor | Accept | Challenge | CallUno | Catch | NextRound
@@ -201,6 +192,10 @@ _SIMPLE: dict[str, type[Draw | Pass | Accept | Challenge | CallUno]] = {
     "CHALLENGE": Challenge,
     "UNO": CallUno,
 }
+_WORD: dict[type[_SeatCommand], str] = {kind: word for word, kind in _SIMPLE.items()}
+_WORD |= {ChooseColor: "COLOR", Catch: "CATCH"}
+# the fields written after the verb, by class (str() is on the engine's paths)
+_ARGUMENTS = {kind: tuple(f.name for f in fields(kind)[1:]) for kind in _WORD}
 _KEYWORDS = ("color", "side", "target", "swap", "uno", "flipcolor")
 
 

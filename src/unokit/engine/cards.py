@@ -17,10 +17,12 @@ and the public API on :class:`Card` objects. ``str(card)`` is the notation and
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import NamedTuple
 
-from unokit.engine.errors import ParseError
+from unokit.engine.errors import ParseError, look_up
 
 __all__ = [
     "Color",
@@ -34,10 +36,18 @@ __all__ = [
     "LIGHT_COLORS",
     "DARK_COLORS",
     "parse_color",
+    "NamedIntEnum",
 ]
 
 
-class Color(IntEnum):
+class NamedIntEnum(IntEnum):
+    """An :class:`~enum.IntEnum` whose ``str()`` is its member's name."""
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Color(NamedIntEnum):
     """A card colour. ``R Y G B`` are the light (and Classic/Flex) colours, the
     other four are the colours of the dark side of UNO Flip."""
 
@@ -49,9 +59,6 @@ class Color(IntEnum):
     Tl = 5
     Or = 6
     Pu = 7
-
-    def __str__(self) -> str:
-        return self.name
 
     @property
     def long_name(self) -> str:
@@ -72,12 +79,9 @@ def parse_color(text: str) -> Color:
     >>> parse_color("tl"), parse_color("Orange")
     (<Color.Tl: 5>, <Color.Or: 6>)
     """
-    try:
-        return _COLOR_BY_TEXT[text.strip().lower()]
-    except KeyError:
-        raise ParseError(
-            f"unknown colour {text!r}: expected one of R Y G B (Flip dark side: Pk Tl Or Pu)"
-        ) from None
+    return look_up(
+        _COLOR_BY_TEXT, text, ParseError, "colour", "R Y G B (Flip dark side: Pk Tl Or Pu)"
+    )
 
 
 class Kind(IntEnum):
@@ -189,22 +193,22 @@ class Face:
     _text: str = field(default="", init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_text", self._notation())
+        object.__setattr__(self, "_text", self._write(_NOTATION))
 
     def __str__(self) -> str:
         return self._text
 
-    def _notation(self) -> str:
-        k = self.kind
-        if k is Kind.NUMBER:
-            assert self.color is not None
-            text = f"{self.color.name}{self.number}"
-            if self.flex_color is not None:
-                return f"{text}~{self.flex_color.name}"
-            return text + "*" if self.flip_icon else text
-        if self.color is not None:
-            return self.color.name + _ACTION_SUFFIX[k]
-        return _WILD_TEXT[(k, k is Kind.WILD and self.dark)]
+    def _write(self, style: _Style) -> str:
+        """The face in the notation (:data:`_NOTATION`) or in words (:data:`_WORDS`)."""
+        k, color = self.kind, self.color
+        if color is None:
+            return style.wilds[(k, k is Kind.WILD and self.dark)]
+        if k is not Kind.NUMBER:
+            return style.color(color) + style.between + style.actions[k]
+        text = f"{style.color(color)}{style.between}{self.number}"
+        if self.flex_color is not None:
+            return text + style.flex.format(style.color(self.flex_color))
+        return text + style.icon if self.flip_icon else text
 
     @property
     def is_wild(self) -> bool:
@@ -227,20 +231,7 @@ class Face:
     @property
     def long_name(self) -> str:
         """Plain-words name, e.g. ``"Red 5"``, ``"Pink Skip Everyone"``."""
-        k = self.kind
-        if k is Kind.NUMBER:
-            assert self.color is not None
-            text = f"{self.color.long_name} {self.number}"
-            if self.flex_color is not None:
-                text += f" (flex {self.flex_color.long_name})"
-            elif self.flip_icon:
-                text += " (flip icon)"
-            return text
-        if self.color is not None:
-            return f"{self.color.long_name} {k.long_name}"
-        if self.dark and k is Kind.WILD:
-            return "Dark Wild"
-        return k.long_name
+        return self._write(_WORDS)
 
 
 _WILD_TEXT = {
@@ -254,6 +245,29 @@ _WILD_TEXT = {
     (Kind.WILD_TARGET_DRAW, False): "WTD",
     (Kind.FLEX_WILD_DRAW_FOUR, False): "FW4",
 }
+
+
+class _Style(NamedTuple):
+    """How a face is written: in the notation (``R5~G``, ``RD2``, ``DW``) or
+    in words (``Red 5 (flex Green)``, ``Red Draw Two``, ``Dark Wild``)."""
+
+    color: Callable[[Color], str]  # a colour's name
+    between: str  # between the colour and the number or the action
+    actions: Mapping[Kind, str]  # a coloured action kind
+    wilds: Mapping[tuple[Kind, bool], str]  # a wild kind (and whether the dark Wild)
+    flex: str  # after a Flex number: the format of its flex colour
+    icon: str  # after a Flex number with the flip icon
+
+
+_NOTATION = _Style(lambda c: c.name, "", _ACTION_SUFFIX, _WILD_TEXT, "~{}", "*")
+_WORDS = _Style(
+    lambda c: c.long_name,
+    " ",
+    _KIND_NAMES,
+    {(k, dark): "Dark Wild" if dark else _KIND_NAMES[k] for k, dark in _WILD_TEXT},
+    " (flex {})",
+    " (flip icon)",
+)
 
 
 @dataclass(frozen=True, slots=True)

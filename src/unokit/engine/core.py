@@ -25,33 +25,15 @@ from __future__ import annotations
 import warnings
 from typing import Any
 
-from unokit.engine.coredata import (
-    CORE_ABI,
-    CoreConfig,
-    check_core_abi,
-    core_config,
-    core_options,
-    core_tables,
-    decode_events,
-    error_text,
-    simulate_random,
-)
+from unokit.engine import coredata
+from unokit.engine.coredata import *  # noqa: F403 - its helpers are this module's too
+from unokit.engine.coredata import CoreConfig
 from unokit.engine.game import Game, check_config
 from unokit.engine.options import Options
 from unokit.engine.variants import Variant
 
-__all__ = [
-    "CoreGame",
-    "CORE_ABI",
-    "check_core_abi",
-    "core_tables",
-    "core_options",
-    "simulate_random",
-    "decode_events",
-    "error_text",
-    "core_config",
-    "CoreConfig",
-]
+__all__ = ["CoreGame"]
+__all__ += coredata.__all__  # its helpers, re-exported
 
 
 def _deprecated() -> None:

@@ -29,26 +29,15 @@ __all__ = [
     "flex_deck_names",
 ]
 
-#: docs/rules.md Appendix A: light face -> dark faces of its physical copies.
-FLIP_CANONICAL_PAIRING: dict[str, tuple[str, ...]] = {
-    "R1": ("Pk3", "Pu2"), "R2": ("OrR", "PuD5"), "R3": ("Pk7", "WDC"), "R4": ("OrF", "PuD5"),
-    "R5": ("Pk2", "Tl5"), "R6": ("Or9", "PkSE"), "R7": ("Or1", "Pu5"), "R8": ("PuR", "Tl7"),
-    "R9": ("Pu5", "TlR"), "RD1": ("Pk3", "Pk4"), "RS": ("OrD5", "DW"), "RR": ("Pu3", "Tl7"),
-    "RF": ("Pk8", "Pu3"),
-    "Y1": ("PkSE", "DW"), "Y2": ("Tl1", "Tl8"), "Y3": ("PkD5", "Pu1"), "Y4": ("PkD5", "PuF"),
-    "Y5": ("Pu9", "Tl8"), "Y6": ("OrSE", "WDC"), "Y7": ("Or2", "Pu6"), "Y8": ("Or2", "Pk1"),
-    "Y9": ("Pu4", "Tl5"), "YD1": ("Pk1", "Pu8"), "YS": ("Or3", "TlF"), "YR": ("TlF", "DW"),
-    "YF": ("Or8", "Pk4"),
-    "G1": ("Or5", "OrF"), "G2": ("TlD5", "TlSE"), "G3": ("PkF", "Pu2"), "G4": ("Pk8", "Tl9"),
-    "G5": ("Or7", "Tl4"), "G6": ("Pk5", "WDC"), "G7": ("Or6", "Tl2"), "G8": ("PkR", "Tl9"),
-    "G9": ("OrD5", "PkR"), "GD1": ("Or6", "Tl6"), "GS": ("Or9", "Pu4"), "GR": ("Or1", "Pk7"),
-    "GF": ("Tl3", "WDC"),
-    "B1": ("PuSE", "PuSE"), "B2": ("Or8", "Pk6"), "B3": ("Pu8", "Tl2"), "B4": ("Pu1", "TlD5"),
-    "B5": ("OrR", "Pk9"), "B6": ("PuR", "TlSE"), "B7": ("Or3", "OrSE"), "B8": ("Tl4", "TlR"),
-    "B9": ("Or5", "PuF"), "BD1": ("Pk6", "Tl6"), "BS": ("Pk9", "Tl1"), "BR": ("Or4", "DW"),
-    "BF": ("Pu6", "Pu7"),
-    "W": ("Pk5", "PkF", "Pu7", "Tl3"), "W2": ("Or4", "Or7", "Pk2", "Pu9"),
-}  # fmt: skip
+
+def _flip_pairing() -> dict[str, tuple[str, ...]]:
+    text = resources.files("unokit").joinpath("data/flip_pairing_canonical.json").read_text("utf-8")
+    return {light: tuple(darks) for light, darks in json.loads(text)["pairs"].items()}
+
+
+#: docs/rules.md Appendix A: light face -> dark faces of its physical copies
+#: (the table is data/flip_pairing_canonical.json, like the Flex deck's).
+FLIP_CANONICAL_PAIRING: dict[str, tuple[str, ...]] = _flip_pairing()
 
 
 def classic_deck() -> list[int]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import TypeVar
+
 __all__ = [
     "UnoError",
     "ParseError",
@@ -10,7 +13,10 @@ __all__ = [
     "InvalidPositionError",
     "RecordError",
     "BotFailure",
+    "look_up",
 ]
+
+_T = TypeVar("_T")
 
 
 class UnoError(ValueError):
@@ -57,3 +63,20 @@ class BotFailure(UnoError):
     def __init__(self, message: str, seat: int | None = None) -> None:
         super().__init__(message)
         self.seat = seat
+
+
+def look_up(table: Mapping[str, _T], text: str, error: type[UnoError], what: str, known: str) -> _T:
+    """``table``'s entry for ``text`` (any case, spaces around ignored), or
+    ``error`` saying that it is an unknown ``what`` and what is ``known``.
+
+    >>> look_up({"a": 1}, " A ", OptionError, "letter", "a")
+    1
+    >>> look_up({"a": 1}, "b", OptionError, "letter", "a")
+    Traceback (most recent call last):
+    ...
+    unokit.engine.errors.OptionError: unknown letter 'b': expected one of a
+    """
+    try:
+        return table[text.strip().lower()]
+    except KeyError:
+        raise error(f"unknown {what} {text!r}: expected one of {known}") from None

@@ -44,7 +44,16 @@ __all__ = [
 
 
 @dataclass(frozen=True, slots=True)
+class _SeatEvent:
+    """An event about what one seat did or had done to it: ``seat``, first."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class RoundStarted:
+    """Round ``round`` was dealt by ``dealer``; ``hand_sizes`` by seat."""
+
     round: int
     dealer: int
     hand_sizes: tuple[int, ...]
@@ -59,8 +68,11 @@ class CardTurned:
 
 
 @dataclass(frozen=True, slots=True)
-class Played:
-    seat: int
+class Played(_SeatEvent):
+    """``seat`` played ``card``: ``color``, a wild's declared colour; ``flex``,
+    on its flex side; ``target``, whom a targeted draw aims at; ``jump_in``,
+    out of turn."""
+
     card: Card
     color: Color | None
     flex: bool = False
@@ -69,11 +81,19 @@ class Played:
 
 
 @dataclass(frozen=True, slots=True)
-class Drew:
+class Misplayed(_SeatEvent):
+    """``seat`` put down ``card``, which does not match: under the option
+    ``misplayPenalty`` it goes back to the hand and costs a draw and the turn
+    (docs/rules.md D27)."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Drew(_SeatEvent):
     """``seat`` drew ``count`` cards. ``cards`` is None in the version other
     seats see; in Flip they see ``backs``, the inactive faces."""
 
-    seat: int
     count: int
     cards: tuple[Card, ...] | None
     backs: tuple[Face, ...] | None
@@ -81,66 +101,77 @@ class Drew:
 
 
 @dataclass(frozen=True, slots=True)
-class Passed:
-    seat: int
+class Passed(_SeatEvent):
+    """``seat`` kept the card it had just drawn."""
 
 
 @dataclass(frozen=True, slots=True)
-class ColorChosen:
-    seat: int
+class ColorChosen(_SeatEvent):
+    """``seat`` declared ``color``."""
+
     color: Color
 
 
 @dataclass(frozen=True, slots=True)
-class Accepted:
-    seat: int
+class Accepted(_SeatEvent):
+    """``seat`` took a restricted wild draw's penalty without challenging."""
 
 
 @dataclass(frozen=True, slots=True)
-class Challenged:
+class Challenged(_SeatEvent):
     """``revealed`` is the offender's hand, shown to the challenger only."""
 
-    seat: int
     offender: int
     success: bool
     revealed: tuple[Card, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
-class UnoCalled:
-    seat: int
+class UnoCalled(_SeatEvent):
+    """``seat`` called UNO."""
 
 
 @dataclass(frozen=True, slots=True)
-class Caught:
-    seat: int
+class Caught(_SeatEvent):
+    """``seat`` caught ``target`` for not calling UNO (``success``) or named a
+    seat that could not be caught."""
+
     target: int
     success: bool
 
 
 @dataclass(frozen=True, slots=True)
-class Skipped:
-    seat: int
+class Skipped(_SeatEvent):
+    """``seat`` lost its turn."""
 
 
 @dataclass(frozen=True, slots=True)
 class Reversed:
+    """Play now goes in ``direction`` (1 clockwise, -1 counter-clockwise)."""
+
     direction: int
 
 
 @dataclass(frozen=True, slots=True)
 class Flipped:
+    """UNO Flip: every card turned over; ``side`` is up now, ``top`` is the
+    card on the discard pile."""
+
     side: int
     top: Card
 
 
 @dataclass(frozen=True, slots=True)
 class Reshuffled:
+    """The discard pile, but its top, became the new draw pile of ``count`` cards."""
+
     count: int
 
 
 @dataclass(frozen=True, slots=True)
 class PowersChanged:
+    """UNO Flex: every seat's Power Card (True: green) after a change."""
+
     powers: tuple[bool, ...]
 
 
@@ -153,13 +184,18 @@ class HandsSwapped:
 
 
 @dataclass(frozen=True, slots=True)
-class Misplayed:
-    seat: int
-    card: Card
+class Eliminated(_SeatEvent):
+    """``seat`` is out of the match (house rule ``mercy``, docs/rules.md §6):
+    its ``count`` cards went under the draw pile."""
+
+    count: int
 
 
 @dataclass(frozen=True, slots=True)
 class RoundEnded:
+    """The round is over: ``winner`` (None: no winner) scored ``points``;
+    ``hand_values`` and ``scores`` by seat."""
+
     winner: int | None
     points: int
     hand_values: tuple[int, ...]
@@ -168,17 +204,10 @@ class RoundEnded:
 
 @dataclass(frozen=True, slots=True)
 class MatchEnded:
+    """The match is over: ``winners`` and the final ``scores``."""
+
     winners: tuple[int, ...]
     scores: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Eliminated:
-    """``seat`` is out of the match (house rule ``mercy``, docs/rules.md §6):
-    its ``count`` cards went under the draw pile."""
-
-    seat: int
-    count: int
 
 
 Event = (

@@ -33,8 +33,7 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
-from enum import IntEnum
-from typing import Any, ClassVar, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Self, TypeVar, overload
 
 from unokit import _core
 from unokit.engine import codes, multiplay
@@ -52,7 +51,7 @@ from unokit.engine.actions import (
     Play,
     parse_action,
 )
-from unokit.engine.cards import Card, Color, Kind
+from unokit.engine.cards import Card, Color, Kind, NamedIntEnum
 from unokit.engine.coredata import CoreConfig, core_config, decode_events, decode_run
 from unokit.engine.errors import IllegalActionError, InvalidPositionError, OptionError, ParseError
 from unokit.engine.multiplay import OP_MULTI
@@ -73,7 +72,7 @@ __all__ = [
 ]
 
 
-class Phase(IntEnum):
+class Phase(NamedIntEnum):
     """The engine's decision states (docs/rules.md §1.9), plus ``DEAL``: cards dealt,
     first card not yet turned."""
 
@@ -85,20 +84,14 @@ class Phase(IntEnum):
     MATCH_OVER = 5
     DEAL = 6
 
-    def __str__(self) -> str:
-        return self.name
-
 
 _PHASE_OF = tuple(Phase)
 
 
-class UnoState(IntEnum):
+class UnoState(NamedIntEnum):
     NONE = 0
     SAFE = 1
     VULNERABLE = 2
-
-    def __str__(self) -> str:
-        return self.name
 
 
 # the codes of unokit.engine.codes under the short names other modules import
@@ -138,6 +131,74 @@ FIELDS = (
     "empty_draws", "wild_top", "reveal",
 )  # fmt: skip
 _FIELD = {name: i for i, name in enumerate(FIELDS)}
+_V = TypeVar("_V")
+
+
+class _Field(property, Generic[_V]):
+    # a read-only attribute of the position: a property made by _live or _state
+    # from the field's name, typed _V (no docstring here: each has its own)
+
+    if TYPE_CHECKING:
+
+        @overload
+        def __get__(self, obj: None, owner: type | None = None) -> Self: ...
+        @overload
+        def __get__(self, obj: object, owner: type | None = None) -> _V: ...
+        def __get__(self, obj: object, owner: type | None = None) -> Any: ...
+
+
+def _live(name: str, doc: str | None = None) -> _Field[int]:
+    """The core game's attribute ``name``, as an int."""
+
+    def get(game: Game) -> int:
+        return int(getattr(game._g, name))
+
+    return _field(get, doc)
+
+
+def _state(kind: Callable[[Any], _V], name: str, doc: str | None = None) -> _Field[_V]:
+    """The field ``name`` of the core's ``state()`` tuple (:data:`FIELDS`), as ``kind``."""
+    i = _FIELD[name]
+
+    def get(game: Game) -> _V:
+        return kind(game._raw()[i])
+
+    return _field(get, doc)
+
+
+def _field(get: Callable[[Game], _V], doc: str | None) -> _Field[_V]:
+    made: _Field[_V] = _Field(get)
+    made.__doc__ = doc  # not _Field(get, doc=doc): Python 3.11 drops a subclass's doc
+    return made
+
+
+def _view(make: Callable[[Game, Any], _V], name: str, doc: str | None = None) -> _Field[_V]:
+    """``make(game, entry)`` of the field ``name`` of the core's ``state()``
+    tuple, made once per version of the position (a view: not to be changed)."""
+    i = _FIELD[name]
+
+    def get(game: Game) -> _V:
+        entry = game._raw()[i]  # first: a new version empties game._lists
+        made: _V | None = game._lists.get(name)
+        if made is None:
+            made = game._lists[name] = make(game, entry)
+        return made
+
+    return _field(get, doc)
+
+
+def _ints(game: Game, entry: tuple[int, ...]) -> list[int]:
+    return list(entry)
+
+
+def _hands(game: Game, entry: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    return [list(hand) for hand in entry]
+
+
+def _powers(game: Game, entry: tuple[bool, ...]) -> list[bool]:
+    return list(entry) if game.variant.flex else []
+
+
 # typed actions by variant and (move code << 4 | seat): actions are immutable,
 # so legal_actions hands out the same objects instead of decoding every time
 _DECODED: dict[str, dict[int, Action]] = {}
@@ -753,165 +814,67 @@ class Game:
         """The match's seed (shuffle ``k`` draws from ``(seed, k)``)."""
         return self._seed
 
-    @property
-    def shuffles(self) -> int:
-        """How many shuffles this match has drawn (the next one's generator)."""
-        return int(self._raw()[0])
+    shuffles = _state(
+        int, "shuffles", "How many shuffles this match has drawn (the next one's generator)."
+    )
 
-    @property
-    def hands(self) -> list[list[int]]:
-        """Every seat's hand, card ids (read-only: a view made once per command)."""
-        st = self._raw()
-        h: list[list[int]] | None = self._lists.get("hands")
-        if h is None:
-            h = self._lists["hands"] = [list(x) for x in st[1]]
-        return h
+    hands = _view(
+        _hands, "hands", "Every seat's hand, card ids (read-only: a view made once per command)."
+    )
 
-    @property
-    def draw(self) -> list[int]:
-        """The draw pile, card ids; the top of the pile is the END of the list."""
-        st = self._raw()
-        d: list[int] | None = self._lists.get("draw")
-        if d is None:
-            d = self._lists["draw"] = list(st[2])
-        return d
+    draw = _view(
+        _ints, "draw", "The draw pile, card ids; the top of the pile is the END of the list."
+    )
 
-    @property
-    def discard(self) -> list[int]:
-        """The discard pile, card ids, bottom to top."""
-        st = self._raw()
-        d: list[int] | None = self._lists.get("discard")
-        if d is None:
-            d = self._lists["discard"] = list(st[3])
-        return d
+    discard = _view(_ints, "discard", "The discard pile, card ids, bottom to top.")
 
-    @property
-    def side(self) -> int:
-        return int(self._g.side)
-
-    @property
-    def color(self) -> int:
-        return int(self._g.color)
-
-    @property
-    def current(self) -> int:
-        return int(self._g.current)
-
-    @property
-    def direction(self) -> int:
-        return int(self._g.direction)
-
-    @property
-    def dealer(self) -> int:
-        return int(self._g.dealer)
-
-    @property
-    def phase(self) -> int:
-        return int(self._g.phase)
-
-    @property
-    def drawn(self) -> int:
-        return int(self._g.drawn)
-
-    @property
-    def color_next(self) -> int:
-        return int(self._raw()[11])
+    side = _live("side")
+    color = _live("color")
+    current = _live("current")
+    direction = _live("direction")
+    dealer = _live("dealer")
+    phase = _live("phase")
+    drawn = _live("drawn")
+    color_next = _state(int, "color_next")
 
     @property
     def color_reason(self) -> str:
         return _REASONS[self._raw()[12]]
 
-    @property
-    def ch_offender(self) -> int:
-        return int(self._g.ch_offender)
+    ch_offender = _live("ch_offender")
+    ch_legal = _state(bool, "ch_legal")
+    ch_card = _state(int, "ch_card")
+    ch_after = _state(int, "ch_after")
+    ch_after_success = _state(int, "ch_after_success")
+    pending = _live("pending")
+    stack_class = _state(int, "stack_class")
+    stack_amount = _state(int, "stack_amount")
 
-    @property
-    def ch_legal(self) -> bool:
-        return bool(self._raw()[14])
+    uno = _view(_ints, "uno")
 
-    @property
-    def ch_card(self) -> int:
-        return int(self._raw()[15])
+    uno_pre = _state(int, "uno_pre")
+    vulnerable = _live("vulnerable")
 
-    @property
-    def ch_after(self) -> int:
-        return int(self._raw()[16])
+    powers = _view(
+        _powers, "powers", "Flex: every seat's Power Card (True: green); ``[]`` in other variants."
+    )
 
-    @property
-    def ch_after_success(self) -> int:
-        return int(self._raw()[17])
+    scores = _view(_ints, "scores")
 
-    @property
-    def pending(self) -> int:
-        return int(self._g.pending)
-
-    @property
-    def stack_class(self) -> int:
-        return int(self._raw()[19])
-
-    @property
-    def stack_amount(self) -> int:
-        return int(self._raw()[20])
-
-    @property
-    def uno(self) -> list[int]:
-        st = self._raw()
-        u: list[int] | None = self._lists.get("uno")
-        if u is None:
-            u = self._lists["uno"] = list(st[21])
-        return u
-
-    @property
-    def uno_pre(self) -> int:
-        return int(self._raw()[22])
-
-    @property
-    def vulnerable(self) -> int:
-        return int(self._g.vulnerable)
-
-    @property
-    def powers(self) -> list[bool]:
-        """Flex: every seat's Power Card (True: green); ``[]`` in other variants."""
-        st = self._raw()
-        p: list[bool] | None = self._lists.get("powers")
-        if p is None:
-            p = self._lists["powers"] = list(st[24]) if self.variant.flex else []
-        return p
-
-    @property
-    def scores(self) -> list[int]:
-        st = self._raw()
-        sc: list[int] | None = self._lists.get("scores")
-        if sc is None:
-            sc = self._lists["scores"] = list(st[25])
-        return sc
-
-    @property
-    def round_no(self) -> int:
-        return int(self._g.round_no)
-
-    @property
-    def winner(self) -> int:
-        return int(self._g.winner)
-
-    @property
-    def round_points(self) -> int:
-        return int(self._g.round_points)
+    round_no = _live("round_no")
+    winner = _live("winner")
+    round_points = _live("round_points")
 
     @property
     def match_winners(self) -> tuple[int, ...]:
         mw: tuple[int, ...] = self._raw()[29]
         return mw
 
-    @property
-    def empty_draws(self) -> int:
-        """Consecutive turns without a play or a draw (docs/rules.md D55, D60)."""
-        return int(self._raw()[30])
+    empty_draws = _state(
+        int, "empty_draws", "Consecutive turns without a play or a draw (docs/rules.md D55, D60)."
+    )
 
-    @property
-    def wild_top(self) -> bool:
-        """The top card counts as a plain Wild (first card, D59)."""
-        return bool(self._raw()[31])
+    wild_top = _state(bool, "wild_top", "The top card counts as a plain Wild (first card, D59).")
 
     @property
     def reveal(self) -> tuple[int, int, tuple[int, ...]] | None:
@@ -947,9 +910,7 @@ class Game:
         cs = self.variant.cards.cards
         return [cs[c] for c in self.discard]
 
-    @property
-    def draw_count(self) -> int:
-        return int(self._g.draw_count)
+    draw_count = _live("draw_count")
 
     @property
     def top(self) -> Card | None:
@@ -1411,10 +1372,6 @@ class Game:
         changed it, without comparing states (docs/engine.md)."""
         return int(self._g.version)
 
-    def fingerprint(self) -> tuple[Any, ...]:
-        """The raw position (for "did this change anything")."""
-        return tuple(self._g.state())
-
     def hand_ids(self, seat: int) -> list[int]:
         """The card ids in ``seat``'s hand (a fresh list; cheaper than :attr:`hands`)."""
         return self._g.hand(seat)
@@ -1426,15 +1383,11 @@ class Game:
         """Whether ``seat`` holds the Flex power (False outside Flex)."""
         return bool(self._g.power(seat))
 
-    @property
-    def accept_mask(self) -> int:
-        """What the top card accepts (computed by the core)."""
-        return int(self._g.accept_mask)
+    accept_mask = _live("accept_mask", "What the top card accepts (computed by the core).")
 
-    @property
-    def reveal_seat(self) -> int:
-        """The seat whose hand is being revealed (7-0 / Flex), -1: none."""
-        return int(self._g.reveal_seat)
+    reveal_seat = _live(
+        "reveal_seat", "The seat whose hand is being revealed (7-0 / Flex), -1: none."
+    )
 
     def describe(self, move: int, seat: int | None = None) -> str:
         """A move code in the notation of commands (``P1 PLAY R5``)."""

@@ -18,32 +18,16 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 __all__ = ["teams", "team_scores", "pending", "house_lines", "HOUSE_JSON", "HOUSE_SOURCES"]
 
 
-class _Public(Protocol):
-    """The public entries these are made from (an Observation or a PublicView)."""
+if TYPE_CHECKING:
+    from unokit.engine.observation import Observation, PublicView
 
-    @property
-    def players(self) -> int: ...
-    @property
-    def options(self) -> Any: ...
-    @property
-    def seating(self) -> tuple[int, ...]: ...
-    @property
-    def scores(self) -> tuple[int, ...]: ...
-    @property
-    def current(self) -> int: ...
-    @property
-    def direction(self) -> int: ...
-    @property
-    def pending_draw(self) -> int: ...
-    @property
-    def phase(self) -> str: ...
-    @property
-    def out(self) -> tuple[int, ...]: ...
+    # what these are made from: an observation, or the public part of one
+    _Public: TypeAlias = Observation | PublicView
 
 
 def _order(o: _Public) -> tuple[int, ...]:

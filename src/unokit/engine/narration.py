@@ -21,21 +21,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from unokit.engine import events as ev
-from unokit.engine.actions import (
-    Accept,
-    Action,
-    CallUno,
-    Catch,
-    Challenge,
-    ChooseColor,
-    Draw,
-    Pass,
-    Play,
-    parse_action,
-)
+from unokit.engine.actions import Action, Catch, ChooseColor, Draw, Play, parse_action
 from unokit.engine.cards import FLIP, Card, Color, Face, Kind, parse_color
 from unokit.engine.errors import ParseError, UnoError
 from unokit.engine.house_view import house_lines
+from unokit.engine.options import Options
 from unokit.engine.variants import get_variant
 
 if TYPE_CHECKING:  # observation imports this module (Observation.to_text)
@@ -58,6 +48,8 @@ __all__ = [
     "previous_color",
     "observation_text",
     "move_commands",
+    "move_meaning",
+    "match_goal",
     "TEXT_HISTORY",
 ]
 
@@ -368,18 +360,10 @@ def read_command(
             if len(words) != 2:
                 return ParseError("color takes one colour, e.g. 'color G'")
             return ChooseColor(seat, parse_color(words[1]))
-        simple: dict[str, type[Draw | Pass | CallUno | Challenge | Accept]] = {
-            "draw": Draw,
-            "pass": Pass,
-            "keep": Pass,
-            "uno": CallUno,
-            "challenge": Challenge,
-            "accept": Accept,
-        }
-        if verb in simple:
+        if verb in ("draw", "pass", "keep", "uno", "challenge", "accept"):
             if len(words) != 1:
                 return ParseError(f"{verb} takes no arguments")
-            return simple[verb](seat)
+            return parse_action(f"{p} {'pass' if verb == 'keep' else verb}", cards)
     except UnoError as e:
         return e
     return ParseError(f"unknown command {words[0]!r}: type one of {_VERBS}")
@@ -504,6 +488,20 @@ def status_line(obs: Observation, names: Sequence[str]) -> str:
     return "Your turn." if mine else f"{who}'s turn."
 
 
+def match_goal(options: Options, *, short: bool = False) -> str:
+    """What wins the match, in words (``short``: for a title bar).
+
+    >>> match_goal(Options(targetScore=250)), match_goal(Options(targetScore=250), short=True)
+    ('first to 250 points', 'first to 250')
+    """
+    n = options.targetScore
+    if options.matchMode == "single_round":
+        return "one round" if short else "single round"
+    if options.scoringMode == "highest":
+        return f"first to {n}" if short else f"first to {n} points"
+    return f"lowest at {n}" if short else f"lowest score when someone reaches {n}"
+
+
 def describe(
     obs: Observation,
     names: Sequence[str],
@@ -514,15 +512,7 @@ def describe(
     """The observation as plain text lines (no symbols, for screen readers)."""
     side = obs.side
     title = VARIANT_TITLE.get(obs.variant, obs.variant)
-    opts = obs.options
-    goal = (
-        "single round"
-        if opts.matchMode == "single_round"
-        else f"first to {opts.targetScore} points"
-        if opts.scoringMode == "highest"
-        else f"lowest score when someone reaches {opts.targetScore}"
-    )
-    lines = [f"{title}, round {obs.round}, {goal}."]
+    lines = [f"{title}, round {obs.round}, {match_goal(obs.options)}."]
     top = "none" if obs.top is None else obs.top.face(side).long_name
     color = "none" if obs.color is None else obs.color.long_name
     way = "clockwise" if obs.direction == 1 else "counter-clockwise"
@@ -605,20 +595,10 @@ def move_commands(obs: Observation) -> list[str]:
             for c in (a.card, *a.more):  # multiPlay: 'play R5+B5'
                 face = card_text(c, side)
                 shown.append(face if len(faces.get(face, ())) <= 1 else str(c))
-            words = ["play", "+".join(shown)]
-            if a.flex:
-                words.append("flex")
-            if a.color is not None:
-                words.append(f"color={a.color.name}")
-            if a.target is not None:
-                words.append(f"target=P{a.target}")
-            if a.swap is not None:
-                words.append(f"swap=P{a.swap}")
-            if a.flip_color is not None:
-                words.append(f"flipcolor={a.flip_color.name}")
-            if a.uno:
-                words.append("uno")
-            out.append(" ".join(words))
+            # the notation's keywords, but 'flex' first and 'uno' last, bare
+            given = [f"{k}={v}" for k, v in a.keywords().items() if k not in ("side", "uno")]
+            flex, uno = ["flex"] if a.flex else [], ["uno"] if a.uno else []
+            out.append(" ".join(["play", "+".join(shown), *flex, *given, *uno]))
         else:
             out.append(_command_word(a) or str(a))
     return out
@@ -677,20 +657,56 @@ def observation_text(
 
 
 def _command_word(a: Action) -> str | None:
-    """The typed word of a command that is not a PLAY (``draw``, ``pass``,
-    ``color RED``, ``accept``, ``challenge``, ``uno``, ``catch P2``)."""
-    if isinstance(a, Draw):
-        return "draw"
-    if isinstance(a, Pass):
-        return "pass"
-    if isinstance(a, ChooseColor):
-        return f"color {a.color.name}"
-    if isinstance(a, Accept):
-        return "accept"
-    if isinstance(a, Challenge):
-        return "challenge"
-    if isinstance(a, CallUno):
-        return "uno"
-    if isinstance(a, Catch):
-        return f"catch P{a.target}"
-    return None
+    """The typed words of a command that is not a PLAY (``draw``, ``pass``,
+    ``color R``, ``accept``, ``challenge``, ``uno``, ``catch P2``): its
+    notation without the seat, the verb in lower case."""
+    words = str(a).split()
+    if isinstance(a, Play) or len(words) < 2:  # NEXT has no seat
+        return None
+    _, verb, *rest = words
+    return " ".join([verb.lower(), *rest])
+
+
+def move_meaning(action: Action, obs: Observation) -> str:
+    """What a move does, in a few words (for a reader who does not know the notation).
+
+    >>> from unokit import Game
+    >>> g = Game.new("classic", 2, seed=3)
+    >>> [move_meaning(a, g.observe(1)) for a in g.observe(1).legal][:2]
+    ['play Blue Reverse', 'play Wild Draw Four and name Red']
+    """
+    if isinstance(action, Play):
+        text = "play " + action.card.face(obs.side).long_name
+        for i, c in enumerate(action.more):  # multiPlay: several cards at once
+            text += (" and " if i == len(action.more) - 1 else ", ") + c.face(obs.side).long_name
+        if action.flex:
+            text += " on its flex side"
+        if action.color is not None:
+            text += f" and name {action.color.long_name}"
+        if action.target is not None:
+            text += f", aimed at P{action.target}"
+        if action.swap is not None:
+            text += f", swapping hands with P{action.swap}"
+        if action.flip_color is not None:
+            text += f" (if the flip shows a wild, name {action.flip_color.long_name})"
+        if action.seat != obs.current:
+            text += " out of turn (jump-in)"
+        return text
+    if isinstance(action, Draw) and obs.pending_draw:
+        return f"draw the {obs.pending_draw} stacked penalty cards (your turn ends)"
+    if isinstance(action, ChooseColor):
+        return f"choose {action.color.long_name} as the colour"
+    if isinstance(action, Catch):
+        return f"catch P{action.target}, who did not call UNO: they draw a penalty"
+    return _MEANING[str(action).split()[-1]]
+
+
+#: What the commands that say no more than their verb do (:func:`move_meaning`).
+_MEANING = {
+    "DRAW": "draw a card (you may then play it if it fits)",
+    "PASS": "keep the card you just drew (your turn ends)",
+    "ACCEPT": "accept the wild draw's penalty without challenging",
+    "CHALLENGE": "challenge the wild draw (wrong: you draw more; right: they draw instead)",
+    "UNO": "call UNO (you have, or are about to have, one card)",
+    "NEXT": "deal the next round",
+}

@@ -482,14 +482,21 @@ class _LazyObservation(Observation):
     def __new__(cls, *args: Any, **kw: Any) -> Observation:  # type: ignore[misc]
         return Observation(*args, **kw)  # dataclasses.replace() makes a full one
 
+    def _then(self) -> Game:
+        """The game as it was observed: itself while it has not moved on, else
+        the frozen copy of its position then."""
+        game = self._game
+        src = self._src
+        assert game is not None and src is not None and self._snap is not None
+        if game._g is src and src.version == self._ver:
+            return game
+        return game._frozen(self._snap)
+
     def _whole(self) -> Observation:
         """The full observation (made once)."""
         full: Observation | None = self._full
         if full is None:
-            game = self._game
-            src = self._src
-            assert game is not None and src is not None and self._snap is not None
-            base = game if game._g is src and src.version == self._ver else game._frozen(self._snap)
+            base = self._then()
             public = public_view(base)
             part = seat_part(base, self.seat, public, self.legal)
             full = combine(public, part, self.history)
@@ -505,12 +512,7 @@ class _LazyObservation(Observation):
             if seat is None:
                 legal = ()
             else:
-                game = self._game
-                src = self._src
-                assert game is not None and src is not None and self._snap is not None
-                if not (game._g is src and src.version == self._ver):
-                    game = game._frozen(self._snap)  # the game has moved on
-                legal = game._legal_of(seat)[0]
+                legal = self._then()._legal_of(seat)[0]
             _SET_LEGAL(self, legal)
         return legal
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from unokit.engine.cards import CLASSIC, FLEX, FLIP, CardSet, Color, Kind
 from unokit.engine.decks import classic_deck, flex_deck, flip_deck
+from unokit.engine.errors import OptionError, look_up
 from unokit.engine.options import Options
 
 __all__ = ["Variant", "VARIANTS", "get_variant", "WILD_BIT"]
@@ -196,11 +197,4 @@ def get_variant(name: str | Variant) -> Variant:
     """Look a variant up by name (``classic``, ``flip``, ``flex``)."""
     if isinstance(name, Variant):
         return name
-    from unokit.engine.errors import OptionError
-
-    try:
-        return VARIANTS[name.strip().lower()]
-    except KeyError:
-        raise OptionError(
-            f"unknown variant {name!r}: expected one of {', '.join(VARIANTS)}"
-        ) from None
+    return look_up(VARIANTS, name, OptionError, "variant", ", ".join(VARIANTS))

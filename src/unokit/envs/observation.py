@@ -52,20 +52,20 @@ True
 from __future__ import annotations
 
 from array import array
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from unokit.engine.actions import Action, ChooseColor, Play
 from unokit.engine.cards import Card, Face, Kind
+from unokit.engine.game import Game
 from unokit.engine.observation import Observation
 from unokit.engine.options import Options
 from unokit.engine.variants import Variant, get_variant
 
-from .actions import card_universe
-
-if TYPE_CHECKING:
-    from unokit.engine.game import Game
+from .actions import ActionTable, card_universe
 
 __all__ = [
     "ObservationEncoder",
@@ -77,6 +77,8 @@ __all__ = [
     "DEFAULT_OBS_LAYOUT",
     "check_obs_layout",
     "make_layout",
+    "ActionEffects",
+    "action_effects",
 ]
 
 #: The decision phases encoded in the ``phase`` segment (engine Phase values 0..3).
@@ -638,6 +640,75 @@ FLIP_ACTION_FEATURES = ("opp_follow", "opp_in_color", "my_other_most", "my_other
                         "opp_other_actions", "other_points")  # fmt: skip
 
 
+class ActionEffects(NamedTuple):
+    """What each action of an :class:`~unokit.envs.actions.ActionTable` does
+    to the colour in force and which cards could follow it, per side (light;
+    and dark in Flip): the tables behind layout 3's per-action features (and
+    the recipes' ``UnoFeatures.actions``, examples/uno_features.py). Made by
+    :func:`action_effects`; ``n`` actions, ``u`` cards in the universe."""
+
+    actions: tuple[Action, ...]  # the table's actions, as P0 takes them
+    card_of: npt.NDArray[np.int64]  # (n,) where the card played is in the universe; -1
+    kind: npt.NDArray[np.int64]  # (sides, n) the kind of the face played; -1
+    result: Vector  # (sides, n, 4) the colour (mod 4) in force after the action
+    own: Vector  # (sides, n) 1 when the card played is of that colour itself
+    compat: Vector  # (sides, n, u) the cards that could follow it
+    self_compat: Vector  # (sides, n) whether the card played could follow itself
+
+
+def action_effects(table: ActionTable, universe: Sequence[int]) -> ActionEffects:
+    """The :class:`ActionEffects` of ``table``'s actions; ``universe``: the
+    card ids in the order of the observation's card segments. The move codes
+    are read by the engine's decoder (:meth:`unokit.Game.decode`)."""
+    v = table.variant
+    sides = (0, 1) if v.two_sided else (0,)
+    n, u = table.size, len(universe)
+    at = {c: i for i, c in enumerate(universe)}
+    decoder = Game(v, table.players, table.options, events=False)
+    actions = tuple(decoder.decode(0, code) for code in table.codes)
+    card_of = np.full(n, -1, np.int64)
+    kind = np.full((len(sides), n), -1, np.int64)
+    result = np.zeros((len(sides), n, 4), np.float32)
+    own = np.zeros((len(sides), n), np.float32)
+    compat = np.zeros((len(sides), n, u), np.float32)
+    self_compat = np.zeros((len(sides), n), np.float32)
+    for s in sides:
+        faces = [v.cards.cards[cid].face(s) for cid in universe]
+        for a, action in enumerate(actions):
+            if isinstance(action, ChooseColor):
+                c = int(action.color) % 4
+                result[s, a, c] = 1.0
+                compat[s, a] = [
+                    f.is_wild or (f.color is not None and int(f.color) % 4 == c) for f in faces
+                ]
+            if not isinstance(action, Play):
+                continue
+            cid = v.cards.index[action.card]
+            face = action.card.face(s)
+            card_of[a] = at[cid]
+            kind[s, a] = int(face.kind)
+            if face.is_wild:
+                c = int(action.color) % 4 if action.color is not None else -1
+            elif action.flex and face.flex_color is not None:
+                c = int(face.flex_color) % 4
+            else:
+                c = int(face.color) % 4 if face.color is not None else -1
+            if c < 0:
+                continue
+            result[s, a, c] = 1.0
+            own[s, a] = float(face.color is not None and int(face.color) % 4 == c)
+            for j, f in enumerate(faces):
+                same_color = f.color is not None and int(f.color) % 4 == c
+                same_symbol = (
+                    not face.is_wild
+                    and f.kind == face.kind
+                    and (face.kind != Kind.NUMBER or f.number == face.number)
+                )
+                compat[s, a, j] = float(f.is_wild or same_color or same_symbol)
+            self_compat[s, a] = compat[s, a, at[cid]]
+    return ActionEffects(actions, card_of, kind, result, own, compat, self_compat)
+
+
 class ActionLayout(FeatureLayout):
     """Observation layout 3: layout 2 followed by what each **legal** action
     would leave, ``k`` values per action of the table (0 for an action that
@@ -674,63 +745,19 @@ class ActionLayout(FeatureLayout):
 
     def __init__(self, encoder: ObservationEncoder, table: Any) -> None:
         super().__init__(encoder, table)
-        enc = encoder
-        v = enc.variant
-        sides = (0, 1) if v.two_sided else (0,)
-        n, u = table.size, len(enc.cards)
-        at = {c: i for i, c in enumerate(enc.cards)}
-        ns = len(sides)
-        self._result = np.zeros((ns, n, 4), np.float32)  # colour in force after the action
-        self._own = np.zeros((ns, n), np.float32)  # the card played is of that colour
-        self._compat = np.zeros((ns, n, u), np.float32)  # cards that could follow
-        self._self_compat = np.zeros((ns, n), np.float32)
-        card_of = np.full(n, -1, np.int64)
-        faces = [[v.cards.cards[cid].face(s) for cid in enc.cards] for s in sides]
-        is_flip = np.zeros((ns, n), bool)
-        for s in sides:
-            fs = faces[s]
-            for a in range(n):
-                code = table.codes[a]
-                op = code & 15
-                if a >= table.num_plays:
-                    if op == 3:  # OP_COLOR
-                        c = (((code >> 16) & 15) - 1) % 4
-                        self._result[s, a, c] = 1.0
-                        self._compat[s, a] = [
-                            f.is_wild or (f.color is not None and int(f.color) % 4 == c) for f in fs
-                        ]
-                    continue
-                cid = (code >> 4) & 0xFFF
-                flex = bool(code & (1 << 20))
-                chosen = ((code >> 16) & 15) - 1
-                face = v.cards.cards[cid].face(s)
-                card_of[a] = at[cid]
-                is_flip[s, a] = face.kind == Kind.FLIP
-                if face.is_wild:
-                    c = chosen % 4 if chosen >= 0 else -1
-                elif flex and face.flex_color is not None:
-                    c = int(face.flex_color) % 4
-                else:
-                    c = int(face.color) % 4 if face.color is not None else -1
-                if c < 0:
-                    continue
-                self._result[s, a, c] = 1.0
-                self._own[s, a] = float(face.color is not None and int(face.color) % 4 == c)
-                for j, f in enumerate(fs):
-                    same_color = f.color is not None and int(f.color) % 4 == c
-                    same_symbol = (
-                        not face.is_wild
-                        and f.kind == face.kind
-                        and (face.kind != Kind.NUMBER or f.number == face.number)
-                    )
-                    self._compat[s, a, j] = float(f.is_wild or same_color or same_symbol)
-                self._self_compat[s, a] = self._compat[s, a, at[cid]]
+        v = encoder.variant
+        n, u = table.size, len(encoder.cards)
+        effects = action_effects(table, encoder.cards)
+        self._result, self._own = effects.result, effects.own
+        self._compat, self._self_compat = effects.compat, effects.self_compat
+        card_of = effects.card_of
+        is_flip = effects.kind == int(Kind.FLIP)
         self._card_of = card_of
         self._held = np.zeros((u, n), np.float32)  # hand @ _held: copies of the card played
         for a, j in enumerate(card_of):
             if j >= 0:
                 self._held[j, a] = 0.25
-        self._flip_rows = [np.flatnonzero(is_flip[s]) for s in sides]
+        self._flip_rows = [np.flatnonzero(row) for row in is_flip]
         self.per_action = len(ACTION_FEATURES) + (len(FLIP_ACTION_FEATURES) if v.two_sided else 0)
         start = self.size
         self.segments["actions"] = (start, n * self.per_action)

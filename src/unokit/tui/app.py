@@ -43,6 +43,7 @@ from unokit.engine.narration import (
     FLEX_SIDE_EFFECT,
     VARIANT_TITLE,
     Narrator,
+    match_goal,
     previous_color,
     seat_label,
     status_line,
@@ -234,13 +235,7 @@ class UnoApp(App[None]):
         obs = self._obs()
         info = self._info()
         opts = obs.options
-        goal = (
-            "one round"
-            if opts.matchMode == "single_round"
-            else f"first to {opts.targetScore}"
-            if opts.scoringMode == "highest"
-            else f"lowest at {opts.targetScore}"
-        )
+        goal = match_goal(opts, short=True)
         me = "" if self.viewer is None else f" · {s.names[self.viewer]}"
         title = (
             f"{VARIANT_TITLE[obs.variant]} · round {obs.round} · {goal} · {rules_short(opts)}{me}"

@@ -301,6 +301,9 @@ class ErrorMsg(_Out):
     code: str
     message: str
     version: int | None = None
+    #: ``illegal`` only: the core's reason code by name (``NO_MATCH``, ...;
+    #: unokit.engine.codes.ERRORS), null for a refusal without one
+    reason: str | None = None
 
 
 class ChatOut(_Out):

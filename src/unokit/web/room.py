@@ -34,9 +34,10 @@ from sqlalchemy import Connection
 from unokit.bots import Bot, make_bot
 from unokit.bots.budget import level_bot
 from unokit.engine.actions import NextRound, parse_action
-from unokit.engine.errors import ParseError, UnoError
+from unokit.engine.errors import IllegalActionError, ParseError, UnoError
 from unokit.engine.game import Game, Phase
 from unokit.engine.options import Options
+from unokit.engine.refusals import reason_name
 from unokit.web.botpool import INLINE_LEVELS
 from unokit.web.chat import distinct_name
 from unokit.web.errors import ProtocolError
@@ -407,7 +408,9 @@ class Room(RoomViews, TableBots, Timers):
             except ParseError as e:
                 raise ProtocolError("bad_command", str(e)) from None
             except UnoError as e:
-                raise ProtocolError("illegal", str(e)) from None
+                code = e.reason if isinstance(e, IllegalActionError) else None
+                reason = None if code is None else reason_name(code)
+                raise ProtocolError("illegal", str(e), reason=reason) from None
             line = str(action)
             if not g.changed:  # accepted without effect: the core's version did not move
                 raise ProtocolError(

@@ -182,6 +182,8 @@ async def handle(srv: Server, conn: Conn, text: str) -> None:
         reply = _err(msg_id, e.code, e.message)
         if e.version is not None:
             reply["version"] = e.version
+        if e.code == "illegal":
+            reply["reason"] = e.reason
         conn.send(reply)
     except StorageError as e:
         log.warning("room %s: storage error: %s", room.code, e)

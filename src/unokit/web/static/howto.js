@@ -171,10 +171,14 @@ export function dismissHint() {
   }
 }
 
-export function hintHtml() {
+/** The first-game hint; `multi`: the table plays several cards of one number
+ * at once (house rule multiPlay), where a click picks a card instead of playing it. */
+export function hintHtml(multi = false) {
   const touch = window.matchMedia?.("(pointer: coarse)").matches ?? false;
+  const mode = touch ? "" : ".mouse";
+  const body = t(`hint.body${mode}`) + (multi ? ` ${t(`hint.multi${mode}`)}` : "");
   return `<div class="hint-layer" id="hint-layer" role="note" aria-labelledby="hint-title">
-    <strong id="hint-title">${esc(t("hint.title"))}</strong> <span>${esc(t(touch ? "hint.body" : "hint.body.mouse"))}</span>
+    <strong id="hint-title">${esc(t("hint.title"))}</strong> <span>${esc(body)}</span>
     <button type="button" class="btn small" id="hint-dismiss">${esc(t("hint.dismiss"))}</button></div>`;
 }
 

@@ -463,9 +463,12 @@ export function createTable(root, handlers) {
       return;
     }
     const lang = document.documentElement.lang;
-    if (els.hintSlot.dataset.lang !== lang || !els.hintSlot.innerHTML) {
-      els.hintSlot.innerHTML = hintHtml();
-      els.hintSlot.dataset.lang = lang;
+    const multi = String((obs()?.options?.multiPlay ?? "off") !== "off");
+    const slot = els.hintSlot.dataset;
+    if (slot.lang !== lang || slot.multi !== multi || !els.hintSlot.innerHTML) {
+      els.hintSlot.innerHTML = hintHtml(multi === "true");
+      slot.lang = lang;
+      slot.multi = multi;
     }
   }
 

@@ -90,6 +90,8 @@ export const EN_UX = {
   "hint.title": "First game?",
   "hint.body": "Glowing cards can be played: tap one, then tap again to play it. No card? Draw. With two cards left, press UNO! before you play.",
   "hint.body.mouse": "Glowing cards can be played: click one to play it. No card? Draw. With two cards left, press UNO! before you play. ? lists the keys.",
+  "hint.multi": "Cards of one number can go together: tap one, tap the others to add them, then Play.",
+  "hint.multi.mouse": "Cards of one number can go together: click one, click the others to add them, then Play.",
   "hint.dismiss": "Got it",
 };
 
@@ -172,5 +174,7 @@ export const FR_UX = {
   "hint.title": "Première partie ?",
   "hint.body": "Les cartes qui brillent peuvent être jouées : touchez-en une, puis touchez-la encore pour la jouer. Aucune carte ? Piochez. Avec deux cartes, appuyez sur UNO ! avant de jouer.",
   "hint.body.mouse": "Les cartes qui brillent peuvent être jouées : cliquez dessus pour jouer. Aucune carte ? Piochez. Avec deux cartes, appuyez sur UNO ! avant de jouer. ? liste les touches.",
+  "hint.multi": "Des cartes d'un même chiffre peuvent partir ensemble : touchez-en une, touchez les autres pour les ajouter, puis Jouer.",
+  "hint.multi.mouse": "Des cartes d'un même chiffre peuvent partir ensemble : cliquez sur l'une, puis sur les autres pour les ajouter, puis sur Jouer.",
   "hint.dismiss": "Compris",
 };
