@@ -518,38 +518,47 @@ class FeatureLayout:
 
     def _fuse(self, enc: ObservationEncoder, table: Any, sides: tuple[int, ...]) -> None:
         """Every feature linear in the vector and the mask as one affine map
-        per side up (``x @ wx[s] + m @ wm[s] + bias[s]``): a single vector
-        costs two small matrix products instead of dozens of NumPy calls."""
+        per side up (``x[:, rows] @ wx[s] + m @ wm[s] + bias[s]`` into the
+        feature columns): a single vector costs two small matrix products
+        instead of dozens of NumPy calls. Layout 1's own columns are the
+        vector scaled element by element, and the features read only the
+        hand and the discard pile, so the matrices hold only those rows and
+        the feature columns (a dense map of the whole vector grew with the
+        square of the players: 0.13 s a step in 5-player Flip with 20 cards)."""
         size1, size, a = enc.size, self.size, table.size
         ns = len(sides)
-        wx = np.zeros((ns, size1, size), np.float32)
-        wm = np.zeros((ns, a, size), np.float32)
-        bias = np.zeros((ns, size), np.float32)
+        nf = size - size1
         hand = np.arange(size1)[self._hand]
         disc = np.arange(size1)[self._discard]
-        seg = self.segments
+        rows = np.concatenate([hand, disc])
+        hand_r = np.arange(len(hand))
+        disc_r = np.arange(len(hand), len(rows))
+        wx = np.zeros((ns, len(rows), nf), np.float32)
+        wm = np.zeros((ns, a, nf), np.float32)
+        bias = np.zeros((ns, nf), np.float32)
+        seg = {k: (off - size1, n) for k, (off, n) in self.segments.items() if off >= size1}
         for s in sides:
-            wx[s, np.arange(size1), np.arange(size1)] = self._inv_high
             at = seg["hand_colors"][0]
-            wx[s, hand, at : at + 4] = self._color[s] / 10
+            wx[s, hand_r, at : at + 4] = self._color[s] / 10
             at = seg["hand_kinds"][0]
-            wx[s, hand, at : at + 3] = self._kinds[s]
+            wx[s, hand_r, at : at + 3] = self._kinds[s]
             at = seg["legal"][0]
             wm[s, : self._plays, at] = 0.1
             wm[s, : self._plays, at + 2 : at + 8] = self._play_feats[s]
             wm[s, self._draw, at + 8] = 1.0
             wm[s, self._uno, at + 9] = 1.0
             at = seg["unseen_colors"][0]
-            wx[s, hand, at : at + 4] -= self._color[s] / 25
-            wx[s, disc, at : at + 4] -= self._color[s] / 25
+            wx[s, hand_r, at : at + 4] -= self._color[s] / 25
+            wx[s, disc_r, at : at + 4] -= self._color[s] / 25
             bias[s, at : at + 4] = self._deck @ self._color[s] / 25
             if self.two_sided:
                 other = 1 - s
                 at = seg["my_other_colors"][0]
-                wx[s, hand, at : at + 4] = self._color[other] / 10
+                wx[s, hand_r, at : at + 4] = self._color[other] / 10
                 at = seg["my_other_kinds"][0]
-                wx[s, hand, at : at + 3] = self._kinds[other]
-        self._wx, self._wm, self._bias = wx, wm, bias
+                wx[s, hand_r, at : at + 3] = self._kinds[other]
+        self._rows, self._wx, self._wm, self._bias = rows, wx, wm, bias
+        self._fused = (size1, size)  # a subclass may add columns after these
 
     def slice(self, name: str) -> slice:
         """The slice of segment ``name`` (layout 1's names included)."""
@@ -576,13 +585,17 @@ class FeatureLayout:
         m = np.atleast_2d(np.asarray(mask)).astype(np.float32)
         B = x.shape[0]
         seg = self.segments
-        out: Vector = x @ self._wx[0] + m @ self._wm[0] + self._bias[0]
+        size1, size = self._fused
+        out: Vector = np.empty((B, size), np.float32)
+        np.multiply(x, self._inv_high, out=out[:, :size1])
+        xr = x[:, self._rows]
+        out[:, size1:] = xr @ self._wx[0] + m @ self._wm[0] + self._bias[0]
         side = np.zeros(B, np.int64)
         if self.two_sided:
             side = (x[:, self._side] > 0.5).astype(np.int64)
             rows = side == 1
             if rows.any():
-                out[rows] = x[rows] @ self._wx[1] + m[rows] @ self._wm[1] + self._bias[1]
+                out[rows, size1:] = xr[rows] @ self._wx[1] + m[rows] @ self._wm[1] + self._bias[1]
         # the features that are not linear in the vector and the mask
         at = seg["hand_colors"][0]
         current = x[:, self._colour].reshape(B, -1, 4).sum(axis=1)
