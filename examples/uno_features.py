@@ -52,10 +52,11 @@ the policy could not compute itself), so a policy trained with them plays the
 same environments; they only save the network from learning to count.
 :func:`features` appends them to the observation divided by its Box's upper
 bound (every raw feature in 0..1). They read observation layout 1 (the
-environments' ``obs_layout=1``, which the recipes ask for); layout 2, the
-environments' default since issue 28, already holds the scaled vector and
-these state features (``unokit.envs.observation.FeatureLayout``), not the
-per-action ones.
+environments' ``obs_layout=1``, which the recipes ask for); layout 2 already
+holds the scaled vector and these state features
+(``unokit.envs.observation.FeatureLayout``), not the per-action ones, and
+layout 4, the environments' default, is layout 2 without the card-by-card top
+card and discard pile.
 
 >>> import numpy as np
 >>> from unokit.envs.gym import UnoGymEnv
