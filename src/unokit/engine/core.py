@@ -28,7 +28,7 @@ from typing import Any
 from unokit.engine import coredata
 from unokit.engine.coredata import *  # noqa: F403 - its helpers are this module's too
 from unokit.engine.coredata import CoreConfig
-from unokit.engine.game import Game, check_config
+from unokit.engine.game import Game
 from unokit.engine.options import Options
 from unokit.engine.variants import Variant
 
@@ -62,19 +62,13 @@ class CoreGame(Game):
         self._make(variant, options, players, seed, False, made)
 
     @classmethod
-    def new(
-        cls,
-        variant: str | Variant,
-        players: int,
-        options: Options | dict[str, Any] | None = None,
-        seed: int = 0,
-        *,
-        events: bool = False,
-    ) -> CoreGame:
-        """Start a match like :meth:`unokit.Game.new`; ``events``: record events
-        from the deal on (:meth:`~unokit.Game.take_events`)."""
-        v, opts = check_config(variant, players, options, seed)
-        g = cls(v, opts, players, seed)
+    def new(cls, *args: Any, events: bool = False, **kw: Any) -> CoreGame:
+        """Start a match like :meth:`unokit.Game.new`, with its arguments,
+        but without an event log; ``events``: record events from the deal on
+        (:meth:`~unokit.Game.take_events`)."""
+        _deprecated()
+        g = cls.__new__(cls)
+        Game.__init__(g, *args, events=False, **kw)  # Game's checks and set-up
         if events:
             g.record_events(True)
         g._new_match()
