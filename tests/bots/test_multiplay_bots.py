@@ -20,6 +20,7 @@ import pytest
 from unokit import Game
 from unokit.bots import bot_names, make_bot
 from unokit.engine.actions import Play
+from unokit.engine.errors import OptionError
 
 #: every house rule of RULES.md §6 on at once (handLimit = mercy is allowed:
 #: the draw that fills the hand puts the player out)
@@ -51,7 +52,11 @@ LEVELS = [b for b in bot_names() if b != "engine"]
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_plays_every_rule_at_once(variant: str, level: str) -> None:
     if level == "rlcard-rule" and variant != "classic":
-        pytest.skip("the rlcard-rule bot plays Classic UNO only (it says so with an OptionError)")
+        # it plays Classic UNO only, and says so rather than playing wrongly
+        g = Game.new(variant, 4, EVERY_RULE, seed=0, events=True)
+        with pytest.raises(OptionError, match="Classic UNO only"):
+            make_bot(level, seed=0).act(g.observe(g.current))
+        return
     multi = 0
     for seed in range(2):
         g = Game.new(variant, 4, EVERY_RULE, seed=seed, events=True)
