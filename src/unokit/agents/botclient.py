@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import typing
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -80,7 +80,7 @@ def _event(d: dict[str, Any], cards: CardSet) -> ev.Event:
     if cls is None:
         raise ParseError(f"unknown event type {d.get('type')!r}")
     hints = typing.get_type_hints(cls)
-    kwargs = {k: _value(hints[k], d.get(k), cards) for k in cls.__slots__}
+    kwargs = {f.name: _value(hints[f.name], d.get(f.name), cards) for f in fields(cls)}
     return typing.cast(ev.Event, cls(**kwargs))
 
 

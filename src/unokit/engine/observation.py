@@ -18,11 +18,13 @@ another hand's cards, the draw order, the seed or the random state.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, cast
 
 from unokit import _core
+from unokit.engine import events as _events
 from unokit.engine.actions import Action
 from unokit.engine.cards import Card, Color, Face
 from unokit.engine.codes import CHALLENGE, COLOR_REASONS, DRAWN, MATCH_OVER, ROUND_OVER
@@ -175,12 +177,18 @@ JSON_SOURCES["top_face"] = ("top", "side")
 JSON_SOURCES.update(HOUSE_SOURCES)
 
 
+@functools.cache
+def _event_fields(name: str) -> tuple[str, ...]:
+    """The field names of event class ``name``, in order (a base's first: ``seat``)."""
+    return tuple(f.name for f in fields(getattr(_events, name)))
+
+
 def event_to_dict(event: Event) -> dict[str, Any]:
     """A JSON-ready form of an event: ``{"type": ..., fields...}``."""
-    out: dict[str, Any] = {"type": type(event).__name__}
-    for name in event.__slots__:
-        value = getattr(event, name)
-        out[name] = _jsonable(value)
+    kind = type(event).__name__
+    out: dict[str, Any] = {"type": kind}
+    for name in _event_fields(kind):
+        out[name] = _jsonable(getattr(event, name))
     return out
 
 
