@@ -325,7 +325,17 @@ def test_first_game_hint_can_be_dismissed_for_good(new_player: Any, server: Serv
     page.goto("/")
     page.click("#quick-bots")
     p.wait_table()
-    page.wait_for_selector("#hint-layer")
+    # The hint is about playing from the hand, so it steps aside while a
+    # decision of ours is pending (a first card's wild colour, a challenge of a
+    # bot's Wild Draw Four): answer any such decision first.
+    deciding = "document.querySelector('#view-table .table.deciding')"
+    hint = "document.querySelector('#hint-layer')?.checkVisibility()"
+    for _ in range(20):
+        page.wait_for_function(f"() => {deciding} || {hint}")
+        if page.locator("#hint-layer").is_visible():
+            break
+        page.click("#decision .choices button >> nth=0")
+        page.wait_for_function(f"() => !{deciding} || {hint}")
     page.click("#hint-dismiss")
     assert page.locator("#hint-layer").count() == 0
     page.reload()
