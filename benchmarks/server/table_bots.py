@@ -17,7 +17,15 @@ default), ``--bot-workers`` as given (default: the server's own, cores - 1).
 ``--hard-sims N`` sets ``UNOKIT_HARD_SIMS`` for the server (the count of
 rollouts of ``hard``; default: the shipped budget).
 
+``--replayers N`` adds N clients on the same address that post the record of
+a whole 4-player match (thousands of commands) to ``POST /api/replay`` again
+and again, without pause, for the whole run: the server must answer them
+from its replay worker, rate-limit them (429) and keep every room and
+``/healthz`` as quick as without them (issue 29). Their answers are counted
+by status.
+
     python benchmarks/server/table_bots.py --rooms 60 --seconds 60
+    python benchmarks/server/table_bots.py --rooms 60 --seconds 60 --replayers 4
 """
 
 from __future__ import annotations
@@ -59,6 +67,8 @@ class Stats:
         self.rooms = 0
         self.refused = 0
         self.refusal = ""
+        self.replays: dict[int, int] = {}
+        self.replay_ms: list[float] = []
 
     def error(self, kind: str) -> None:
         self.errors += 1
@@ -149,7 +159,41 @@ async def prober(base: str, stats: Stats, stop: float) -> None:
             await asyncio.sleep(0.1)
 
 
-async def run(base: str, rooms: int, bots: int, level: str, seconds: float) -> Stats:
+def long_record() -> str:
+    """The record of a whole 4-player match of heuristic bots."""
+    from unokit.bots import make_bot
+    from unokit.engine.game import Game
+    from unokit.records.record import record_of
+
+    g = Game.new("classic", 4, seed=11, events=True)
+    bots = [make_bot("heuristic", seed=s) for s in range(4)]
+    while g.state.name != "MATCH_OVER":
+        if g.state.name == "ROUND_OVER":
+            g.next_round()
+            continue
+        seat = g.to_act
+        assert seat is not None
+        g.apply(bots[seat].act(g.observe(seat)))
+    return record_of(g, ["a", "b", "c", "d"], producer="table_bots").dumps()
+
+
+async def replayer(base: str, record: str, stats: Stats, stop: float) -> None:
+    """Post a long record for replay, again and again, from one address."""
+    body = {"record": record, "seat": 0}
+    async with httpx.AsyncClient(timeout=120) as c:
+        while time.monotonic() < stop:
+            t0 = time.perf_counter()
+            r = await c.post(base + "/api/replay", json=body)
+            stats.replay_ms.append(time.perf_counter() - t0)
+            stats.replays[r.status_code] = stats.replays.get(r.status_code, 0) + 1
+            if r.status_code >= 500 and r.status_code != 503:
+                stats.error(f"replay {r.status_code}")
+            await asyncio.sleep(0)
+
+
+async def run(
+    base: str, rooms: int, bots: int, level: str, seconds: float, replayers: int = 0
+) -> Stats:
     stats = Stats()
     made = []
     async with httpx.AsyncClient(timeout=60) as c:
@@ -171,6 +215,9 @@ async def run(base: str, rooms: int, bots: int, level: str, seconds: float) -> S
     stop = time.monotonic() + seconds
     rng = random.Random(1)
     tasks = [person(base, room, stats, stop, random.Random(rng.random())) for room in made]
+    if replayers:
+        record = long_record()
+        tasks += [replayer(base, record, stats, stop) for _ in range(replayers)]
     await asyncio.gather(prober(base, stats, stop), *tasks)
     return stats
 
@@ -216,6 +263,9 @@ def main() -> None:
     ap.add_argument("--bot-workers", type=int, default=None)
     ap.add_argument("--hard-sims", type=int, default=None)
     ap.add_argument("--bot-queue", type=int, default=None)
+    ap.add_argument(
+        "--replayers", type=int, default=0, help="clients posting long replays without pause"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="unokit-tablebots-"))
@@ -248,7 +298,9 @@ def main() -> None:
             raise SystemExit("the server did not start")
         t0 = time.monotonic()
         cpu0 = cpu_of(children(server.pid))
-        stats = asyncio.run(run(base, args.rooms, args.bots, args.level, args.seconds))
+        stats = asyncio.run(
+            run(base, args.rooms, args.bots, args.level, args.seconds, args.replayers)
+        )
         wall = time.monotonic() - t0
         cpu = cpu_of(children(server.pid)) - cpu0
     finally:
@@ -279,6 +331,9 @@ def main() -> None:
         "person_commands_per_s": stats.accepted / args.seconds,
         "bot_moves_per_s": stats.bot_moves / args.seconds,
         "thinking_messages": stats.thinking,
+        "replayers": args.replayers,
+        "replay_answers": {str(k): v for k, v in sorted(stats.replays.items())},
+        "replay_ms_p50": pct(stats.replay_ms, 0.5) * 1e3,
         "server_cpu_s_per_s": cpu / wall,
         "cores": os.cpu_count(),
     }
@@ -300,6 +355,10 @@ def main() -> None:
     print(f"  errors            {stats.errors} {stats.error_kinds or ''}")
     print(f"  person commands   {out['person_commands_per_s']:.2f}/s   "
           f"bot moves {out['bot_moves_per_s']:.2f}/s (as seen by the people)")  # fmt: skip
+    if args.replayers:
+        answers = ", ".join(f"{n} x {k}" for k, n in out["replay_answers"].items())
+        print(f"  replays           {args.replayers} clients on one address: {answers} "
+              f"(p50 {out['replay_ms_p50']:.1f} ms)")  # fmt: skip
     print(f"  server CPU        {out['server_cpu_s_per_s']:.2f} cores (server + workers)")
 
 
