@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -124,3 +125,28 @@ def test_options_and_players_are_checked() -> None:
         ta.make("UNOFlex-v0").reset(num_players=9)
     with pytest.raises(Exception, match="stacking"):
         UnoTextArenaEnv("classic", options={"stacking": "sometimes"})
+
+
+@pytest.mark.parametrize("variant", ["classic", "flip", "flex"])
+def test_what_everyone_is_told_names_no_hidden_card(variant: str) -> None:
+    """Each move is told to every player in the terminal's words, as a
+    spectator hears it: a drawn card is never named (Flip's backs are
+    public), nor a hand shown to a challenger."""
+    env = ta.make(TEXTARENA_IDS[variant] + "-raw")
+    told: list[str] = []
+    for seed in range(3):
+        env.reset(num_players=3, seed=seed)
+        agents = [RandomTextAgent(seed * 10 + p) for p in range(3)]
+        done = False
+        while not done:
+            pid, messages = env.get_observation()
+            told += [m for _, m, k in messages if k == ta.ObservationType.GAME_ACTION_DESCRIPTION]
+            done, _ = env.step(action=agents[pid](messages[-1][1]))
+    drew = re.compile(r"drew (a card|\d+ cards)( \(backs: [^)]*\))?( \([a-z ]+\)| for [^.]+)?\.?$")
+    sentences = [s for m in told for s in re.split(r"(?<=[.!]) ", m)]
+    assert any(" played " in s for s in sentences)
+    draws = [s for s in sentences if " drew " in s]
+    assert draws, "some card is drawn in three whole games"
+    for s in draws:
+        assert drew.search(s), s
+    assert not [s for s in sentences if "'s hand:" in s]

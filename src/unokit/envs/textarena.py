@@ -54,9 +54,10 @@ from textarena.envs.registration import (  # type: ignore[import-untyped]
     register_with_versions,
 )
 
-from unokit.engine.actions import Action, CallUno, Catch, ChooseColor, Draw, Play
+from unokit.engine.actions import Action
+from unokit.engine.events import redact
 from unokit.engine.game import Game, Phase
-from unokit.engine.narration import move_commands
+from unokit.engine.narration import Narrator, move_commands
 from unokit.engine.options import Options
 from unokit.engine.variants import get_variant
 
@@ -120,8 +121,7 @@ class UnoTextArenaEnv(ta.Env):  # type: ignore[misc]
         move = self.read(action, obs)
         if isinstance(move, str):
             return self._invalid(move)
-        text = self._describe(move, seat)
-        game.apply(move)
+        text = self._describe(move, game)
         self.state.add_observation(
             message=text, observation_type=ta.ObservationType.GAME_ACTION_DESCRIPTION
         )
@@ -175,30 +175,14 @@ class UnoTextArenaEnv(ta.Env):  # type: ignore[misc]
             self.state.set_winners(others, f"Player {seat} made too many invalid moves. {reason}")
         return self._step()
 
-    def _describe(self, action: Action, seat: int) -> str:
-        """The move in words for everyone (a drawn card is not named)."""
-        game = self._game()
-        who = f"Player {seat}"
-        if isinstance(action, Play):
-            face = action.card.face(game.side)
-            text = f"{who} plays {face} ({face.long_name})"
-            if action.color is not None:
-                text += f" and chooses {action.color.long_name}"
-            if action.target is not None:
-                text += f", targeting Player {action.target}"
-            if action.swap is not None:
-                text += f", swapping hands with Player {action.swap}"
-            return text + (" and calls UNO." if action.uno else ".")
-        if isinstance(action, Draw):
-            return f"{who} draws."
-        if isinstance(action, ChooseColor):
-            return f"{who} chooses {action.color.long_name}."
-        if isinstance(action, CallUno):
-            return f"{who} calls UNO!"
-        if isinstance(action, Catch):
-            return f"{who} catches Player {action.target} without UNO."
-        word = type(action).__name__.lower()
-        return f"{who}: {word}."
+    @staticmethod
+    def _describe(move: Action, game: Game) -> str:
+        """Carry out ``move`` and say what happened, in the words of the
+        terminal and MCP (:class:`unokit.engine.narration.Narrator`) as a
+        spectator hears them: a drawn card is not named."""
+        names = [f"Player {s}" for s in range(game.n)]
+        narrator = Narrator(names, viewer=None, side=game.side)
+        return " ".join(narrator.lines(redact(e, None) for e in game.apply(move)))
 
     def _board(self) -> None:
         """The player to act gets its view and legal moves."""
