@@ -517,19 +517,14 @@ class _LazyObservation(Observation):
         legal: tuple[Action, ...] | None = self._legal
         if legal is None:
             seat = self.seat
-            if seat is None:
-                legal = ()
-            else:
-                legal = self._then()._legal_of(seat)[0]
+            legal = () if seat is None else self._then()._legal_of(seat)[0]
             _SET_LEGAL(self, legal)
         return legal
 
     def _history_now(self) -> tuple[Event, ...]:
         hist: tuple[Event, ...] | None = self._hist
         if hist is None:
-            log = self._log
-            game = self._game
-            assert game is not None or log is None
+            log, game = self._log, self._game  # both None once every field is made
             hist = () if log is None or game is None else _history(game, self.seat, log, self._nlog)
             _SET_HIST(self, hist)
         return hist
