@@ -49,6 +49,11 @@ class Player:
     reconnects: int = 0
     back_at: float | None = None  # when it saw a state again after a lost connection
     lost_at: float | None = None
+    # a table that runs ahead waits at this version until the kill is under
+    # way, so that no match can end while a slower table is still getting to
+    # the moment of the kill
+    hold_at: int | None = None
+    go: asyncio.Event | None = None
 
     async def play(self) -> None:
         from websockets.asyncio.client import connect
@@ -112,6 +117,9 @@ class Player:
                             continue
                         if st["version"] == decided:
                             continue
+                        go, hold_at = self.go, self.hold_at
+                        if go is not None and hold_at is not None and st["version"] >= hold_at:
+                            await go.wait()
                         if obs["phase"] == "ROUND_OVER":
                             if 1 not in st["info"]["ready"]:
                                 continue
@@ -211,11 +219,15 @@ async def kill_round(
         p1 = Player(code, 1, t1, [other.ws] + [u for u in urls if u != other.ws],
                     random.Random(rng.random()))  # fmt: skip
         tables.append((code, [p0, p1]))
-    tasks = [asyncio.create_task(p.play()) for _, ps in tables for p in ps]
     # a random moment of the games: once every one has reached a random version
     # of its first round (a first round cannot end a match to 250 points... almost:
-    # checked below)
+    # checked below); a table 30 versions past it waits for the kill
     moment = rng.randint(4, 20)
+    go = asyncio.Event()
+    for _, ps in tables:
+        for p in ps:
+            p.hold_at, p.go = moment + 30, go
+    tasks = [asyncio.create_task(p.play()) for _, ps in tables for p in ps]
 
     def reached() -> bool:
         return all(
@@ -235,6 +247,7 @@ async def kill_round(
                 or (p.state["observation"]["phase"] != "MATCH_OVER")
             ), "a match ended before the kill"
     killed_at = time.monotonic()
+    go.set()  # the tables that waited play on while the process dies
     await asyncio.to_thread(owner.kill)
     await asyncio.to_thread(owner.start)  # a fresh process with a new node id
     done, pending = await asyncio.wait(tasks, timeout=300)

@@ -13,6 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from unokit import Game
+from unokit.engine.game import Phase
 from unokit.engine import codes
 from unokit.engine.errors import IllegalActionError
 from unokit.web.app import create_app
@@ -230,12 +231,18 @@ def test_out_of_turn_is_illegal(client: TestClient, room_helpers: Any) -> None:
     assert room.version == 1
 
 
-def _engine_reason(game: Game, text: str) -> str:
-    """The name of the reason code the engine refuses ``text`` with (on a copy)."""
+def _engine_refusal(game: Game, text: str) -> tuple[str, str]:
+    """The name of the reason code the engine refuses ``text`` with (on a
+    copy), and its message."""
     with pytest.raises(IllegalActionError) as refused:
         game.copy().apply(text)
     assert refused.value.reason is not None
-    return codes.ERRORS[refused.value.reason]
+    return codes.ERRORS[refused.value.reason], str(refused.value)
+
+
+def _engine_reason(game: Game, text: str) -> str:
+    """The name of the reason code the engine refuses ``text`` with (on a copy)."""
+    return _engine_refusal(game, text)[0]
 
 
 def test_an_illegal_command_carries_the_engines_reason_code(
@@ -252,8 +259,13 @@ def test_an_illegal_command_carries_the_engines_reason_code(
         hello(ws, (t0, t1)[acting])
         ws.send({"type": "command", "id": 1, "text": f"PLAY {not_held}"})
         err = ws.reply(1)
-        assert err["code"] == "illegal" and not_held in err["message"]
-        assert err["reason"] == _engine_reason(g, f"P{acting} PLAY {not_held}")
+        # the engine's reason and words: "P0 does not hold R0", or, when the
+        # first card was a wild, that P1 has a colour to choose first
+        reason, message = _engine_refusal(g, f"P{acting} PLAY {not_held}")
+        assert err["code"] == "illegal" and err["message"] == message
+        assert err["reason"] == reason
+        if g.phase == Phase.AWAIT_TURN:
+            assert not_held in err["message"]
         assert err["reason"] in codes.ERRORS and err["reason"] != "OK"
         # errors other than illegal have no reason
         ws.send({"type": "command", "id": 2, "text": "PLAY Z9"})
