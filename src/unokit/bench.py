@@ -197,9 +197,12 @@ def bench_command(
         return
     m = out["machine"]
     console.print(f"CPU: {m['cpu']}, {m['cores']} cores; Python {m['python']}", markup=False)
+    before = m["load_average"][0]
+    # the run itself keeps about one core busy, so only the load before it
+    # says whether other processes were sharing the CPU
+    caveat = " (other processes were using the CPU: these are lower bounds)" if before >= 1 else ""
     console.print(
-        f"load average {m['load_average'][0]:.2f} before, {m['load_average_after'][0]:.2f} "
-        "after (other processes share the CPU: these are lower bounds)",
+        f"load average {before:.2f} before, {m['load_average_after'][0]:.2f} after{caveat}",
         markup=False,
     )
     from rich.table import Table
