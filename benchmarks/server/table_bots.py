@@ -162,18 +162,12 @@ async def prober(base: str, stats: Stats, stop: float) -> None:
 def long_record() -> str:
     """The record of a whole 4-player match of heuristic bots."""
     from unokit.bots import make_bot
+    from unokit.bots.sim import play_match
     from unokit.engine.game import Game
     from unokit.records.record import record_of
 
     g = Game.new("classic", 4, seed=11, events=True)
-    bots = [make_bot("heuristic", seed=s) for s in range(4)]
-    while g.state.name != "MATCH_OVER":
-        if g.state.name == "ROUND_OVER":
-            g.next_round()
-            continue
-        seat = g.to_act
-        assert seat is not None
-        g.apply(bots[seat].act(g.observe(seat)))
+    play_match(g, [make_bot("heuristic", seed=s) for s in range(4)])
     return record_of(g, ["a", "b", "c", "d"], producer="table_bots").dumps()
 
 

@@ -193,18 +193,12 @@ def test_a_worker_killed_mid_decision_is_replaced_and_the_room_goes_on(
 def long_record(client: TestClient) -> str:
     """The record of a whole match played by the heuristic bots (thousands of commands)."""
     from unokit.bots import make_bot
+    from unokit.bots.sim import play_match
     from unokit.engine.game import Game
     from unokit.records.record import record_of
 
     g = Game.new("classic", 4, seed=11, events=True)
-    bots = [make_bot("heuristic", seed=s) for s in range(4)]
-    while g.state.name != "MATCH_OVER":
-        if g.state.name == "ROUND_OVER":
-            g.next_round()
-            continue
-        seat = g.to_act
-        assert seat is not None
-        g.apply(bots[seat].act(g.observe(seat)))
+    play_match(g, [make_bot("heuristic", seed=s) for s in range(4)])
     return record_of(g, ["a", "b", "c", "d"], producer="test").dumps()
 
 
@@ -319,6 +313,23 @@ def test_a_hung_worker_is_killed_and_replaced(tmp_path: Path) -> None:
             pid = hung.exception().pid  # type: ignore[union-attr]
             again = await asyncio.wait_for(pool.run(sleep_and_mark, str(tmp_path / "b"), 0), 120)
             assert again != pid and pool.replaced == 1
+        finally:
+            await pool.stop()
+
+    asyncio.run(main())
+
+
+def test_workers_run_nicer_than_the_server(tmp_path: Path) -> None:
+    """When every core is busy, the event loop gets the CPU before a bot's
+    search or a replay (both are counts, not deadlines: they only wait)."""
+    from unokit.web.botpool import WORKER_NICENESS
+
+    async def main() -> None:
+        pool = WorkerPool(1, queue_limit=10)
+        try:
+            pid = await asyncio.wait_for(pool.run(sleep_and_mark, str(tmp_path / "a"), 0), 120)
+            mine = os.getpriority(os.PRIO_PROCESS, 0)
+            assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + WORKER_NICENESS)
         finally:
             await pool.stop()
 

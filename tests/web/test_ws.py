@@ -13,9 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from unokit import Game
-from unokit.engine.game import Phase
 from unokit.engine import codes
 from unokit.engine.errors import IllegalActionError
+from unokit.engine.game import Phase
 from unokit.web.app import create_app
 from unokit.web.config import Settings
 from unokit.web.room import Room
