@@ -85,6 +85,12 @@ MATCHUPS: dict[str, tuple[str, int, str]] = {
     "flex hard:race1000-heuristic": ("flex", 2, "hard:race=true:sims=1000,heuristic"),
     # Flex's default (2500: race1000 measured weaker than the 4000-6000 above)
     "flex hard:race2500-heuristic": ("flex", 2, "hard:race=true:sims=2500,heuristic"),
+    # issue 25, session 15: the 2-player caps of the default raised (Classic and
+    # Flip 2000, Flex 4000) once the move generation got cheaper; tested on
+    # games 0-3999 against the references above (s3000, s1300, s6000)
+    "classic hard:race2000-heuristic": ("classic", 2, "hard:race=true:sims=2000,heuristic"),
+    "flip hard:race2000-heuristic": ("flip", 2, "hard:race=true:sims=2000,heuristic"),
+    "flex hard:race4000-heuristic": ("flex", 2, "hard:race=true:sims=4000,heuristic"),
     "classic 4p hard:race1000-3heuristic": (
         "classic",
         4,
