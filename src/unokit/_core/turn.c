@@ -339,16 +339,21 @@ static int play(uk_game *g, int seat, int cid, int color, int flex, int target, 
 
 /* the distinct cards of a hand, ascending (sorted(set(hand))) */
 static int distinct_sorted(const uk_game *g, int seat, int16_t *out) {
-    int m = 0;
+    /* a bitmap of the card ids held, read back in order: the move generation
+     * of every playout step starts here (only the words up to the highest id
+     * held are cleared and read) */
+    uint64_t bits[UK_MAX_CARDS / 64];
     const int16_t *h = g->hands[seat];
-    for (int i = 0, len = g->hand_len[seat]; i < len; i++) {
-        int c = h[i], j = m;
-        while (j > 0 && out[j - 1] > c) j--;
-        if (j > 0 && out[j - 1] == c) continue;
-        memmove(out + j + 1, out + j, sizeof(int16_t) * (size_t)(m - j));
-        out[j] = (int16_t)c;
-        m++;
-    }
+    int len = g->hand_len[seat], top = 0;
+    if (len == 0) return 0;
+    for (int i = 0; i < len; i++)
+        if (h[i] > top) top = h[i];
+    int words = (top >> 6) + 1;
+    memset(bits, 0, sizeof(uint64_t) * (size_t)words);
+    for (int i = 0; i < len; i++) bits[h[i] >> 6] |= 1ull << (h[i] & 63);
+    int m = 0;
+    for (int w = 0; w < words; w++)
+        for (uint64_t b = bits[w]; b; b &= b - 1) out[m++] = (int16_t)((w << 6) + __builtin_ctzll(b));
     return m;
 }
 
@@ -429,10 +434,10 @@ int uk_turn_moves(const uk_game *g, int32_t *out) {
     const uk_tables *t = g->t;
     int ph = g->phase, p = g->current, side = g->side, k = 0;
     if (ph == UK_TURN) {
-        int16_t cards[UK_MAX_DECK];
-        int m = distinct_sorted(g, p, cards);
-        int last = g->hand_len[p] == 1;
         if (g->pending) {
+            int16_t cards[UK_MAX_DECK];
+            int m = distinct_sorted(g, p, cards);
+            int last = g->hand_len[p] == 1;
             int mode = g->o.stacking;
             uint32_t acc = uk_accept_mask(g);
             for (int i = 0; i < m; i++) {
