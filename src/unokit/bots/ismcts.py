@@ -63,11 +63,14 @@ DEFAULT_THINK_MS = 700.0
 #: per decision, by count (no clock), raced (``race``): most decisions stop
 #: long before it (docs/bots.md)
 DEFAULT_SIMS = 1000
-#: the default's cap where it differs, by (variant, players): 2-player Flex's
-#: decisions have the most candidates (a card with or without its Flex
-#: power) and its rollouts are the cheapest; at 1000 it measured weaker than
-#: ``hard`` before (docs/bots.md). (With 4 players 2500 would cost about 30 ms.)
-DEFAULT_SIMS_BY_VARIANT = {("flex", 2): 2500}
+#: the default's cap where it differs, by (variant, players): in 2 players
+#: the reference's extra rollouts were worth a quarter of a point per
+#: decision in Classic, and a race at 2000 recovers it (Flip gains a little); 2-player
+#: Flex's decisions have the most candidates (a card with or without its
+#: Flex power) and its rollouts are the cheapest. Measured no weaker than
+#: ``hard`` before on 4,000 paired deals each, at a median CPU per decision
+#: under 10 ms (docs/bots.md, issue 25, sixth session).
+DEFAULT_SIMS_BY_VARIANT = {("classic", 2): 2000, ("flip", 2): 2000, ("flex", 2): 4000}
 #: racing: samples between two checks, samples before the first one, the
 #: normal quantile of an elimination and the difference in win rate below
 #: which two moves count as equal
