@@ -5,24 +5,34 @@ The policy reads only the default observation and mask of
 catches whenever it may; otherwise it plays a card if it can, preferring
 action cards (Skip, Reverse, Draw Two), then number cards of the colour it
 holds most (``hand_colors``), wilds last (naming the colour it holds most);
-with no play it draws, then passes. ``--random-play`` plays a uniformly random
-legal card instead (what the ``random`` opponent does). Evaluated as
+with no play it draws, then passes; it accepts a Wild Draw Four unless
+``--challenge`` (then it always challenges). ``--random-play`` plays a uniformly random
+legal card instead (what the ``random`` opponent does). ``--bot NAME`` plays
+one of unokit's bots (``heuristic``, ``hard``...) in seat 0 of the same
+environment instead: the bot reads its own observation (``observe(0)``, the
+round's history included, which the vector leaves out), and its move is sent
+as the env's action (an UNO call first, as an action of its own). Evaluated as
 ``scripts/train_env_defaults.py`` evaluates PPO: ``--games`` rounds as seat 0
 against ``random``, seeds 10,000.., one JSON line with the 95% Wilson interval.
 
     python scripts/env_heuristic_baseline.py --games 400
+    python scripts/env_heuristic_baseline.py --games 400 --challenge
+    python scripts/env_heuristic_baseline.py --games 400 --bot heuristic
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 
 import numpy as np
 
+from unokit.bots import make_bot
+from unokit.engine.actions import CallUno, Play
 from unokit.engine.cards import Kind
 from unokit.engine.variants import get_variant
-from unokit.envs.evaluate import evaluate
+from unokit.envs.evaluate import WinRate, evaluate
 from unokit.envs.gym import UnoGymEnv
 
 _ACTIONS = {Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO}
@@ -33,7 +43,13 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=10_000)
     ap.add_argument("--random-play", action="store_true")
+    ap.add_argument("--challenge", action="store_true", help="always challenge a Wild Draw Four")
+    ap.add_argument("--bot", help="play this unokit bot in seat 0 instead")
     args = ap.parse_args()
+    if args.bot:
+        rate = play_bot(args.bot, args.games, args.seed)
+        print(json.dumps({"policy": f"bot {args.bot}", **rate.as_dict()}))
+        return
     env = UnoGymEnv("classic", 2, opponent="random")
     table, lay = env.table, env.layout
     assert lay is not None
@@ -42,6 +58,7 @@ def main() -> None:
     chosen = [((table.codes[a] >> 16) & 15) - 1 for a in range(table.num_plays)]
     calls = [table.index_of("UNO")] + [i for i, n in enumerate(table.names) if "CATCH" in n]
     draw, colours = table.index_of("DRAW"), lay.slice("hand_colors")
+    challenge = table.index_of("CHALLENGE")
     rng = np.random.default_rng(0)
 
     def score(a: int, held: np.ndarray) -> float:
@@ -60,13 +77,49 @@ def main() -> None:
                 return int(rng.choice(plays))
             held = obs[colours]
             return int(max(plays, key=lambda a: score(int(a), held)))
+        if args.challenge and mask[challenge]:
+            return challenge
         if mask[draw]:
             return draw
         return int(np.flatnonzero(mask)[0])  # PASS after a draw
 
     rate = evaluate(policy, "classic", "random", games=args.games, seed=args.seed)
     name = "random legal play" if args.random_play else "heuristic"
+    if args.challenge:
+        name += ", always challenges"
     print(json.dumps({"policy": name, "obs_layout": env.obs_layout, **rate.as_dict()}))
+
+
+def play_bot(name: str, games: int, seed: int) -> WinRate:
+    """``games`` rounds of the bot ``name`` as seat 0 of the default env against
+    ``random``, seeds ``seed``..: the same deals as :func:`evaluate` plays."""
+    env = UnoGymEnv("classic", 2, opponent="random", max_steps=500)
+    uno = env.table.index_of("UNO")
+    wins = finished = decisions = 0
+    for g in range(games):
+        bot = make_bot(name, seed=g)
+        obs, _ = env.reset(seed=seed + g)
+        info: dict[str, object] = {}
+        done = False
+        while not done:
+            action = bot.act(env.game.observe(0))
+            if isinstance(action, Play) and action.uno:
+                if obs["action_mask"][uno]:  # the call first, as the env's own action
+                    obs, _, terminated, truncated, info = env.step(uno)
+                    decisions += 1
+                    if terminated or truncated:
+                        break
+                action = replace(action, uno=False)
+            index = (
+                uno if isinstance(action, CallUno) else env.table.index(0, env.game.encode(action))
+            )
+            obs, _, terminated, truncated, info = env.step(index)
+            decisions += 1
+            done = terminated or truncated
+        winner = info.get("winner")
+        finished += winner is not None
+        wins += winner == 0
+    return WinRate("random", games, wins, finished, decisions)
 
 
 if __name__ == "__main__":
