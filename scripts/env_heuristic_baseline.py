@@ -9,9 +9,9 @@ with no play it draws, then passes; it accepts a Wild Draw Four unless
 ``--challenge`` (then it always challenges). ``--random-play`` plays a uniformly random
 legal card instead (what the ``random`` opponent does). ``--bot NAME`` plays
 one of unokit's bots (``heuristic``, ``hard``...) in seat 0 of the same
-environment instead: the bot reads its own observation (``observe(0)``, the
-round's history included, which the vector leaves out), and its move is sent
-as the env's action (an UNO call first, as an action of its own). Evaluated as
+environment instead (:func:`unokit.envs.evaluate.evaluate_bot`: the bot reads
+its own observation, history included, and its moves go through the env's
+actions). Evaluated as
 ``scripts/train_env_defaults.py`` evaluates PPO: ``--games`` rounds as seat 0
 against ``random``, seeds 10,000.., one JSON line with the 95% Wilson interval.
 
@@ -24,15 +24,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import replace
 
 import numpy as np
 
-from unokit.bots import make_bot
-from unokit.engine.actions import CallUno, Play
 from unokit.engine.cards import Kind
 from unokit.engine.variants import get_variant
-from unokit.envs.evaluate import WinRate, evaluate
+from unokit.envs.evaluate import evaluate, evaluate_bot
 from unokit.envs.gym import UnoGymEnv
 
 _ACTIONS = {Kind.SKIP, Kind.REVERSE, Kind.DRAW_TWO}
@@ -47,7 +44,7 @@ def main() -> None:
     ap.add_argument("--bot", help="play this unokit bot in seat 0 instead")
     args = ap.parse_args()
     if args.bot:
-        rate = play_bot(args.bot, args.games, args.seed)
+        rate = evaluate_bot(args.bot, "classic", "random", games=args.games, seed=args.seed)
         print(json.dumps({"policy": f"bot {args.bot}", **rate.as_dict()}))
         return
     env = UnoGymEnv("classic", 2, opponent="random")
@@ -88,38 +85,6 @@ def main() -> None:
     if args.challenge:
         name += ", always challenges"
     print(json.dumps({"policy": name, "obs_layout": env.obs_layout, **rate.as_dict()}))
-
-
-def play_bot(name: str, games: int, seed: int) -> WinRate:
-    """``games`` rounds of the bot ``name`` as seat 0 of the default env against
-    ``random``, seeds ``seed``..: the same deals as :func:`evaluate` plays."""
-    env = UnoGymEnv("classic", 2, opponent="random", max_steps=500)
-    uno = env.table.index_of("UNO")
-    wins = finished = decisions = 0
-    for g in range(games):
-        bot = make_bot(name, seed=g)
-        obs, _ = env.reset(seed=seed + g)
-        info: dict[str, object] = {}
-        done = False
-        while not done:
-            action = bot.act(env.game.observe(0))
-            if isinstance(action, Play) and action.uno:
-                if obs["action_mask"][uno]:  # the call first, as the env's own action
-                    obs, _, terminated, truncated, info = env.step(uno)
-                    decisions += 1
-                    if terminated or truncated:
-                        break
-                action = replace(action, uno=False)
-            index = (
-                uno if isinstance(action, CallUno) else env.table.index(0, env.game.encode(action))
-            )
-            obs, _, terminated, truncated, info = env.step(index)
-            decisions += 1
-            done = terminated or truncated
-        winner = info.get("winner")
-        finished += winner is not None
-        wins += winner == 0
-    return WinRate("random", games, wins, finished, decisions)
 
 
 if __name__ == "__main__":

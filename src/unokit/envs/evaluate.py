@@ -17,17 +17,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from unokit.bots import make_bot
+from unokit.engine.actions import CallUno, Play
 from unokit.engine.errors import OptionError
 
 from .gym import UnoGymEnv
 
-__all__ = ["WinRate", "evaluate", "evaluate_many", "wilson_interval"]
+__all__ = ["WinRate", "evaluate", "evaluate_bot", "evaluate_many", "wilson_interval"]
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 
@@ -91,17 +93,82 @@ def evaluate(
     **options: Any,
 ) -> WinRate:
     """Play ``games`` rounds of ``policy`` (seat 0) against ``opponent`` bots."""
+    env = UnoGymEnv(variant, players, opponent=opponent, max_steps=max_steps, **options)
+
+    def choose(obs: dict[str, Any]) -> int:
+        return policy(obs["observation"], obs["action_mask"])
+
+    return _play(env, opponent, choose, games, seed)
+
+
+def evaluate_bot(
+    bot: str,
+    variant: str,
+    opponent: str,
+    *,
+    games: int = 500,
+    players: int = 2,
+    seed: int = 0,
+    max_steps: int | None = 500,
+    **options: Any,
+) -> WinRate:
+    """:func:`evaluate` for one of unokit's bots (a level name, seeded with the
+    game's number) in seat 0: the same deals and opponents a learned policy
+    meets, played through the environment's own actions, as a yardstick. The
+    bot reads its own observation (the round's history included, which the
+    vector leaves out); an UNO call with a play is sent as the UNO action
+    first, then the play.
+
+    >>> r = evaluate_bot("heuristic", "classic", "random", games=4, seed=0)
+    >>> r.games, r.finished
+    (4, 4)
+    """
+    env = UnoGymEnv(variant, players, opponent=opponent, max_steps=max_steps, **options)
+    uno = env.table.index_of("UNO")
+    player: list[Any] = []
+    pending: list[int] = []
+
+    def start(g: int) -> None:
+        player[:] = [make_bot(bot, seed=g)]
+        pending.clear()
+
+    def choose(obs: dict[str, Any]) -> int:
+        if pending:
+            return pending.pop()
+        game = env.game
+        action = player[0].act(game.observe(0))
+        if isinstance(action, CallUno):
+            return uno
+        if isinstance(action, Play) and action.uno:
+            action = replace(action, uno=False)
+            if obs["action_mask"][uno]:
+                pending.append(env.table.index(0, game.encode(action)))
+                return uno
+        return env.table.index(0, game.encode(action))
+
+    return _play(env, opponent, choose, games, seed, start)
+
+
+def _play(
+    env: UnoGymEnv,
+    opponent: str,
+    choose: Callable[[dict[str, Any]], int],
+    games: int,
+    seed: int,
+    start: Callable[[int], None] | None = None,
+) -> WinRate:
+    """``games`` rounds of ``env`` on seeds ``seed``.., seat 0 moving by ``choose``."""
     if not isinstance(games, int) or games < 1:
         raise OptionError(f"games must be a positive integer, not {games!r}")
-    env = UnoGymEnv(variant, players, opponent=opponent, max_steps=max_steps, **options)
     wins = finished = decisions = 0
     for g in range(games):
+        if start is not None:
+            start(g)
         obs, _ = env.reset(seed=seed + g)
         done = False
         info: dict[str, Any] = {}
         while not done:
-            action = policy(obs["observation"], obs["action_mask"])
-            obs, _, terminated, truncated, info = env.step(action)
+            obs, _, terminated, truncated, info = env.step(choose(obs))
             decisions += 1
             done = terminated or truncated
         winner = info.get("winner")
