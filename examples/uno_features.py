@@ -55,8 +55,8 @@ bound (every raw feature in 0..1). They read observation layout 1 (the
 environments' ``obs_layout=1``, which the recipes ask for); layout 2 already
 holds the scaled vector and these state features
 (``unokit.envs.observation.FeatureLayout``), not the per-action ones, and
-layout 4, the environments' default, is layout 2 without the card-by-card top
-card and discard pile.
+layout 4 is layout 2 without the card-by-card top card and discard pile, and
+layout 5, the environments' default, is layout 4 and the colour held most.
 
 >>> import numpy as np
 >>> from unokit.envs.gym import UnoGymEnv

@@ -10,7 +10,7 @@ from unokit.cli import app
 from unokit.envs.actions import action_table
 from unokit.envs.observation import (
     ActionLayout,
-    CompactLayout,
+    FavouriteLayout,
     FeatureLayout,
     ObservationEncoder,
 )
@@ -31,8 +31,8 @@ def test_layout_json_is_the_encoder_layout() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     enc = ObservationEncoder("flex", 2, {"sevenZero": True})
-    compact = CompactLayout(enc, action_table("flex", 2, {"sevenZero": True}))
-    assert data["obs_layout"] == 4 and data["size"] == compact.size  # the default
+    compact = FavouriteLayout(enc, action_table("flex", 2, {"sevenZero": True}))
+    assert data["obs_layout"] == 5 and data["size"] == compact.size  # the default
     assert [(s["name"], s["offset"], s["length"]) for s in data["segments"]] == compact.describe()
     result = runner.invoke(
         app, ["envs", "layout", "flex", "-o", "sevenZero=true", "--json", "--obs-layout", "2"]
@@ -51,8 +51,13 @@ def test_layout_json_is_the_encoder_layout() -> None:
     data = json.loads(result.output)
     lay3 = ActionLayout(ObservationEncoder("flex", 2), action_table("flex", 2))
     assert data["size"] == lay3.size and data["segments"][-1]["name"] == "actions"
-    result = runner.invoke(app, ["envs", "layout", "flex", "--obs-layout", "5"])
-    assert result.exit_code == 2 and "obs_layout must be one of 1, 2, 3, 4" in result.output
+    result = runner.invoke(app, ["envs", "layout", "flex", "--json", "--obs-layout", "4"])
+    data = json.loads(result.output)
+    assert data["size"] == compact.size - 4 and "favourite" not in [
+        s["name"] for s in data["segments"]
+    ]
+    result = runner.invoke(app, ["envs", "layout", "flex", "--obs-layout", "6"])
+    assert result.exit_code == 2 and "obs_layout must be one of 1, 2, 3, 4, 5" in result.output
 
 
 def test_table_is_printed_for_people() -> None:

@@ -115,7 +115,7 @@ def test_layout_1_stays_available_and_bad_layouts_are_refused() -> None:
     assert MODULES["flip"].vector_env(2, 2, obs_layout=1).observation_size == (
         MODULES["flip"].raw_env(players=2, obs_layout=1).encoder.size
     )
-    for bad in (0, 5, "2", True, None):
+    for bad in (0, 6, "2", True, None):
         with pytest.raises(OptionError, match="obs_layout"):
             UnoGymEnv("classic", 2, obs_layout=bad)  # type: ignore[arg-type]
         with pytest.raises(OptionError, match="obs_layout"):

@@ -35,15 +35,15 @@ def _kept(full: FeatureLayout) -> np.ndarray:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_layout_4_is_the_default_of_every_env(variant: str) -> None:
-    assert DEFAULT_OBS_LAYOUT == 4
-    env = UnoGymEnv(variant, 2)
-    assert env.obs_layout == 4 and isinstance(env.layout, CompactLayout)
+def test_layout_4_by_its_option_in_every_env(variant: str) -> None:
+    assert DEFAULT_OBS_LAYOUT == 5  # layout 4 and the colour held most (test_obs_layout5.py)
+    env = UnoGymEnv(variant, 2, obs_layout=4)
+    assert env.obs_layout == 4 and type(env.layout) is CompactLayout
     assert env.observation_space["observation"].shape == (env.layout.size,)
-    vec = MODULES[variant].vector_env(2, 2, seed=0)
-    assert isinstance(vec.layout, CompactLayout) and vec.observation_size == env.layout.size
-    aec = MODULES[variant].raw_env(players=2)
-    assert aec.obs_layout == 4 and isinstance(aec.layout, CompactLayout)
+    vec = MODULES[variant].vector_env(2, 2, seed=0, obs_layout=4)
+    assert type(vec.layout) is CompactLayout and vec.observation_size == env.layout.size
+    aec = MODULES[variant].raw_env(players=2, obs_layout=4)
+    assert aec.obs_layout == 4 and type(aec.layout) is CompactLayout
     aec.reset(seed=0)
     assert aec.observe(aec.agent_selection)["observation"].shape == (env.layout.size,)
 

@@ -55,9 +55,10 @@ def test_sb3_make_vec_env_and_check_env() -> None:
 
     vec = env_util.make_vec_env(GYM_IDS["classic"], n_envs=2, seed=0)
     obs = vec.reset()
-    # layout 4 (the default): layout 2 (the 181 raw values scaled, then 42
-    # features) without the 2 x 54 values of the top card and the discard pile
-    assert obs["observation"].shape == (2, 115) and obs["action_mask"].shape == (2, 70)
+    # layout 5 (the default): layout 2 (the 181 raw values scaled, then 42
+    # features) without the 2 x 54 values of the top card and the discard
+    # pile (layout 4), then the colour held most, one-hot
+    assert obs["observation"].shape == (2, 119) and obs["action_mask"].shape == (2, 70)
     masks = np.stack(vec.env_method("action_masks"))
     assert (masks == obs["action_mask"]).all()
     vec.close()

@@ -186,7 +186,7 @@ class UnoEnv(AECEnv):  # type: ignore[misc]  # AECEnv is untyped
         self.table: ActionTable = action_table(v, players, self.options)
         self.encoder = ObservationEncoder(v, players, self.options)
         self.obs_layout = check_obs_layout(obs_layout)
-        #: layout 4 (the default), 2 or 3 made from the encoder's vector; None: layout 1
+        #: layout 5 (the default), 4, 3 or 2 made from the encoder's vector; None: layout 1
         self.layout = make_layout(self.encoder, self.table, obs_layout)
         high = self.encoder.high if self.layout is None else self.layout.high
         self.possible_agents: list[str] = [f"player_{i}" for i in range(players)]

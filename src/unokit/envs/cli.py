@@ -81,9 +81,10 @@ def layout_command(
         typer.Option(
             "--obs-layout",
             help="1: the raw vector; 2: 0..1, features; 3: 2 + per-action features; "
-            "4: the default, 2 without the card-by-card top and discard pile.",
+            "4: 2 without the card-by-card top and discard pile; "
+            "5: the default, 4 and the colour held most.",
         ),
-    ] = 4,
+    ] = 5,
 ) -> None:
     """The observation vector: segments, offsets and lengths."""
     needs("numpy")

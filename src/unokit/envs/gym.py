@@ -48,7 +48,7 @@ as a :class:`unokit.Game` (a snapshot with the random opponent).
 >>> env = UnoGymEnv("classic", players=2, opponent="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs["observation"].shape, obs["action_mask"].dtype
-((115,), dtype('int8'))
+((119,), dtype('int8'))
 >>> legal = [i for i, ok in enumerate(obs["action_mask"]) if ok]
 >>> obs, reward, terminated, truncated, info = env.step(legal[0])
 """
@@ -151,7 +151,7 @@ class UnoGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.table: ActionTable = action_table(v, players, self.options)
         self.encoder = ObservationEncoder(v, players, self.options)
         self.obs_layout = check_obs_layout(obs_layout)
-        #: layout 4 (the default), 2 or 3 made from the encoder's vector; None: layout 1
+        #: layout 5 (the default), 4, 3 or 2 made from the encoder's vector; None: layout 1
         self.layout = make_layout(self.encoder, self.table, obs_layout)
         high = self.encoder.high if self.layout is None else self.layout.high
         self.observation_space = spaces.Dict(

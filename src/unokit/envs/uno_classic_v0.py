@@ -5,7 +5,7 @@ Import                ``from unokit.envs import uno_classic_v0``
 Agents                ``player_0`` ... ``player_{N-1}`` (N = 2..10), seat i = ``player_i``
 Action space          ``Discrete(70)`` at 2 players (60 plays, DRAW, PASS, 4 colours,
                       ACCEPT, CHALLENGE, UNO, N-1 catches); 72 at 4 players
-Observation space     ``Dict(observation=Box(0, ., (115,), float32),
+Observation space     ``Dict(observation=Box(0, ., (119,), float32),
                       action_mask=Box(0, 1, (70,), int8))`` at 2 players
 Engine                :class:`unokit.Game` (docs/rules.md §1-2, Appendix C options)
 ====================  ============================================================
@@ -118,7 +118,7 @@ Version history
 ('player_1', 70)
 >>> obs = env.observe(env.agent_selection)
 >>> obs["observation"].shape, int(obs["action_mask"].sum()) > 0
-((115,), True)
+((119,), True)
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Import                ``from unokit.envs import uno_flex_v0``
 Agents                ``player_0`` ... ``player_{N-1}`` (N = 2..8), seat i = ``player_i``
 Action space          ``Discrete(170)`` at 2 players (160 plays, DRAW, PASS, 4 colours,
                       ACCEPT, CHALLENGE, UNO, N-1 catches); 188 at 4 players
-Observation space     ``Dict(observation=Box(0, ., (155,), float32),
+Observation space     ``Dict(observation=Box(0, ., (159,), float32),
                       action_mask=Box(0, 1, (170,), int8))`` at 2 players (307 / 188 at 4)
 Engine                :class:`unokit.Game` (docs/rules.md §1 and §4, Appendix C options)
 ====================  ============================================================
@@ -58,7 +58,7 @@ Version history
 >>> env.reset(seed=1)
 >>> obs = env.observe(env.agent_selection)
 >>> int(env.action_space("player_0").n), obs["observation"].shape
-(170, (155,))
+(170, (159,))
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ Import                ``from unokit.envs import uno_flip_v0``
 Agents                ``player_0`` ... ``player_{N-1}`` (N = 2..10), seat i = ``player_i``
 Action space          ``Discrete(189)`` at 2 players (175 plays, DRAW, PASS, 8 colours,
                       ACCEPT, CHALLENGE, UNO, N-1 catches); 191 at 4 players
-Observation space     ``Dict(observation=Box(0, ., (414,), float32),
+Observation space     ``Dict(observation=Box(0, ., (418,), float32),
                       action_mask=Box(0, 1, (189,), int8))`` at 2 players (797 / 191 at 4)
 Engine                :class:`unokit.Game` (docs/rules.md §1 and §3, Appendix C options)
 ====================  ============================================================
@@ -70,7 +70,7 @@ Version history
 >>> env.reset(seed=1)
 >>> obs = env.observe(env.agent_selection)
 >>> int(env.action_space("player_0").n), obs["observation"].shape
-(189, (414,))
+(189, (418,))
 """
 
 from __future__ import annotations

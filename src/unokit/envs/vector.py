@@ -59,8 +59,8 @@ What a step returns
     * ``observation`` ``float32 (num_envs, size)``: the observation of the seat
       to act, the vector :meth:`ObservationEncoder.encode_game(game, seat)
       <unokit.envs.observation.ObservationEncoder.encode_game>` gives (seats
-      relative to that seat; Classic, 2 players: 115 values in the default layout 4, 223 in
-      layout 2, 181 in layout 1);
+      relative to that seat; Classic, 2 players: 119 values in the default layout 5, 115
+      in layout 4, 223 in layout 2, 181 in layout 1);
     * ``action_mask`` ``int8 (num_envs, actions)``: the legal actions of the
       seat to act, as the AEC environment's mask (UNO calls and catches
       included when they have an effect);
@@ -119,7 +119,7 @@ Compared with the AEC environment
 >>> env = UnoVectorEnv("classic", num_envs=4, players=2, seed=0)
 >>> out = env.reset()
 >>> out.observation.shape, out.action_mask.shape, out.rewards.shape
-((4, 115), (4, 70), (4, 2))
+((4, 119), (4, 70), (4, 2))
 >>> bool((out.action_mask.sum(axis=1) > 0).all()), env.seeds.tolist()
 (True, [0, 1, 2, 3])
 >>> rng = np.random.default_rng(1)
@@ -238,7 +238,7 @@ class UnoVectorEnv:
         self.table: ActionTable = action_table(v, self.players, self.options)
         self.encoder = ObservationEncoder(v, self.players, self.options)
         self.obs_layout = check_obs_layout(obs_layout)
-        #: layout 4 (the default), 2 or 3 made from the encoder's vector; None: layout 1
+        #: layout 5 (the default), 4, 3 or 2 made from the encoder's vector; None: layout 1
         self.layout = make_layout(self.encoder, self.table, obs_layout)
         self._base_seed = base
         self._has_reset = False
@@ -642,7 +642,7 @@ class UnoClassicVectorEnv(UnoVectorEnv):
     alias of this module, with a deprecation warning).
 
     >>> UnoClassicVectorEnv(num_envs=4, players=2, seed=0).reset().observation.shape
-    (4, 115)
+    (4, 119)
     """
 
     def __init__(self, num_envs: int, players: int = 2, **kwargs: Any) -> None:
