@@ -5,6 +5,8 @@ computed from the seat's view alone."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -80,7 +82,9 @@ def test_gym_layout_2_is_the_engine_view(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_batched_and_aec_envs_give_the_same_layout(variant: str) -> None:
+def test_batched_and_aec_envs_give_the_same_layout(
+    variant: str, aec_observes_its_layout: Callable[[str, int], None]
+) -> None:
     vec = MODULES[variant].vector_env(6, 3, seed=9, obs_layout=2)
     ref = UnoVectorEnv(variant, 6, 3, seed=9, backend="reference", obs_layout=2)
     out, expect = vec.reset(), ref.reset()
@@ -99,14 +103,7 @@ def test_batched_and_aec_envs_give_the_same_layout(variant: str) -> None:
                 _check_counts(vec.layout, out.observation[i], g, seat, out.action_mask[i])
         a = (rng.random(out.action_mask.shape) * out.action_mask).argmax(axis=1)
         out, expect = vec.step(a), ref.step(a)
-    aec = MODULES[variant].env(players=3, obs_layout=2)
-    aec.reset(seed=4)
-    inner = aec.unwrapped
-    for agent in aec.agents:
-        o = aec.observe(agent)
-        seat = int(agent.split("_")[1])
-        raw = inner.encoder.encode_game(inner.game, seat)
-        np.testing.assert_array_equal(o["observation"], inner.layout(raw, o["action_mask"]))
+    aec_observes_its_layout(variant, 2)
 
 
 def test_layout_1_stays_available_and_bad_layouts_are_refused() -> None:
@@ -214,7 +211,9 @@ def test_layout_3_in_the_gym_env(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_layout_3_is_the_same_in_the_batched_and_aec_envs(variant: str) -> None:
+def test_layout_3_is_the_same_in_the_batched_and_aec_envs(
+    variant: str, aec_observes_its_layout: Callable[[str, int], None]
+) -> None:
     vec = MODULES[variant].vector_env(6, 3, seed=9, obs_layout=3)
     ref = UnoVectorEnv(variant, 6, 3, seed=9, backend="reference", obs_layout=3)
     assert isinstance(vec.layout, ActionLayout)
@@ -234,11 +233,4 @@ def test_layout_3_is_the_same_in_the_batched_and_aec_envs(variant: str) -> None:
                 _check_actions(vec.layout, out.observation[i], g, seat, out.action_mask[i])
         a = (rng.random(out.action_mask.shape) * out.action_mask).argmax(axis=1)
         out, expect = vec.step(a), ref.step(a)
-    aec = MODULES[variant].env(players=3, obs_layout=3)
-    aec.reset(seed=4)
-    inner = aec.unwrapped
-    for agent in aec.agents:
-        o = aec.observe(agent)
-        seat = int(agent.split("_")[1])
-        raw = inner.encoder.encode_game(inner.game, seat)
-        np.testing.assert_array_equal(o["observation"], inner.layout(raw, o["action_mask"]))
+    aec_observes_its_layout(variant, 3)

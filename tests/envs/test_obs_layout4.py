@@ -4,6 +4,8 @@ environments, every other value equal to layout 2's."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -96,7 +98,9 @@ def test_layout_4_in_the_gym_env_is_layout_2_without_the_piles(variant: str) -> 
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_layout_4_is_the_same_in_the_batched_and_aec_envs(variant: str) -> None:
+def test_layout_4_is_the_same_in_the_batched_and_aec_envs(
+    variant: str, aec_observes_its_layout: Callable[[str, int], None]
+) -> None:
     vec = MODULES[variant].vector_env(6, 3, seed=9, obs_layout=4)
     ref = UnoVectorEnv(variant, 6, 3, seed=9, backend="reference", obs_layout=4)
     two = MODULES[variant].vector_env(6, 3, seed=9, obs_layout=2)
@@ -111,12 +115,4 @@ def test_layout_4_is_the_same_in_the_batched_and_aec_envs(variant: str) -> None:
         np.testing.assert_array_equal(out.observation, full.observation[:, kept])
         a = (rng.random(out.action_mask.shape) * out.action_mask).argmax(axis=1)
         out, expect, full = vec.step(a), ref.step(a), two.step(a)
-    aec = MODULES[variant].env(players=3, obs_layout=4)
-    aec.reset(seed=4)
-    inner = aec.unwrapped
-    for agent in aec.agents:
-        o = aec.observe(agent)
-        seat = int(agent.split("_")[1])
-        raw = inner.encoder.encode_game(inner.game, seat)
-        np.testing.assert_array_equal(o["observation"], inner.layout(raw, o["action_mask"]))
-        assert o["observation"].shape == (inner.layout.size,)
+    aec_observes_its_layout(variant, 4)

@@ -4,6 +4,7 @@ one-hot, the same in the Gymnasium, AEC and batched environments."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -91,7 +92,9 @@ def test_layout_5_is_layout_4_and_the_colour_held_most(variant: str) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_layout_5_is_the_same_in_the_batched_and_aec_envs(variant: str) -> None:
+def test_layout_5_is_the_same_in_the_batched_and_aec_envs(
+    variant: str, aec_observes_its_layout: Callable[[str, int], None]
+) -> None:
     vec = MODULES[variant].vector_env(6, 3, seed=9, obs_layout=5)
     ref = UnoVectorEnv(variant, 6, 3, seed=9, backend="reference", obs_layout=5)
     four = MODULES[variant].vector_env(6, 3, seed=9, obs_layout=4)
@@ -106,14 +109,7 @@ def test_layout_5_is_the_same_in_the_batched_and_aec_envs(variant: str) -> None:
         assert ((fav == 0) | (fav == 1)).all() and (fav.sum(axis=1) <= 1).all()
         a = (rng.random(out.action_mask.shape) * out.action_mask).argmax(axis=1)
         out, expect, base = vec.step(a), ref.step(a), four.step(a)
-    aec = MODULES[variant].env(players=3, obs_layout=5)
-    aec.reset(seed=4)
-    inner = aec.unwrapped
-    for agent in aec.agents:
-        o = aec.observe(agent)
-        seat = int(agent.split("_")[1])
-        raw = inner.encoder.encode_game(inner.game, seat)
-        np.testing.assert_array_equal(o["observation"], inner.layout(raw, o["action_mask"]))
+    aec_observes_its_layout(variant, 5)
 
 
 def test_a_tie_goes_to_the_first_colour_and_no_coloured_card_gives_zeros() -> None:
